@@ -1,0 +1,148 @@
+// chapters/02-naive/naive.cu - Chapter 2: the naive kernel.
+//
+// Build and run from the repository root with `make chapter2`, or by hand:
+//
+//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=2 chapters/02-naive/naive.cu chapters/01-race/race.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter2
+//   build/chapter2                    # B=8 T=1024 C=768 NH=12: checked, then timed
+//   build/chapter2 T=256 --check-only
+
+/*md
+# Naive: one thread, one tile
+
+Chapter 1 set the race: cuBLAS computes every one of the $T \times T$ scores
+of each head, and so does twice the work the causal mask asks for. Our first
+contender knows about the mask and nothing else. It is as plain as a kernel
+can be, and it is the baseline every later chapter improves on.
+
+## The plan
+
+The output of one head is a $T \times T$ matrix of which we keep the lower
+triangle. We cut it into square tiles of $128 \times 128$ scores and give
+each tile to one block. A tile strictly above the diagonal holds no kept
+score, so its block returns at once: for $T = 1024$ that is 28 of the 64
+blocks of each head, nearly half the grid, gone before they read a byte.
+
+Inside a block, $16 \times 16 = 256$ threads share the tile: each thread owns
+an $8 \times 8$ patch of it, 64 scores. Why not one thread per score? Because
+the later chapters will need each thread to own several scores to reuse the
+values it loads, and it is easier to follow the story if the mapping of
+threads to scores stays the same from here to chapter 5.
+
+```
+        key j ->
+      +----+----+----+----+
+ q  i | b  | x  | x  | x  |    b: a block on the diagonal, computes the
+ u  | +----+----+----+----+       scores with j <= i and leaves the rest
+ e  v | f  | b  | x  | x  |    f: a full block, every score kept
+ r    +----+----+----+----+    x: a block above the diagonal, returns
+ y    | f  | f  | b  | x  |       at once
+      +----+----+----+----+
+```
+
+Each thread then computes its 64 scores one after another, each as a dot
+product of a query row and a key row read straight from global memory.
+Nothing is shared and nothing is kept: for every score the thread reads
+$2 \times HS$ floats. That is the weakness chapter 3 attacks.
+*/
+
+#include <math.h>
+
+#include "triangle.h"
+
+/*md
+## The kernel
+
+The grid is $(T/128) \times (T/128) \times (B \cdot NH)$: `blockIdx.x` picks
+the tile's column (keys), `blockIdx.y` its row (queries), `blockIdx.z` the
+sequence and head. The packed input keeps, for token $t$ of sequence $b$,
+the query of head $h$ at `inp[((b*T + t)*3 + 0)*C + h*HS]` and its key one
+$C$ further on.
+*/
+
+#define NAIVE_TILE 128        /* scores per block side */
+#define NAIVE_THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
+
+__global__ void naive_scores(float *preatt, const float *inp, int T, int NH, int HS)
+{
+    if (blockIdx.x > blockIdx.y)
+        return; /* the whole tile lies above the diagonal */
+
+    const int C = NH * HS;
+    const int b = blockIdx.z / NH, h = blockIdx.z % NH;
+    const int first_query = blockIdx.y * NAIVE_TILE + threadIdx.y * NAIVE_THREAD_TILE;
+    const int first_key = blockIdx.x * NAIVE_TILE + threadIdx.x * NAIVE_THREAD_TILE;
+    const float scale = 1.0f / sqrtf((float)HS);
+
+    const float *queries = inp + (size_t)b * T * 3 * C + h * HS;
+    const float *keys = queries + C;
+    float *scores = preatt + (size_t)blockIdx.z * T * T;
+
+    for (int i = first_query; i < first_query + NAIVE_THREAD_TILE; i++) {
+        for (int j = first_key; j < first_key + NAIVE_THREAD_TILE; j++) {
+            if (j > i)
+                continue; /* masked: never read, never written */
+            const float *query = queries + (size_t)i * 3 * C;
+            const float *key = keys + (size_t)j * 3 * C;
+            float dot = 0.0f;
+            for (int k = 0; k < HS; k++) {
+#ifndef WORKBOOK_MUTANT
+                dot += query[k] * key[k];
+#else
+                dot += query[k] * key[(k + 1) % HS]; /* the mutant the referee must catch */
+#endif
+            }
+            scores[(size_t)i * T + j] = dot * scale;
+        }
+    }
+}
+
+/*md
+## Launching it
+
+The launcher only does arithmetic on the grid. The one size it cannot
+handle is a $T$ that is not a multiple of the tile: the kernel has no bounds
+checks, so `naive_refuses` turns such a size away before anything runs.
+*/
+
+static int naive_refuses(triangle_size size, char *why, size_t capacity)
+{
+    if (size.T % NAIVE_TILE != 0) {
+        snprintf(why, capacity, "T must be a multiple of %d", NAIVE_TILE);
+        return 1;
+    }
+    return 0;
+}
+
+static void naive_launch(const triangle_args *args)
+{
+    const triangle_size s = args->size;
+    dim3 grid(s.T / NAIVE_TILE, s.T / NAIVE_TILE, s.B * s.NH);
+    dim3 block(NAIVE_TILE / NAIVE_THREAD_TILE, NAIVE_TILE / NAIVE_THREAD_TILE);
+    naive_scores<<<grid, block, 0, args->stream>>>(args->preatt, args->inp, s.T, s.NH, s.HS);
+    LAUNCH_CHECK();
+}
+
+const triangle_kernel naive_kernel = {"naive", 2, TOLERANCE_FP32, naive_refuses, naive_launch};
+
+/*md
+## The race so far
+
+At the default size, on the GPU named in the table below, the naive kernel
+takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms, against
+{{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms for cuBLAS with its
+permute. Knowing the mask is worth half the arithmetic, but the naive kernel
+throws that away many times over: each score reads 128 floats from memory to
+do 128 floating-point operations, one operation per byte read... per four
+bytes, in fact, far below what the GPU needs to keep its arithmetic busy.
+Chapter 3 fixes this by keeping values in registers.
+*/
+
+#if WORKBOOK_CHAPTER == 2
+int main(int argc, char **argv)
+{
+    const triangle_kernel *contenders[] = {&cublas_permute_kernel, &cublas_direct_kernel,
+                                           &naive_kernel};
+    return triangle_chapter_main(argc, argv, 2,
+                                 "chapter 2, the naive kernel, against cuBLAS", contenders, 3);
+}
+#endif

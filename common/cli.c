@@ -1,0 +1,169 @@
+/* cli.c - see cli.h. */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+
+/* Parses a whole decimal number in [min, max]; 0 on success. */
+static int parse_long(const char *text, long min, long max, long *value)
+{
+    if (!text || !*text)
+        return -1;
+    char *end;
+    errno = 0;
+    long parsed = strtol(text, &end, 10);
+    if (errno || *end || parsed < min || parsed > max)
+        return -1;
+    *value = parsed;
+    return 0;
+}
+
+static int parse_size(const cli_spec *spec, const char *arg, cli_options *options,
+                      char *message, size_t capacity)
+{
+    const char *equals = strchr(arg, '=');
+    size_t key_length = (size_t)(equals - arg);
+    for (int k = 0; k < spec->size_count; k++) {
+        if (strlen(spec->size_names[k]) == key_length &&
+            strncmp(spec->size_names[k], arg, key_length) == 0) {
+            if (parse_long(equals + 1, 1, INT_MAX, &options->sizes[k]) != 0) {
+                snprintf(message, capacity, "%s: '%s' must be a positive whole number",
+                         spec->program, arg);
+                return -1;
+            }
+            return 0;
+        }
+    }
+    int n = snprintf(message, capacity, "%s: unknown size '%.*s'; sizes are", spec->program,
+                     (int)key_length, arg);
+    for (int k = 0; k < spec->size_count && n > 0 && (size_t)n < capacity; k++)
+        n += snprintf(message + n, capacity - (size_t)n, " %s=", spec->size_names[k]);
+    return -1;
+}
+
+cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *options,
+                     char *message, size_t capacity)
+{
+    memset(options, 0, sizeof *options);
+    for (int k = 0; k < spec->size_count; k++)
+        options->sizes[k] = spec->size_defaults[k];
+    options->reps = CLI_DEFAULT_REPS;
+    options->seed = RNG_DEFAULT_SEED;
+    message[0] = '\0';
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        long number;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            cli_print_usage(spec, stdout);
+            return CLI_DONE;
+        } else if (strcmp(arg, "--check-only") == 0) {
+            options->check_only = 1;
+        } else if (strcmp(arg, "--only-new") == 0) {
+            options->only_new = 1;
+        } else if (strcmp(arg, "--list") == 0) {
+            options->list = 1;
+        } else if (strcmp(arg, "--kernel") == 0 || strcmp(arg, "--csv") == 0 ||
+                   strcmp(arg, "--reps") == 0 || strcmp(arg, "--seed") == 0 ||
+                   strcmp(arg, "--load") == 0 || strcmp(arg, "--save") == 0) {
+            if (!value || !*value) {
+                snprintf(message, capacity, "%s: %s needs a value", spec->program, arg);
+                return CLI_ERROR;
+            }
+            i++;
+            if (strcmp(arg, "--kernel") == 0) {
+                options->kernel = value;
+            } else if (strcmp(arg, "--csv") == 0) {
+                options->csv_path = value;
+            } else if (strcmp(arg, "--reps") == 0) {
+                if (parse_long(value, CLI_MIN_REPS, 100000, &number) != 0) {
+                    snprintf(message, capacity, "%s: --reps '%s' must be a number from %d to 100000",
+                             spec->program, value, CLI_MIN_REPS);
+                    return CLI_ERROR;
+                }
+                options->reps = (int)number;
+            } else if (strcmp(arg, "--seed") == 0) {
+                char *end;
+                errno = 0;
+                unsigned long long seed = strtoull(value, &end, 10);
+                if (errno || *end || value[0] == '-') {
+                    snprintf(message, capacity, "%s: --seed '%s' must be a non-negative whole number",
+                             spec->program, value);
+                    return CLI_ERROR;
+                }
+                options->seed = (uint64_t)seed;
+            } else if (!spec->allows_files) {
+                snprintf(message, capacity, "%s: %s is not supported by this program",
+                         spec->program, arg);
+                return CLI_ERROR;
+            } else if (strcmp(arg, "--load") == 0) {
+                options->load_dir = value;
+            } else {
+                options->save_dir = value;
+            }
+        } else if (arg[0] != '-' && strchr(arg, '=')) {
+            if (parse_size(spec, arg, options, message, capacity) != 0)
+                return CLI_ERROR;
+        } else {
+            snprintf(message, capacity, "%s: unknown argument '%s' (try --help)", spec->program, arg);
+            return CLI_ERROR;
+        }
+    }
+    return CLI_RUN;
+}
+
+void cli_print_usage(const cli_spec *spec, FILE *out)
+{
+    fprintf(out, "%s: %s\n\nusage: %s", spec->program, spec->summary, spec->program);
+    for (int k = 0; k < spec->size_count; k++)
+        fprintf(out, " [%s=%ld]", spec->size_names[k], spec->size_defaults[k]);
+    fprintf(out, " [options]\n\n"
+                 "  KEY=VALUE          problem size (defaults shown above)\n"
+                 "  --kernel NAME|N    run one kernel, by name or by its number in --list\n"
+                 "  --list             list the kernels of this program and exit\n"
+                 "  --reps N           timed repetitions, at least %d (default %d)\n"
+                 "  --csv FILE         append one result row per kernel to FILE\n"
+                 "  --check-only       check against the CPU referee, do not time\n"
+                 "  --only-new         run only the kernels this chapter introduces\n"
+                 "  --seed N           seed of the random inputs (default %u)\n",
+            CLI_MIN_REPS, CLI_DEFAULT_REPS, RNG_DEFAULT_SEED);
+    if (spec->allows_files)
+        fprintf(out, "  --load DIR         read the inputs from DIR/<name>.npy\n"
+                     "  --save DIR         write the output to DIR/out.npy\n");
+    fprintf(out, "  --help             this text\n\n"
+                 "exit status: 0 passed, 1 a check failed, 2 bad arguments or unsupported size,\n"
+                 "77 no CUDA GPU (skipped)\n");
+}
+
+int cli_find_kernel(const char *wanted, const char *const *names, int count, char *message,
+                    size_t capacity)
+{
+    for (int k = 0; k < count; k++)
+        if (strcmp(wanted, names[k]) == 0)
+            return k;
+    long number;
+    if (parse_long(wanted, 1, count, &number) == 0)
+        return (int)number - 1;
+    int n = snprintf(message, capacity, "unknown kernel '%s'; choose a name or a number:", wanted);
+    for (int k = 0; k < count && n > 0 && (size_t)n < capacity; k++)
+        n += snprintf(message + n, capacity - (size_t)n, " %d=%s", k + 1, names[k]);
+    return -1;
+}
+
+void cli_format_shape(const cli_spec *spec, const long *sizes, char *buffer, size_t capacity)
+{
+    size_t used = 0;
+    buffer[0] = '\0';
+    for (int k = 0; k < spec->size_count && used < capacity; k++) {
+        int n = snprintf(buffer + used, capacity - used, "%s%s=%ld", k ? " " : "",
+                         spec->size_names[k], sizes[k]);
+        if (n < 0)
+            return;
+        used += (size_t)n;
+    }
+}

@@ -1,0 +1,70 @@
+/* cli.h - the command line every chapter program shares.
+ *
+ *   chapterN [KEY=VALUE ...] [--kernel NAME|NUMBER] [--reps N] [--csv FILE]
+ *            [--check-only] [--only-new] [--seed N] [--list] [--load DIR] [--save DIR]
+ *            [--help]
+ *
+ * Sizes are given as KEY=VALUE, the same spelling as the `shape` column of
+ * the CSV (B=8 T=1024 C=768 NH=12), so a row can be re-run by pasting its
+ * shape. Anything unknown or malformed is refused with a message; the
+ * program then exits with status 2.
+ */
+#ifndef WORKBOOK_CLI_H
+#define WORKBOOK_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLI_MAX_SIZES 8
+#define CLI_DEFAULT_REPS 50
+#define CLI_MIN_REPS 20
+
+typedef struct {
+    const char *program;                    /* "chapter2" */
+    const char *summary;                    /* one line: what the program does */
+    int size_count;
+    const char *size_names[CLI_MAX_SIZES];  /* "B", "T", "C", "NH" */
+    long size_defaults[CLI_MAX_SIZES];
+    int allows_files;                       /* accepts --load and --save */
+} cli_spec;
+
+typedef struct {
+    long sizes[CLI_MAX_SIZES];   /* in the order of cli_spec.size_names */
+    const char *kernel;          /* NULL: every kernel of the program */
+    int reps;
+    const char *csv_path;        /* NULL: no CSV rows */
+    int check_only;
+    int only_new;                /* only the kernels this chapter introduces */
+    int list;
+    uint64_t seed;
+    const char *load_dir, *save_dir;
+} cli_options;
+
+typedef enum {
+    CLI_RUN = 0,       /* options parsed; go on */
+    CLI_DONE = 1,      /* --help was printed; exit 0 */
+    CLI_ERROR = 2      /* message holds the reason; exit 2 */
+} cli_status;
+
+cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *options,
+                     char *message, size_t capacity);
+void cli_print_usage(const cli_spec *spec, FILE *out);
+
+/* Finds a kernel by name or by its 1-based number in the program's list.
+ * Returns its index, or -1 with a message naming the choices. */
+int cli_find_kernel(const char *wanted, const char *const *names, int count,
+                    char *message, size_t capacity);
+
+/* Formats the sizes as the CSV's shape column: "B=8 T=1024 C=768 NH=12". */
+void cli_format_shape(const cli_spec *spec, const long *sizes, char *buffer, size_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,46 @@
+/* csv.h - result rows for the CSV files in plots/data/ (DESIGN section 6).
+ *
+ * Every benchmark appends one row per kernel and size. The header is fixed:
+ * the plots and the book read these columns by name.
+ */
+#ifndef WORKBOOK_CSV_H
+#define WORKBOOK_CSV_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CSV_HEADER \
+    "chapter,kernel,problem,shape,median_ms,min_ms,max_ms,gflops,gbps,gpu,cuda,commit,date"
+
+typedef struct {
+    int chapter;            /* the chapter that introduces the kernel */
+    const char *kernel;     /* "naive", "cublas-permute", "shared+swizzle", ... */
+    const char *problem;    /* "trimul" or "msa" */
+    const char *shape;      /* "B=8 T=1024 C=768 NH=12" */
+    double median_ms, min_ms, max_ms;
+    double gflops;          /* useful work / median time */
+    double gbps;            /* compulsory bytes / median time */
+    const char *gpu;        /* device name as CUDA reports it */
+    const char *cuda;       /* CUDA runtime version, "13.0" */
+    const char *commit;     /* git commit of the measured code */
+    const char *date;       /* ISO date of the measurement, YYYY-MM-DD */
+} csv_row;
+
+/* Writes the row (no newline) into buffer; fields holding a comma, a quote
+ * or a line break are quoted as RFC 4180 says. Returns the length, or -1
+ * when the buffer is too small or a field is missing. */
+int csv_format_row(char *buffer, size_t capacity, const csv_row *row);
+
+/* Appends the row to path, writing the header first if the file is new or
+ * empty. Refuses (returns -1, message on stderr) a non-empty file whose
+ * first line is not the header. */
+int csv_append(const char *path, const csv_row *row);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,122 @@
+/* report.cu - see report.h. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "csv.h"
+
+/* The Makefile exports WORKBOOK_COMMIT (git rev-parse --short HEAD). */
+static const char *measured_commit(void)
+{
+    const char *commit = getenv("WORKBOOK_COMMIT");
+    return commit && *commit ? commit : "unknown";
+}
+
+static void today_iso(char *buffer, size_t capacity)
+{
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(buffer, capacity, "%Y-%m-%d", &utc);
+}
+
+void report_print_header(const report_context *context, unsigned long long seed)
+{
+    double floor_ms = context->useful_flops / (context->gpu.fp32_peak_gflops * 1e9) * 1e3;
+    printf("%s, %s, CUDA %s, FP32 peak %.1f TFLOP/s (%d SMs at %d MHz)\n", context->gpu.name,
+           context->shape, context->gpu.cuda_version, context->gpu.fp32_peak_gflops * 1e-3,
+           context->gpu.sm_count, context->gpu.clock_khz / 1000);
+    printf("useful work %.3f GFLOP: FP32 floor %.4f ms; compulsory traffic %.1f MB; seed %llu\n",
+           context->useful_flops * 1e-9, floor_ms, context->compulsory_bytes * 1e-6, seed);
+}
+
+static const report_entry *find_entry(const report_entry *entries, int count, const char *kernel)
+{
+    for (int k = 0; k < count; k++)
+        if (entries[k].timed && strcmp(entries[k].kernel, kernel) == 0)
+            return &entries[k];
+    return NULL;
+}
+
+static void print_row(const report_context *context, const report_entry *entries, int count,
+                      const report_entry *entry, const char *label, timing_summary time)
+{
+    double gflops = context->useful_flops / (time.median_ms * 1e6);
+    printf("%-22s %2d  %-4s %10.4f %10.4f %10.4f %9.0f %6.1f%%", label, entry->chapter,
+           entry->checked ? (entry->check.passed ? "ok" : "FAIL") : "-", time.median_ms,
+           time.min_ms, time.max_ms, gflops, 100.0 * gflops / context->gpu.fp32_peak_gflops);
+    for (int b = 0; b < context->baseline_count; b++) {
+        const report_entry *baseline = find_entry(entries, count, context->baselines[b]);
+        if (baseline)
+            printf("  %12.2fx", baseline->time.median_ms / time.median_ms);
+        else
+            printf("  %13s", "-");
+    }
+    printf("\n");
+}
+
+void report_print_table(const report_context *context, const report_entry *entries, int count)
+{
+    printf("\n%-22s %2s  %-4s %10s %10s %10s %9s %7s", "kernel", "ch", "chk", "median_ms",
+           "min_ms", "max_ms", "GFLOP/s", "%peak");
+    for (int b = 0; b < context->baseline_count; b++)
+        printf("  vs %-10.10s", context->baselines[b]);
+    printf("\n");
+    for (int k = 0; k < count; k++) {
+        const report_entry *entry = &entries[k];
+        if (!entry->timed) {
+            printf("%-22s %2d  %-4s %10s\n", entry->kernel, entry->chapter,
+                   entry->checked ? (entry->check.passed ? "ok" : "FAIL") : "-", "not timed");
+            continue;
+        }
+        print_row(context, entries, count, entry, entry->kernel, entry->time);
+        if (entry->graph_timed) {
+            char label[64];
+            snprintf(label, sizeof label, "%s+graph", entry->kernel);
+            print_row(context, entries, count, entry, label, entry->graph_time);
+        }
+    }
+}
+
+static int append_row(const char *path, const report_context *context, const report_entry *entry,
+                      const char *kernel, timing_summary time, const char *date)
+{
+    csv_row row;
+    row.chapter = entry->chapter;
+    row.kernel = kernel;
+    row.problem = context->problem;
+    row.shape = context->shape;
+    row.median_ms = time.median_ms;
+    row.min_ms = time.min_ms;
+    row.max_ms = time.max_ms;
+    row.gflops = context->useful_flops / (time.median_ms * 1e6);
+    row.gbps = context->compulsory_bytes / (time.median_ms * 1e6);
+    row.gpu = context->gpu.name;
+    row.cuda = context->gpu.cuda_version;
+    row.commit = measured_commit();
+    row.date = date;
+    return csv_append(path, &row);
+}
+
+int report_append_csv(const char *path, const report_context *context,
+                      const report_entry *entries, int count)
+{
+    char date[16];
+    today_iso(date, sizeof date);
+    for (int k = 0; k < count; k++) {
+        const report_entry *entry = &entries[k];
+        if (!entry->timed)
+            continue;
+        if (append_row(path, context, entry, entry->kernel, entry->time, date) != 0)
+            return -1;
+        if (entry->graph_timed) {
+            char kernel[64];
+            snprintf(kernel, sizeof kernel, "%s+graph", entry->kernel);
+            if (append_row(path, context, entry, kernel, entry->graph_time, date) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}

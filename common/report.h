@@ -1,0 +1,48 @@
+/* report.h - the table a chapter prints and the CSV rows it appends.
+ *
+ * Each kernel a program runs becomes one report_entry: whether its size was
+ * refused, its check against the referee, its timing. The table shows the
+ * useful GFLOP/s, the share of the card's FP32 peak, and the speedup over
+ * each baseline (the cuBLAS champions, or the unfused MSA layer).
+ */
+#ifndef WORKBOOK_REPORT_H
+#define WORKBOOK_REPORT_H
+
+#include <stdio.h>
+
+#include "compare.h"
+#include "gpu.h"
+#include "stats.h"
+
+#define REPORT_MAX_BASELINES 3
+
+typedef struct {
+    const char *kernel;
+    int chapter;
+    int checked;
+    compare_result check;
+    int timed;
+    timing_summary time;
+    int graph_timed;            /* also timed as CUDA graph replays */
+    timing_summary graph_time;
+} report_entry;
+
+typedef struct {
+    const char *problem;        /* "trimul" or "msa" */
+    char shape[128];            /* "B=8 T=1024 C=768 NH=12" */
+    double useful_flops;        /* per forward */
+    double compulsory_bytes;    /* inputs read once, outputs written once */
+    gpu_info gpu;
+    const char *baselines[REPORT_MAX_BASELINES];
+    int baseline_count;
+} report_context;
+
+void report_print_header(const report_context *context, unsigned long long seed);
+void report_print_table(const report_context *context, const report_entry *entries, int count);
+
+/* One row per timed entry (and one more, kernel name + "+graph", per graph
+ * timing). Returns 0, or -1 when the file could not be written. */
+int report_append_csv(const char *path, const report_context *context,
+                      const report_entry *entries, int count);
+
+#endif

@@ -1,0 +1,174 @@
+/* triangle_runner.cu - the program behind every triangle chapter:
+ * parse, refuse what cannot be run, draw inputs, check each kernel against
+ * the CPU referee, time it, print the table, append the CSV rows. */
+#include <string.h>
+#include <time.h>
+
+#include "triangle.h"
+
+typedef struct {
+    const triangle_kernel *kernel;
+    const triangle_args *args;
+} triangle_work;
+
+static void run_triangle_kernel(void *context, cudaStream_t stream)
+{
+    (void)stream; /* the args carry the stream */
+    triangle_work *work = (triangle_work *)context;
+    work->kernel->launch(work->args);
+}
+
+static double seconds_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec + now.tv_nsec * 1e-9;
+}
+
+int triangle_chapter_main(int argc, char **argv, int chapter, const char *summary,
+                          const triangle_kernel *const *kernels, int kernel_count)
+{
+    char program[32];
+    snprintf(program, sizeof program, "chapter%d", chapter);
+    cli_spec spec = {program, summary, 4, {"B", "T", "C", "NH"}, {8, 1024, 768, 12}, 0};
+    cli_options options;
+    char message[1024];
+    cli_status status = cli_parse(&spec, argc, argv, &options, message, sizeof message);
+    if (status == CLI_DONE)
+        return 0;
+    if (status == CLI_ERROR) {
+        fprintf(stderr, "%s\n", message);
+        return 2;
+    }
+
+    const char *names[16];
+    for (int k = 0; k < kernel_count; k++)
+        names[k] = kernels[k]->name;
+    if (options.list) {
+        for (int k = 0; k < kernel_count; k++)
+            printf("%d %s (chapter %d)\n", k + 1, names[k], kernels[k]->chapter);
+        return 0;
+    }
+    int first = 0, last = kernel_count - 1;
+    if (options.kernel) {
+        first = last = cli_find_kernel(options.kernel, names, kernel_count, message, sizeof message);
+        if (first < 0) {
+            fprintf(stderr, "%s: %s\n", program, message);
+            return 2;
+        }
+    }
+
+    long B = options.sizes[0], T = options.sizes[1], C = options.sizes[2], NH = options.sizes[3];
+    if (C % NH != 0) {
+        fprintf(stderr, "%s: C=%ld is not a multiple of NH=%ld\n", program, C, NH);
+        return 2;
+    }
+    if (B * T * 3 * C > (1L << 31) || B * NH * T * T > (1L << 32)) {
+        fprintf(stderr, "%s: B=%ld T=%ld C=%ld NH=%ld is too large for this workbook\n", program,
+                B, T, C, NH);
+        return 2;
+    }
+    triangle_size size = {(int)B, (int)T, (int)NH, (int)(C / NH)};
+    int refused = 0;
+    for (int k = first; k <= last; k++) {
+        char why[256] = "";
+        if (kernels[k]->refuses && kernels[k]->refuses(size, why, sizeof why)) {
+            fprintf(stderr, "%s: kernel %s refuses B=%ld T=%ld C=%ld NH=%ld: %s\n", program,
+                    kernels[k]->name, B, T, C, NH, why);
+            refused = 1;
+        }
+    }
+    if (refused)
+        return 2;
+
+    gpu_require();
+
+    report_context context;
+    memset(&context, 0, sizeof context);
+    context.problem = "trimul";
+    cli_format_shape(&spec, options.sizes, context.shape, sizeof context.shape);
+    context.useful_flops = triangle_useful_flops(size);
+    context.compulsory_bytes = triangle_compulsory_bytes(size);
+    context.gpu = gpu_query();
+    context.baselines[0] = "cublas-permute";
+    context.baselines[1] = "cublas-direct";
+    context.baseline_count = 2;
+    report_print_header(&context, (unsigned long long)options.seed);
+
+    size_t input_count = triangle_input_count(size), output_count = triangle_output_count(size);
+    float *inp = (float *)malloc(input_count * sizeof(float));
+    float *got = (float *)malloc(output_count * sizeof(float));
+    double *want = (double *)malloc(output_count * sizeof(double));
+    if (!inp || !got || !want) {
+        fprintf(stderr, "%s: out of host memory\n", program);
+        return 2;
+    }
+    rng_t rng;
+    rng_seed(&rng, options.seed);
+    rng_fill_uniform(&rng, inp, input_count, -1.0f, 1.0f);
+    double started = seconds_now();
+    triangle_reference(want, inp, size);
+    printf("CPU referee: %.1f s\n", seconds_now() - started);
+
+    triangle_args args;
+    args.size = size;
+    float *device_inp, *device_preatt, *device_scratch;
+    CUDA_CHECK(cudaMalloc(&device_inp, input_count * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&device_preatt, output_count * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&device_scratch, 2 * (size_t)B * T * C * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(device_inp, inp, input_count * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaStreamCreate(&args.stream));
+    CUBLAS_CHECK(cublasCreate(&args.cublas));
+    CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
+    args.inp = device_inp;
+    args.preatt = device_preatt;
+    args.scratch = device_scratch;
+
+    report_entry entries[16];
+    int entry_count = 0, failed = 0;
+    compare_spec lower = {COMPARE_LOWER_TRIANGLE, (size_t)T, TOLERANCE_FP32};
+    for (int k = first; k <= last; k++) {
+        const triangle_kernel *kernel = kernels[k];
+        if (options.only_new && kernel->chapter != chapter)
+            continue;
+        report_entry *entry = &entries[entry_count++];
+        memset(entry, 0, sizeof *entry);
+        entry->kernel = kernel->name;
+        entry->chapter = kernel->chapter;
+
+        gpu_fill_nan(device_preatt, output_count, args.stream);
+        kernel->launch(&args);
+        CUDA_CHECK(cudaStreamSynchronize(args.stream));
+        CUDA_CHECK(cudaMemcpy(got, device_preatt, output_count * sizeof(float),
+                              cudaMemcpyDeviceToHost));
+        lower.tolerance = kernel->tolerance;
+        entry->checked = 1;
+        entry->check = compare_results(got, want, output_count, lower);
+        printf("check %-20s ", kernel->name);
+        compare_print(&entry->check, stdout);
+        if (!entry->check.passed) {
+            failed = 1;
+            continue;
+        }
+        if (!options.check_only) {
+            triangle_work work = {kernel, &args};
+            entry->time = time_gpu_work(run_triangle_kernel, &work, args.stream, options.reps);
+            entry->timed = 1;
+        }
+    }
+    if (!options.check_only)
+        report_print_table(&context, entries, entry_count);
+    if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
+        failed = 1;
+
+    CUBLAS_CHECK(cublasDestroy(args.cublas));
+    CUDA_CHECK(cudaStreamDestroy(args.stream));
+    CUDA_CHECK(cudaFree(device_inp));
+    CUDA_CHECK(cudaFree(device_preatt));
+    CUDA_CHECK(cudaFree(device_scratch));
+    free(inp);
+    free(got);
+    free(want);
+    printf("%s\n", failed ? "FAILED" : "all checks passed");
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,57 @@
+# tests/lib.sh - the counting every test suite shares; sourced, not run.
+#
+# A test either passes, fails or is skipped (a GPU check on a machine with no
+# GPU: its program exited 77). Every test's output goes to build/test-logs/;
+# a failure prints the end of its log.
+
+PASSED=${PASSED:-0}
+FAILED=${FAILED:-0}
+SKIPPED=${SKIPPED:-0}
+LOGS=${LOGS:-build/test-logs}
+mkdir -p "$LOGS"
+
+pass() { PASSED=$((PASSED + 1)); echo "PASS  $1"; }
+skip() { SKIPPED=$((SKIPPED + 1)); echo "SKIP  $1${2:+ ($2)}"; }
+fail() {
+    FAILED=$((FAILED + 1))
+    echo "FAIL  $1${2:+ ($2)}"
+    if [ -n "${3:-}" ] && [ -f "$3" ]; then tail -n 15 "$3" | sed 's/^/      | /'; fi
+}
+
+log_of() { echo "$LOGS/$(printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_').log"; }
+
+# expect_status NAME STATUS COMMAND...: passes when COMMAND exits with STATUS.
+expect_status() {
+    local name=$1 want=$2; shift 2
+    local log; log=$(log_of "$name")
+    "$@" >"$log" 2>&1
+    local got=$?
+    if [ "$got" -eq "$want" ]; then pass "$name"; else fail "$name" "exit $got, expected $want" "$log"; fi
+}
+
+# gpu_expect NAME STATUS COMMAND...: as expect_status, but a program that
+# exits 77 (no GPU) is counted as skipped, with the reason it printed.
+gpu_expect() {
+    local name=$1 want=$2; shift 2
+    local log; log=$(log_of "$name")
+    "$@" >"$log" 2>&1
+    local got=$?
+    if [ "$got" -eq 77 ]; then
+        skip "$name" "$(grep -m1 SKIPPED "$log" | sed 's/^SKIPPED: //')"
+    elif [ "$got" -eq "$want" ]; then
+        pass "$name"
+    else
+        fail "$name" "exit $got, expected $want" "$log"
+    fi
+}
+
+# expect_output NAME PATTERN COMMAND...: passes when COMMAND exits non-zero
+# or zero as it likes but prints a line matching the extended regex PATTERN.
+expect_output() {
+    local name=$1 pattern=$2; shift 2
+    local log; log=$(log_of "$name")
+    "$@" >"$log" 2>&1
+    if grep -Eq -- "$pattern" "$log"; then pass "$name"; else fail "$name" "no line matches /$pattern/" "$log"; fi
+}
+
+have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }

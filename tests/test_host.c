@@ -1,0 +1,458 @@
+/* tests/test_host.c - cmocka unit tests of the host code in common/: the
+ * comparison, the random generator, the timing summary, the CSV rows, the
+ * command line and the triangle referee. Built by `make`, run by `make test`:
+ *
+ *   build/tests/test_host
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "csv.h"
+#include "rng.h"
+#include "stats.h"
+#include "triangle_reference.h"
+
+/* ------------------------------------------------------------ compare */
+
+static const compare_spec all_fp32 = {COMPARE_ALL, 0, TOLERANCE_FP32};
+
+static void test_compare_identical_passes(void **state)
+{
+    (void)state;
+    float got[3] = {1.0f, -2.0f, 3.0f};
+    double want[3] = {1.0, -2.0, 3.0};
+    compare_result r = compare_results(got, want, 3, all_fp32);
+    assert_true(r.passed);
+    assert_int_equal(r.compared, 3);
+    assert_true(r.rel_l2_error == 0.0);
+    assert_true(r.max_abs_error == 0.0);
+}
+
+static void test_compare_nan_fails_and_is_reported(void **state)
+{
+    (void)state;
+    float got[4] = {1.0f, NAN, 3.0f, 4.0f};
+    double want[4] = {1.0, 2.0, 3.0, 4.0};
+    compare_result r = compare_results(got, want, 4, all_fp32);
+    assert_false(r.passed);
+    assert_int_equal(r.not_finite, 1);
+    assert_int_equal(r.reported_count, 1);
+    assert_int_equal(r.reported[0], 1);
+}
+
+static void test_compare_inf_fails(void **state)
+{
+    (void)state;
+    float got[2] = {INFINITY, 1.0f};
+    double want[2] = {1.0, 1.0};
+    compare_result r = compare_results(got, want, 2, all_fp32);
+    assert_false(r.passed);
+    assert_int_equal(r.not_finite, 1);
+}
+
+static void test_compare_unwritten_poisoned_output_fails(void **state)
+{
+    (void)state;
+    /* What a kernel that forgot half its outputs leaves behind: the NaN
+     * that poisoned the buffer (all bits set, as cudaMemset 0xFF writes). */
+    float got[8];
+    double want[8];
+    memset(got, 0xFF, sizeof got);
+    for (int i = 0; i < 8; i++) {
+        want[i] = i + 1;
+        if (i % 2 == 0)
+            got[i] = (float)want[i];
+    }
+    compare_result r = compare_results(got, want, 8, all_fp32);
+    assert_false(r.passed);
+    assert_int_equal(r.not_finite, 4);
+    assert_int_equal(r.reported_count, 4);
+    assert_int_equal(r.reported[3], 7);
+}
+
+static void test_compare_reports_at_most_five_indices(void **state)
+{
+    (void)state;
+    float got[10];
+    double want[10];
+    for (int i = 0; i < 10; i++) {
+        got[i] = NAN;
+        want[i] = 1.0;
+    }
+    compare_result r = compare_results(got, want, 10, all_fp32);
+    assert_int_equal(r.not_finite, 10);
+    assert_int_equal(r.reported_count, COMPARE_MAX_REPORTED);
+}
+
+static void test_compare_tolerance_edges(void **state)
+{
+    (void)state;
+    /* want = (1, 0, ..., 0) has norm 1, so the relative error is the error. */
+    double want[4] = {1.0, 0.0, 0.0, 0.0};
+    float under[4] = {1.0f, 0.9e-5f, 0.0f, 0.0f};
+    float over[4] = {1.0f, 1.1e-5f, 0.0f, 0.0f};
+    assert_true(compare_results(under, want, 4, all_fp32).passed);
+    compare_result r = compare_results(over, want, 4, all_fp32);
+    assert_false(r.passed);
+    assert_true(fabs(r.rel_l2_error - 1.1e-5) < 1e-9);
+    assert_true(fabs(r.max_abs_error - 1.1e-5) < 1e-9);
+    assert_int_equal(r.max_abs_index, 1);
+
+    /* The same error passes under the looser TF32 tolerance. */
+    compare_spec tf32 = {COMPARE_ALL, 0, TOLERANCE_TF32};
+    assert_true(compare_results(over, want, 4, tf32).passed);
+}
+
+static void test_compare_zero_reference(void **state)
+{
+    (void)state;
+    double want[2] = {0.0, 0.0};
+    float zeros[2] = {0.0f, 0.0f}, nonzero[2] = {0.0f, 1e-30f};
+    assert_true(compare_results(zeros, want, 2, all_fp32).passed);
+    assert_false(compare_results(nonzero, want, 2, all_fp32).passed);
+}
+
+static void test_compare_lower_triangle_ignores_upper(void **state)
+{
+    (void)state;
+    /* Two 3x3 matrices; above the diagonal is garbage, NaN and huge. */
+    enum { n = 3, count = 2 * n * n };
+    float got[count];
+    double want[count];
+    for (int k = 0; k < count; k++) {
+        int row = (k / n) % n, col = k % n;
+        want[k] = k + 1;
+        got[k] = col <= row ? (float)(k + 1) : (col == 2 ? NAN : 1e30f);
+    }
+    compare_spec lower = {COMPARE_LOWER_TRIANGLE, n, TOLERANCE_FP32};
+    compare_result r = compare_results(got, want, count, lower);
+    assert_true(r.passed);
+    assert_int_equal(r.compared, 2 * 6);
+
+    /* ...but a NaN on or below the diagonal still fails. */
+    got[n * n + 2 * n + 1] = NAN; /* second matrix, row 2, column 1 */
+    r = compare_results(got, want, count, lower);
+    assert_false(r.passed);
+    assert_int_equal(r.reported[0], n * n + 2 * n + 1);
+}
+
+static void test_compare_empty_region_fails(void **state)
+{
+    (void)state;
+    float got[1] = {1.0f};
+    double want[1] = {1.0};
+    assert_false(compare_results(got, want, 0, all_fp32).passed);
+}
+
+/* ------------------------------------------------------------ rng */
+
+static void test_rng_is_deterministic(void **state)
+{
+    (void)state;
+    rng_t a, b;
+    rng_seed(&a, 42);
+    rng_seed(&b, 42);
+    for (int i = 0; i < 1000; i++)
+        assert_true(rng_next_u64(&a) == rng_next_u64(&b));
+}
+
+static void test_rng_known_values(void **state)
+{
+    (void)state;
+    /* SplitMix64 from seed 0: the published first output. */
+    rng_t rng;
+    rng_seed(&rng, 0);
+    assert_true(rng_next_u64(&rng) == 0xE220A8397B1DCDAFull);
+}
+
+static void test_rng_seeds_differ_and_range_holds(void **state)
+{
+    (void)state;
+    rng_t a, b;
+    rng_seed(&a, 1);
+    rng_seed(&b, 2);
+    assert_true(rng_next_u64(&a) != rng_next_u64(&b));
+    float values[4096];
+    rng_fill_uniform(&a, values, 4096, -1.0f, 1.0f);
+    double sum = 0.0;
+    for (int i = 0; i < 4096; i++) {
+        assert_true(values[i] >= -1.0f && values[i] < 1.0f);
+        sum += values[i];
+    }
+    assert_true(fabs(sum / 4096) < 0.05); /* no gross bias */
+}
+
+/* ------------------------------------------------------------ stats */
+
+static void test_summary_odd_and_even(void **state)
+{
+    (void)state;
+    double odd[5] = {5, 1, 4, 2, 3};
+    timing_summary s = summarize_times(odd, 5);
+    assert_true(s.median_ms == 3 && s.min_ms == 1 && s.max_ms == 5 && s.reps == 5);
+    double even[4] = {4, 1, 3, 2};
+    s = summarize_times(even, 4);
+    assert_true(s.median_ms == 2.5);
+    assert_true(odd[0] == 5); /* input untouched */
+}
+
+/* ------------------------------------------------------------ csv */
+
+static csv_row sample_row(void)
+{
+    csv_row row = {5, "shared", "trimul", "B=8 T=1024 C=768 NH=12", 0.1234567, 0.12, 0.13,
+                   52000.04, 2000.0, "NVIDIA H200", "13.0", "abc1234", "2026-11-29"};
+    return row;
+}
+
+static void test_csv_format_row(void **state)
+{
+    (void)state;
+    csv_row row = sample_row();
+    char line[512];
+    int n = csv_format_row(line, sizeof line, &row);
+    assert_int_equal(n, (int)strlen(line));
+    assert_string_equal(line, "5,shared,trimul,B=8 T=1024 C=768 NH=12,0.123457,0.120000,"
+                              "0.130000,52000.0,2000.0,NVIDIA H200,13.0,abc1234,2026-11-29");
+    /* The row has exactly the header's 13 columns. */
+    int commas = 0;
+    for (char *c = line; *c; c++)
+        commas += *c == ',';
+    assert_int_equal(commas, 12);
+}
+
+static void test_csv_quotes_fields_with_commas_and_quotes(void **state)
+{
+    (void)state;
+    csv_row row = sample_row();
+    row.gpu = "Card \"X\", rev 2";
+    char line[512];
+    assert_true(csv_format_row(line, sizeof line, &row) > 0);
+    assert_non_null(strstr(line, ",\"Card \"\"X\"\", rev 2\",13.0,"));
+}
+
+static void test_csv_refuses_small_buffer_and_missing_field(void **state)
+{
+    (void)state;
+    csv_row row = sample_row();
+    char small[20];
+    assert_int_equal(csv_format_row(small, sizeof small, &row), -1);
+    row.commit = NULL;
+    char line[512];
+    assert_int_equal(csv_format_row(line, sizeof line, &row), -1);
+}
+
+static void test_csv_append_writes_header_once(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/workbook-csv-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    csv_row row = sample_row();
+    assert_int_equal(csv_append(path, &row), 0);
+    assert_int_equal(csv_append(path, &row), 0);
+    FILE *file = fopen(path, "r");
+    char line[512];
+    assert_non_null(fgets(line, sizeof line, file));
+    assert_string_equal(line, CSV_HEADER "\n");
+    int rows = 0;
+    while (fgets(line, sizeof line, file))
+        rows++;
+    fclose(file);
+    assert_int_equal(rows, 2);
+
+    /* A file that is not ours is left alone. */
+    file = fopen(path, "w");
+    fputs("name,value\n", file);
+    fclose(file);
+    assert_int_equal(csv_append(path, &row), -1);
+    unlink(path);
+}
+
+/* ------------------------------------------------------------ cli */
+
+static const cli_spec triangle_spec = {"chapterX", "test", 4, {"B", "T", "C", "NH"},
+                                       {8, 1024, 768, 12}, 0};
+
+static cli_status parse(const cli_spec *spec, cli_options *options, char *message, ...)
+{
+    char *argv[16] = {"chapterX"};
+    int argc = 1;
+    va_list args;
+    va_start(args, message);
+    for (char *arg; (arg = va_arg(args, char *)) != NULL;)
+        argv[argc++] = arg;
+    va_end(args);
+    return cli_parse(spec, argc, argv, options, message, 256);
+}
+
+static void test_cli_defaults(void **state)
+{
+    (void)state;
+    cli_options o;
+    char message[256];
+    assert_int_equal(parse(&triangle_spec, &o, message, NULL), CLI_RUN);
+    assert_true(o.sizes[0] == 8 && o.sizes[1] == 1024 && o.sizes[2] == 768 && o.sizes[3] == 12);
+    assert_int_equal(o.reps, CLI_DEFAULT_REPS);
+    assert_null(o.kernel);
+    assert_null(o.csv_path);
+    assert_true(o.seed == RNG_DEFAULT_SEED);
+}
+
+static void test_cli_sizes_and_flags(void **state)
+{
+    (void)state;
+    cli_options o;
+    char message[256];
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=256", "NH=4", "--kernel", "naive",
+                           "--reps", "20", "--csv", "out.csv", "--check-only", "--only-new",
+                           "--seed", "7", NULL),
+                     CLI_RUN);
+    assert_true(o.sizes[1] == 256 && o.sizes[3] == 4 && o.sizes[0] == 8);
+    assert_string_equal(o.kernel, "naive");
+    assert_int_equal(o.reps, 20);
+    assert_string_equal(o.csv_path, "out.csv");
+    assert_true(o.check_only && o.only_new);
+    assert_true(o.seed == 7);
+}
+
+static void test_cli_errors(void **state)
+{
+    (void)state;
+    cli_options o;
+    char message[256];
+    assert_int_equal(parse(&triangle_spec, &o, message, "--bogus", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "--bogus"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "S=4", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "unknown size 'S'"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=0", NULL), CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=-4", NULL), CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=12abc", NULL), CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=", NULL), CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=99999999999", NULL), CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "--reps", "19", NULL), CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "--reps", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "needs a value"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "--seed", "-1", NULL), CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "stray", NULL), CLI_ERROR);
+    /* --load belongs only to programs that read files. */
+    assert_int_equal(parse(&triangle_spec, &o, message, "--load", "dir", NULL), CLI_ERROR);
+    cli_spec files = triangle_spec;
+    files.allows_files = 1;
+    assert_int_equal(parse(&files, &o, message, "--load", "dir", "--save", "out", NULL), CLI_RUN);
+    assert_string_equal(o.load_dir, "dir");
+    assert_string_equal(o.save_dir, "out");
+}
+
+static void test_cli_find_kernel(void **state)
+{
+    (void)state;
+    const char *names[3] = {"cublas-permute", "cublas-direct", "naive"};
+    char message[256];
+    assert_int_equal(cli_find_kernel("naive", names, 3, message, sizeof message), 2);
+    assert_int_equal(cli_find_kernel("1", names, 3, message, sizeof message), 0);
+    assert_int_equal(cli_find_kernel("3", names, 3, message, sizeof message), 2);
+    assert_int_equal(cli_find_kernel("0", names, 3, message, sizeof message), -1);
+    assert_int_equal(cli_find_kernel("4", names, 3, message, sizeof message), -1);
+    assert_int_equal(cli_find_kernel("fast", names, 3, message, sizeof message), -1);
+    assert_non_null(strstr(message, "3=naive"));
+}
+
+static void test_cli_shape_matches_csv_spelling(void **state)
+{
+    (void)state;
+    long sizes[4] = {8, 1024, 768, 12};
+    char shape[64];
+    cli_format_shape(&triangle_spec, sizes, shape, sizeof shape);
+    assert_string_equal(shape, "B=8 T=1024 C=768 NH=12");
+}
+
+/* ------------------------------------------------------------ triangle referee */
+
+static void test_triangle_reference_by_hand(void **state)
+{
+    (void)state;
+    /* B=1, T=2, NH=1, HS=4: token t holds q_t, k_t, v_t (4 floats each). */
+    triangle_size s = {1, 2, 1, 4};
+    float inp[2 * 3 * 4] = {
+        1, 2, 3, 4,   /* q0 */ 1, 0, 0, 1,  /* k0 */ 9, 9, 9, 9, /* v0 */
+        0, 1, 0, 1,   /* q1 */ 2, 2, 2, 2,  /* k1 */ 9, 9, 9, 9, /* v1 */
+    };
+    double preatt[4];
+    triangle_reference(preatt, inp, s);
+    /* scale 1/sqrt(4) = 1/2 */
+    assert_true(preatt[0] == (1 + 4) / 2.0);       /* q0.k0 = 5 */
+    assert_true(preatt[1] == 0.0);                 /* j > i: masked */
+    assert_true(preatt[2] == (0 + 1) / 2.0);       /* q1.k0 = 1 */
+    assert_true(preatt[3] == (2 + 2) / 2.0);       /* q1.k1 = 4 */
+}
+
+static void test_triangle_reference_heads_and_batches(void **state)
+{
+    (void)state;
+    /* B=2, T=1, NH=2, HS=1: each score is q*k of one head, unscaled. */
+    triangle_size s = {2, 1, 2, 1};
+    float inp[2 * 1 * 3 * 2] = {
+        /* b0: q(h0,h1) k(h0,h1) v */ 2, 3, 5, 7, 0, 0,
+        /* b1 */                      -1, 4, 6, 0.5f, 0, 0,
+    };
+    double preatt[4];
+    triangle_reference(preatt, inp, s);
+    assert_true(preatt[0] == 10.0 && preatt[1] == 21.0);
+    assert_true(preatt[2] == -6.0 && preatt[3] == 2.0);
+}
+
+static void test_triangle_counts(void **state)
+{
+    (void)state;
+    triangle_size s = {8, 1024, 12, 64};
+    assert_true(triangle_input_count(s) == 8ull * 1024 * 3 * 768);
+    assert_true(triangle_output_count(s) == 8ull * 12 * 1024 * 1024);
+    assert_true(triangle_useful_flops(s) == 2.0 * 64 * 8 * 12 * 1024 * 1025 / 2);
+    assert_true(triangle_compulsory_bytes(s) ==
+                4.0 * (2.0 * 8 * 1024 * 768 + 8.0 * 12 * 1024 * 1025 / 2));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare_identical_passes),
+        cmocka_unit_test(test_compare_nan_fails_and_is_reported),
+        cmocka_unit_test(test_compare_inf_fails),
+        cmocka_unit_test(test_compare_unwritten_poisoned_output_fails),
+        cmocka_unit_test(test_compare_reports_at_most_five_indices),
+        cmocka_unit_test(test_compare_tolerance_edges),
+        cmocka_unit_test(test_compare_zero_reference),
+        cmocka_unit_test(test_compare_lower_triangle_ignores_upper),
+        cmocka_unit_test(test_compare_empty_region_fails),
+        cmocka_unit_test(test_rng_is_deterministic),
+        cmocka_unit_test(test_rng_known_values),
+        cmocka_unit_test(test_rng_seeds_differ_and_range_holds),
+        cmocka_unit_test(test_summary_odd_and_even),
+        cmocka_unit_test(test_csv_format_row),
+        cmocka_unit_test(test_csv_quotes_fields_with_commas_and_quotes),
+        cmocka_unit_test(test_csv_refuses_small_buffer_and_missing_field),
+        cmocka_unit_test(test_csv_append_writes_header_once),
+        cmocka_unit_test(test_cli_defaults),
+        cmocka_unit_test(test_cli_sizes_and_flags),
+        cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_cli_find_kernel),
+        cmocka_unit_test(test_cli_shape_matches_csv_spelling),
+        cmocka_unit_test(test_triangle_reference_by_hand),
+        cmocka_unit_test(test_triangle_reference_heads_and_batches),
+        cmocka_unit_test(test_triangle_counts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
