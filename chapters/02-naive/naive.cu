@@ -127,14 +127,25 @@ const triangle_kernel naive_kernel = {"naive", 2, TOLERANCE_FP32, naive_refuses,
 /*md
 ## The race so far
 
-At the default size, on the GPU named in the table below, the naive kernel
-takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms, against
+At the default size, on the {{gpu|naive|B=8 T=1024 C=768 NH=12}}, the naive
+kernel takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms, against
 {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms for cuBLAS with its
-permute. Knowing the mask is worth half the arithmetic, but the naive kernel
-throws that away many times over: each score reads 128 floats from memory to
-do 128 floating-point operations, one operation per byte read... per four
-bytes, in fact, far below what the GPU needs to keep its arithmetic busy.
-Chapter 3 fixes this by keeping values in registers.
+permute. Knowing the mask saved half the arithmetic, and we lost the race
+by more than an order of magnitude anyway. Why?
+
+Count what one score costs. Its dot product does $2 \cdot 64 = 128$
+floating-point operations and loads $2 \cdot 64$ floats, 512 bytes: a
+quarter of an operation per byte. The H200 needs about 14 operations per
+byte of device memory traffic to keep its FP32 units busy (66.9 TFLOP/s
+over 4.8 TB/s). The caches rescue us from the worst of it, since
+neighbouring threads read the same rows, but not from all of it: every
+multiply-add still waits for two loads, and the loads themselves are
+scattered. The 16 threads of a warp's row read 16 different key rows, each
+$3C$ floats from the next, so one load instruction touches 16 separate
+32-byte sectors to use 4 bytes of each.
+
+Chapter 3 attacks the first problem: a thread that owns an $8 \times 8$
+patch of scores needs only 8 query rows and 8 key rows, not 64 of each.
 */
 
 #if WORKBOOK_CHAPTER == 2
