@@ -1,0 +1,55 @@
+# book/book.mk - the book's targets, included by the Makefile.
+#
+#   make book             book/out/workbook.{html,epub,pdf}
+#   make book-instructor  book/out/workbook-instructor.{html,epub,pdf}, with the solutions
+#   make book-check       opens book/out/workbook.html in headless Chromium: every
+#                         image loaded, no error logged; saves book/out/screenshot.png
+#   make readme           the results table and headline plot in README.md
+#
+# Every variable below can be set on the command line; the tests use that to
+# build from fixtures into build/ without touching book/out or plots/.
+
+WORKBOOK_DATA ?= plots/data
+PLOTS_OUT ?= plots/out
+PLOTS_PNG ?= plots/png
+BOOK_CHAPTERS ?= $(CHAPTER_SOURCES)
+BOOK_EXERCISES ?= exercises
+BOOK_SOLUTIONS ?= solutions
+BOOK_WORK ?= $(BUILD)/book
+BOOK_OUT ?= book/out
+CHROMIUM ?= $(firstword $(shell command -v chromium chromium-browser google-chrome 2>/dev/null) chromium)
+
+WEAVER ?= $(BUILD)/book/weave
+BROWSER_CHECK ?= $(BUILD)/book/browser_check
+BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra
+
+.PHONY: book book-instructor book-check readme
+
+$(WEAVER): book/weave.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BOOK_CFLAGS) $< -o $@ -lm
+
+$(BROWSER_CHECK): book/browser_check.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BOOK_CFLAGS) $< -o $@
+
+book_environment = WEAVE=$(WEAVER) DATA=$(WORKBOOK_DATA) FIGURES=$(PLOTS_OUT) \
+    CHAPTERS="$(BOOK_CHAPTERS)" EXERCISES=$(BOOK_EXERCISES) SOLUTIONS=$(BOOK_SOLUTIONS) \
+    WORK=$(BOOK_WORK) OUT=$(BOOK_OUT)
+
+book: plots $(WEAVER)
+	@$(book_environment) book/build.sh
+
+book-instructor: plots $(WEAVER)
+	@$(book_environment) book/build.sh --instructor
+
+book-check: $(BROWSER_CHECK)
+	@test -f $(BOOK_OUT)/workbook.html || { echo "book-check: no $(BOOK_OUT)/workbook.html; run make book"; exit 1; }
+	@rm -f $(BOOK_OUT)/screenshot.png
+	@mkdir -p $(BOOK_WORK)
+	$(BROWSER_CHECK) --browser $(CHROMIUM) --log $(BOOK_WORK)/chromium.log \
+	    --min-images $$(cat $(PLOTS_OUT)/index 2>/dev/null | wc -l) \
+	    --screenshot $(BOOK_OUT)/screenshot.png $(BOOK_OUT)/workbook.html
+
+readme: plots $(WEAVER)
+	@WEAVE=$(WEAVER) DATA=$(WORKBOOK_DATA) PNG=$(PLOTS_PNG) book/readme.sh README.md

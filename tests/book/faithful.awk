@@ -1,0 +1,67 @@
+# tests/book/faithful.awk - is a woven chapter faithful to its source?
+#
+#   awk -f tests/book/faithful.awk chapters/02-naive/naive.cu woven.md
+#
+# Written apart from book/weave.c, so that a bug in the weaver cannot hide
+# itself. From the source it keeps the code a reader must see: every line
+# outside the /*md ... */ prose blocks and outside the // book:hide ...
+# // book:show regions. From the woven Markdown it takes every fenced code
+# block that names this source (source="...") and puts each of its lines back
+# at the line number the block starts from (startFrom="N"). The two must be
+# the same file, line for line; the only freedom the weaver has is to leave
+# out blank lines. The blocks must also come in the order of the source.
+# Prints each difference and exits 1, or prints one line and exits 0.
+
+function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
+
+FNR == 1 { file++ }
+
+file == 1 {
+    bare = trim($0)
+    source_lines = FNR
+    if (state == "" && bare == "/*md") { state = "prose"; expected[FNR] = ""; next }
+    if (state == "prose") { if (bare == "*/") state = ""; expected[FNR] = ""; next }
+    if (state == "" && bare == "// book:hide") { state = "hidden"; expected[FNR] = ""; next }
+    if (state == "hidden") { if (bare == "// book:show") state = ""; expected[FNR] = ""; next }
+    expected[FNR] = $0
+    next
+}
+
+file == 2 && fence == "" {
+    if (match($0, /^```+/) && index($0, "source=\"" source "\"")) {
+        fence = substr($0, 1, RLENGTH)
+        if (!match($0, /startFrom="[0-9]+"/)) { problem("line " FNR ": a code block without startFrom"); next }
+        at = substr($0, RSTART + 11, RLENGTH - 12) + 0
+        if (at <= last_block_start) problem("line " FNR ": a code block out of source order")
+        last_block_start = at
+        blocks++
+    }
+    next
+}
+
+file == 2 {
+    if ($0 == fence) { fence = ""; next }
+    if (at > source_lines) problem("woven line " FNR ": past the end of the source")
+    else if (at in got) problem("woven line " FNR ": source line " at " shown twice")
+    got[at] = $0
+    at++
+}
+
+function problem(text) { problems++; if (problems <= 20) print source ": " text }
+
+BEGIN { source = ARGV[1] }
+
+END {
+    if (fence != "") problem("the woven file ends inside a code block")
+    for (n = 1; n <= source_lines; n++) {
+        want = expected[n]
+        have = (n in got) ? got[n] : ""
+        if (want == have) continue
+        if (!(n in got) && trim(want) == "") continue
+        if (want == "") problem("line " n ": the book shows \"" have "\", which is prose or hidden code in the source")
+        else if (!(n in got)) problem("line " n ": missing from the book: \"" want "\"")
+        else problem("line " n ": the book shows \"" have "\", the source has \"" want "\"")
+    }
+    if (problems) { print source ": " problems " differences"; exit 1 }
+    print source ": faithful (" blocks " code blocks, " source_lines " source lines)"
+}

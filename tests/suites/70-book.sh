@@ -1,0 +1,208 @@
+# tests/suites/70-book.sh - the weaver, the plots, the book and the browser.
+#
+# From fixtures (tests/fixtures/book/, invented numbers): each kind of broken
+# input makes `make book` fail naming its file and line; placeholders take
+# the newest row; the weave is faithful; plots with no rows are left out.
+# From the real repository: every chapter weaves faithfully, plots/data is
+# well formed, `make book` renders, and the HTML passes a real browser.
+# Fixture builds go to build/book-tests/, never to book/out or plots/.
+
+fixtures=tests/fixtures/book
+scratch=build/book-tests
+weave=build/book/weave
+rm -rf "$scratch"
+mkdir -p "$scratch"
+
+# The tools: on CI a missing one is a failure, elsewhere the tests that need
+# it are skipped with the reason.
+tool_missing() {  # tool_missing NAME TOOL: 0 (and counted) when TOOL is absent
+    command -v "$2" >/dev/null 2>&1 && return 1
+    if [ -n "${CI:-}" ]; then fail "$1" "$2 is not installed (make deps)"; else skip "$1" "$2 is not installed"; fi
+    return 0
+}
+
+# expect_failure NAME PATTERN COMMAND...: COMMAND must fail, and print a
+# line matching PATTERN (the file and line of what is wrong).
+expect_failure() {
+    local name=$1 pattern=$2; shift 2
+    local log; log=$(log_of "$name")
+    "$@" >"$log" 2>&1
+    local status=$?
+    if [ "$status" -eq 0 ]; then fail "$name" "it succeeded" "$log"
+    elif ! grep -Eq -- "$pattern" "$log"; then fail "$name" "no line matches /$pattern/" "$log"
+    else pass "$name"; fi
+}
+
+# make, with every output of the book and the plots moved into $scratch/$1
+book_make() {
+    local where=$scratch/$1; shift
+    make --no-print-directory "$@" PLOTS_OUT="$where/plots" PLOTS_PNG="$where/png" \
+        PLOTS_WORK="$where/plotwork" BOOK_WORK="$where/work" BOOK_OUT="$where/out" \
+        BOOK_EXERCISES=$fixtures/exercises BOOK_SOLUTIONS=$fixtures/solutions
+}
+good=$fixtures/chapters/01-good/good.cu
+broken_book() {  # broken_book NAME CHAPTER [DATA]: make book on the good chapter and CHAPTER
+    book_make "$1" book BOOK_CHAPTERS="$good $2" WORKBOOK_DATA="${3:-$fixtures/data}"
+}
+
+expect_status "weave and browser_check build" 0 make --no-print-directory build/book/weave build/book/browser_check
+
+# ------------------------------------------------------------ faithfulness
+for chapter in chapters/[0-9][0-9]-*/*.cu; do
+    expect_status "faithful weave: $chapter" 0 sh -c \
+        "$weave chapter --keep-placeholders $chapter > $scratch/woven.md && awk -f tests/book/faithful.awk $chapter $scratch/woven.md"
+done
+$weave chapter --keep-placeholders "$good" > $scratch/good-kept.md 2>/dev/null
+expect_status "faithful weave: the fixture with hidden code and odd fences" 0 \
+    awk -f tests/book/faithful.awk "$good" $scratch/good-kept.md
+sed 's/pairs\[0\]\[1\]/pairs[1][0]/' $scratch/good-kept.md > $scratch/altered.md
+expect_failure "faithfulness check catches an altered code line" "line 40: the book shows" \
+    awk -f tests/book/faithful.awk "$good" $scratch/altered.md
+grep -v '^#include <math.h>$' $scratch/good-kept.md > $scratch/dropped.md
+expect_failure "faithfulness check catches a dropped code line" "line 16: missing from the book" \
+    awk -f tests/book/faithful.awk "$good" $scratch/dropped.md
+sed 's/^__global__ void good_kernel/static int HIDDEN_SENTINEL_helper(void) { return 42; }\n&/' \
+    $scratch/good-kept.md > $scratch/leaked.md
+expect_failure "faithfulness check catches hidden code shown" "prose or hidden code in the source" \
+    awk -f tests/book/faithful.awk "$good" $scratch/leaked.md
+
+# ------------------------------------------------------------ placeholders
+mkdir -p $scratch/figures
+$weave plotdata --data $fixtures/data --out $scratch/figures 2>/dev/null
+$weave chapter --data $fixtures/data --figures $scratch/figures "$good" > $scratch/good.md 2>$scratch/good.err
+expect_status "the good fixture chapter weaves" 0 test -s $scratch/good.md
+expect_output "a placeholder takes the newest row by date" "The naive kernel takes 3\.90 ms" cat $scratch/good.md
+expect_output "among rows of one date, the later in the file wins" "registers 1\.15 ms" cat $scratch/good.md
+expect_output "speedup, peak share, gpu and date placeholders" \
+    "^13\.4 times as fast as naive and reaches$" cat $scratch/good.md
+expect_output "peak share from the card's FP32 peak" "^33\.2 % of the FP32 peak" cat $scratch/good.md
+expect_output "gpu and date placeholders" "^Fixture H200 \(invented numbers\), 2025-01-02;$" cat $scratch/good.md
+expect_output "placeholders of an MSA row" "67882 GFLOP/s and 4167 GB/s" cat $scratch/good.md
+expect_output "code keeps its {{ }} untouched" "\{\{1, 2\}, \{3, 4\}\}; /\* \{\{not a placeholder\}\}" cat $scratch/good.md
+expect_status "hidden code is not in the book" 1 grep -q HIDDEN_SENTINEL $scratch/good.md
+expect_output "a hidden region leaves a note with its lines" "Lines 32 to 34 of .good\.cu." cat $scratch/good.md
+expect_output "a code block's fence outgrows the backticks in it" '^```` \{\.cuda' cat $scratch/good.md
+
+# ------------------------------------------------------------ what must fail
+expect_failure "make book fails: /*md never closed" "02-unclosed/unclosed\.cu:7: .*never closed" \
+    broken_book unclosed $fixtures/chapters/02-unclosed/unclosed.cu
+expect_failure "make book fails: book:hide without book:show" "hide-unclosed\.cu:5: .*never closed" \
+    broken_book hide $fixtures/chapters/02-hide-unclosed/hide-unclosed.cu
+expect_failure "make book fails: book:show without book:hide" "show-alone\.cu:5: // book:show without" \
+    broken_book show $fixtures/chapters/02-show-alone/show-alone.cu
+expect_failure "make book fails: */ in the middle of a prose line" "close-midline\.cu:4: \*/ inside" \
+    broken_book midline $fixtures/chapters/02-close-midline/close-midline.cu
+expect_failure "make book fails: a placeholder naming a kernel and shape with no row" \
+    "no-row\.cu:5: placeholder .*no row for kernel \"shared\"" \
+    broken_book no-row $fixtures/chapters/02-no-row/no-row.cu
+expect_failure "make book fails: a placeholder with an unknown field" "bad-field\.cu:4: .*unknown field" \
+    broken_book bad-field $fixtures/chapters/02-bad-field/bad-field.cu
+mkdir -p $scratch/trimul-only
+cp $fixtures/data/trimul.csv $scratch/trimul-only/
+expect_failure "make book fails: a figure placeholder for a plot with no rows" \
+    "missing-figure\.cu:4: placeholder \{\{figure\|msa\}\}" book_make figure book \
+    BOOK_CHAPTERS=$fixtures/chapters/02-missing-figure/missing-figure.cu WORKBOOK_DATA=$scratch/trimul-only
+
+# One malformed row (line 3 of trimul.csv) per case; the rest is the good fixture.
+malformed() {  # malformed NAME 'REPLACEMENT LINE 3' PATTERN
+    local dir=$scratch/bad-csv-${1// /-}
+    mkdir -p "$dir"
+    awk -v row="$2" 'NR == 3 { print row; next } { print }' $fixtures/data/trimul.csv > "$dir/trimul.csv"
+    expect_failure "make book fails on a malformed CSV row: $1" "$dir/trimul\.csv:3: malformed row: $3" \
+        broken_book "csv-${1// /-}" "" "$dir"
+}
+row_tail='Fixture H200 (invented numbers),13.0,fixture,2025-01-02'
+malformed "12 fields" "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,$row_tail" "12 fields"
+malformed "a word for a time" "2,naive,trimul,B=8 T=256 C=768 NH=12,fast,0.4,0.6,100.0,10.0,$row_tail" \
+    "median_ms \"fast\" is not a number"
+malformed "min above median" "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.7,0.9,100.0,10.0,$row_tail" \
+    "min_ms <= median_ms"
+malformed "an unknown kernel" "2,turbo,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+    "kernel \"turbo\" is not one of"
+malformed "a shape with missing keys" "2,naive,trimul,B=8 T=256,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+    "shape \"B=8 T=256\""
+malformed "a date not ISO" \
+    "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,Fixture H200,13.0,fixture,29/11/2025" \
+    "date \"29/11/2025\""
+malformed "an unclosed quote" "2,naive,trimul,\"B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+    "a quoted field is never closed"
+malformed "an empty line" "" "an empty line"
+mkdir -p $scratch/bad-header
+sed '1s/gbps/gb_per_s/' $fixtures/data/trimul.csv > $scratch/bad-header/trimul.csv
+expect_failure "make book fails on a CSV with the wrong header" \
+    "bad-header/trimul\.csv:1: the first line is not the header" broken_book header "" $scratch/bad-header
+
+# ------------------------------------------------------------ plots
+if ! tool_missing "plots from the fixtures" gnuplot; then
+    expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
+    for plot in time-default peak sweep msa; do
+        expect_status "plot $plot: SVG and PNG drawn" 0 \
+            test -s $scratch/plots/plots/$plot.svg -a -s $scratch/plots/png/$plot.png
+        expect_output "plot $plot: its title names the GPU and the date" \
+            "Fixture H200 \(invented numbers\), 2025-01-02" cat $scratch/plots/plots/$plot.svg
+    done
+    expect_status "make plots with no MSA rows succeeds" 0 \
+        book_make plots plots WORKBOOK_DATA=$scratch/trimul-only
+    expect_status "... and leaves the MSA plot out" 1 test -e $scratch/plots/plots/msa.svg
+    expect_output "... and draws the others" "^sweep$" cat $scratch/plots/plots/index
+    expect_status "make plots with no data at all succeeds" 0 \
+        book_make plots plots WORKBOOK_DATA=$scratch/no-such-folder
+    expect_status "... and draws nothing" 0 test ! -s $scratch/plots/plots/index
+fi
+
+# ------------------------------------------------------------ the book, from fixtures
+if ! tool_missing "the book from the fixtures" pandoc; then
+    plain=$fixtures/chapters/02-plain/plain.cu
+    expect_status "make book from the fixtures" 0 \
+        book_make book book BOOK_CHAPTERS="$good $plain" WORKBOOK_DATA=$fixtures/data
+    html=$scratch/book/out/workbook.html
+    for format in html epub pdf; do
+        expect_status "fixture book: workbook.$format written" 0 test -s $scratch/book/out/workbook.$format
+    done
+    expect_output "fixture book: the results table" "<td[^>]*>shared\+swizzle</td>" cat $html
+    expect_output "fixture book: CUDA highlighted by book/cuda.xml" '<span class="at">__global__</span>' cat $html
+    expect_output "fixture book: numbered sections" 'class="header-section-number">1\.1<' cat $html
+    expect_output "fixture book: both chapters, the second titled from its folder" \
+        '<h1 data-number="2" id="plain"><span class="header-section-number">2</span> Plain</h1>' cat $html
+    expect_output "fixture book: a table of contents" '<nav id="TOC"' cat $html
+    expect_output "fixture book: the exercise's statement" "Exercise 1\.1: write the good kernel" cat $html
+    expect_status "fixture book: no solution in the student's edition" 1 grep -q SOLUTION_SENTINEL $html
+    expect_status "fixture book: no hidden code" 1 grep -q HIDDEN_SENTINEL $html
+    expect_status "fixture book: self-contained, every image inline" 1 \
+        grep -Eq '<img[^>]* src="[^d]|<link[^>]*href=|<script[^>]* src=' $html
+    expect_output "fixture book: 5 figures inline (4 listed, 1 in the chapter)" "^5$" \
+        sh -c "grep -o '<img[^>]*src=\"data:image/svg+xml' $html | wc -l"
+    expect_status "make book-instructor from the fixtures" 0 \
+        book_make book book-instructor BOOK_CHAPTERS="$good $plain" WORKBOOK_DATA=$fixtures/data
+    expect_output "instructor's edition: the solution's code" "SOLUTION_SENTINEL" \
+        cat $scratch/book/out/workbook-instructor.html
+
+    printf 'Intro.\n\n<!-- results:begin -->\nstale\n<!-- results:end -->\n\nAfter.\n' > $scratch/README.md
+    expect_status "make readme's script fills the markers" 0 env WEAVE=$weave DATA=$fixtures/data \
+        PNG=$scratch/plots/png PLOTS_OUT=$scratch/plots/plots book/readme.sh $scratch/README.md
+    expect_output "... with the table" "^\| 5 \| shared\+swizzle \| 0\.250 \|" cat $scratch/README.md
+    expect_status "... replacing what was there, keeping the rest" 0 sh -c \
+        "! grep -q stale $scratch/README.md && grep -q '^Intro.$' $scratch/README.md && grep -q '^After.$' $scratch/README.md"
+    cp $scratch/README.md $scratch/README.first
+    env WEAVE=$weave DATA=$fixtures/data PNG=$scratch/plots/png PLOTS_OUT=$scratch/plots/plots \
+        book/readme.sh $scratch/README.md >/dev/null
+    expect_status "... and a second run changes nothing" 0 cmp $scratch/README.first $scratch/README.md
+fi
+
+# ------------------------------------------------------------ the real book
+expect_status "plots/data is well formed" 0 $weave check --data plots/data
+if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; then
+    expect_status "make book (the real chapters and measurements)" 0 make --no-print-directory book
+    chapter_count=$(ls chapters/[0-9][0-9]-*/*.cu | wc -l)
+    if [ ! -s book/out/workbook.html ]; then
+        skip "the real book's chapters and the browser test" "make book failed, see above"
+    else
+        expect_output "the book has every chapter, numbered ($chapter_count)" "^$chapter_count\$" \
+            sh -c "grep -o '<h1 data-number=' book/out/workbook.html | wc -l"
+    fi
+    if [ -s book/out/workbook.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}"; then
+        expect_status "the browser test: every image loads, no page error" 0 \
+            make --no-print-directory book-check CHROMIUM="$(command -v "${CHROMIUM:-chromium}")"
+        expect_status "the browser test saved book/out/screenshot.png" 0 test -s book/out/screenshot.png
+    fi
+fi
