@@ -1,0 +1,788 @@
+// chapters/05-shared/shared.cu - Chapter 5: shared memory, bank conflicts, and the finish line.
+//
+// Build and run from the repository root with `make chapter5`, or by hand:
+//
+//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=5 chapters/05-shared/shared.cu chapters/02-naive/naive.cu chapters/03-registers/registers.cu chapters/04-vectorized/vectorized.cu chapters/01-race/race.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter5
+//   build/chapter5                    # B=8 T=1024 C=768 NH=12: checked, then timed
+//   build/chapter5 --kernel shared T=4096
+//
+// It races the kernels of chapters 2-4, so their files are compiled in too
+// (their main() functions are guarded by their own chapter numbers).
+
+/*md
+# Shared memory: load once, use sixteen times
+
+Chapter 4 left every thread fetching its own operands. Yet the 16 threads
+that share a row of a block all need the same 8 query rows, and the 16
+threads that share a column the same 8 key rows. A block of 256 threads
+fetches one megabyte from the memory system to build a $128 \times 128$ tile
+of scores whose operands, a $128 \times 64$ slice of $Q$ and one of $K$,
+weigh 64 KB.
+
+Every multiprocessor of the GPU has a small memory on the chip that the
+threads of a block share: *shared memory*, up to 227 KB per block on an
+H200, about as fast as the L1 cache and, unlike it, managed by the program.
+The plan of this chapter:
+
+1. the 256 threads of a block copy the block's query tile and key tile from
+   global memory into shared memory, once, cooperating so that the reads
+   are coalesced;
+2. they wait for each other (`__syncthreads()`);
+3. each thread runs chapter 4's outer product over $k$, reading its operands
+   from shared memory instead of global memory.
+
+Global traffic per block drops from 1 MB to 64 KB. At the default size,
+with 36 tiles of $128 \times 128$ per head and 96 heads, that is 3,456 blocks
+reading 226 MB from the L2 cache (the 50 MB of distinct queries and keys come
+from device memory once), where chapter 4 read 3.4 GB.
+
+## The layout in shared memory
+
+At step $k$ a thread needs $Q_{i,k}$ for its 8 query rows $i$ and
+$K_{j,k}$ for its 8 key columns $j$. In global memory those are 8 floats in 8
+different rows. In shared memory we can store the tiles *transposed*,
+`query_tile[k][i]` and `key_tile[k][j]`, so that the values a thread needs
+at one step lie side by side: 4 consecutive rows are one 16-byte `float4`
+read. Each step is then 4 shared-memory reads (two `float4` of queries, two
+of keys) feeding 64 fused multiply-adds.
+
+The copy does the transposition: a thread reads a `float4` of one row along
+$k$ from global memory, $Q_{i,k..k+3}$, and writes its four values into four
+rows of the shared tile, `query_tile[k][i]` to `query_tile[k+3][i]`.
+
+## Is shared memory fast enough?
+
+A multiprocessor of the H200 does 128 FP32 fused multiply-adds per clock.
+Its shared memory delivers 128 bytes per clock, in one *wavefront* of 32
+four-byte words. Per step of $k$, one warp issues 64 multiply-add
+instructions (2,048 multiply-adds: 16 clocks of the multiprocessor's
+arithmetic) and 4 `float4` reads. Within a warp many threads read the same
+address, and the hardware broadcasts it: with the thread layout below the
+warp's 4 reads need 6 wavefronts. Six clocks of shared memory for sixteen of
+arithmetic: the shared memory is not the limit, if nothing wastes its
+wavefronts. Something will.
+*/
+
+#include <math.h>
+
+#include "triangle.h"
+
+/*md
+## The sizes
+
+A block still computes a $128 \times 128$ tile with 256 threads, each an
+$8 \times 8$ patch held in 64 registers. Queries and keys are copied in
+*chunks* of 16 values of $k$: a chunk of both tiles is $2 \times 16 \times
+128$ floats, 16 KB. For $HS = 64$ a tile pair is 4 chunks, 64 KB, and two
+blocks fit on each multiprocessor.
+
+The chapter's kernel takes three steps, and keeps every step as a kernel of
+its own so that the race can measure what each bought. The three share one
+function whose template parameter `step` switches each feature on with a
+test `step >= SHARED_...` that the compiler resolves, so each kernel carries
+only its own code. They hold both tiles whole in shared memory, so they
+accept any $HS$ that is a multiple of 16 up to 128 (132 KB, one block per
+multiprocessor). A fourth step, tried at the end of the chapter, accepts any
+multiple of 16.
+*/
+
+#define SHARED_TILE 128        /* scores per block side */
+#define SHARED_THREADS 256     /* 8 warps; each thread owns 8 x 8 scores */
+#define SHARED_THREAD_TILE 8
+#define SHARED_CHUNK 16        /* values of k per group of asynchronous copies */
+#define SHARED_MAX_HS 128      /* steps 1-3: both tiles, whole, in shared memory */
+#define SHARED_PAD 4           /* floats added to each row of a tile (step 2 on) */
+
+enum {
+    SHARED_STAGED = 1,   /* tiles in shared memory, copied through registers */
+    SHARED_PADDED = 2,   /* padded rows and a copy pattern without bank conflicts */
+    SHARED_ASYNC = 3     /* cp.async: the copies run while the first chunks are used */
+};
+
+/* Floats from one row k of a shared tile to the next. */
+__host__ __device__ constexpr int shared_row_floats(int step)
+{
+    return step >= SHARED_PADDED ? SHARED_TILE + SHARED_PAD : SHARED_TILE;
+}
+
+__device__ __forceinline__ float4 shared_load_float4(const float *address)
+{
+    return *reinterpret_cast<const float4 *>(address);
+}
+
+/*md
+## Step 1: staging the tiles
+
+The obvious way to share the copy among 256 threads: number the `float4`s of
+the tile in row order, $e = 16 \cdot \text{row} + \text{quad}$ for $HS = 64$,
+and let thread $t$ copy numbers $t$, $t + 256$, $t + 512$, ... A warp then
+reads two whole rows of 256 contiguous bytes each: perfectly coalesced.
+
+Then it writes them into the transposed tile, and there it stalls. Shared
+memory is built of 32 *banks*; the word at float offset $a$ lives in bank
+$a \bmod 32$, and each bank serves one word per clock. When the 32 threads
+of a warp write 32 words in 32 different banks, the write takes one
+wavefront; when $n$ of them hit different words of the same bank, it takes
+$n$. The element $(k, \text{row})$ of the transposed tile sits at offset
+$128k + \text{row}$, in bank $\text{row} \bmod 32$. The warp's 32 threads
+cover only two rows: every one of its four writes puts 16 words in each of
+2 banks. A *16-way bank conflict*: 16 wavefronts where one would do.
+*/
+
+template <int step>
+__device__ __forceinline__ void shared_stage_tile(float *tile, const float *rows,
+                                                  size_t row_stride, int HS)
+{
+    constexpr int stride = shared_row_floats(step);
+    const int quads_per_row = HS / 4;
+    const int quads = SHARED_TILE * quads_per_row;
+    for (int e = threadIdx.x; e < quads; e += SHARED_THREADS) {
+        int row, quad;
+        if (step == SHARED_STAGED) {
+            row = e / quads_per_row; /* a warp reads two rows of 16 float4s */
+            quad = e % quads_per_row;
+        } else {
+            const int lane = e % 32, slot = e / 32; /* a warp reads 16 rows, 2 float4s each */
+            row = 16 * (slot % 8) + lane % 16;
+            quad = 2 * (slot / 8) + lane / 16;
+        }
+        const float4 v = shared_load_float4(rows + row * row_stride + 4 * quad);
+        float *column = tile + 4 * quad * stride + row;
+        column[0] = v.x;
+        column[stride] = v.y;
+        column[2 * stride] = v.z;
+        column[3 * stride] = v.w;
+    }
+}
+
+/*md
+## Step 2: padding
+
+The cure is to make consecutive rows of the tile start in different banks.
+Add 4 floats to each row: element $(k, \text{row})$ moves to offset
+$132k + \text{row}$, bank $(4k + \text{row}) \bmod 32$. Why 4 and not 1? A
+pad of 1 would spread the banks just as well, but rows of 129 floats would
+break the 16-byte alignment that the `float4` reads of the multiply loop
+need. Padding costs $2 \times 64 \times 4 \times 4 = 2$ KB per block.
+
+Padding alone is not enough for step 1's copy pattern: with two rows per
+warp, $4k$ runs over only two distinct values modulo 32 among a warp's
+quads, and 8 threads still share a bank. So step 2 also changes which
+`float4`s a warp copies together: 16 rows, 2 `float4`s (32 bytes, one whole
+sector) of each. The reads stay fully used sectors, 16 of them, and the
+writes land in $16 \cdot (\text{quad} \bmod 2) + \text{row} \bmod 16 +
+\text{const}$, 32 different banks: no conflict.
+
+(The other classic cure is a *swizzle*: keep rows of 128 floats and store
+`float4` number $g$ of row $k$ at position $g \oplus f(k)$, an exclusive-or
+that moves whole `float4`s, so alignment survives and no memory is spent.
+Padding is enough here.)
+
+## Step 3: copying asynchronously
+
+Steps 1 and 2 copy through registers: a thread loads a `float4` from
+global memory, waits for it, and stores it into shared memory. No thread can
+start multiplying before the last copy of the last thread has landed; for
+that time the block's 256 threads have nothing to do but wait, and only the
+other block on the same multiprocessor, if it is at another phase, keeps the
+arithmetic units busy.
+
+Since the Ampere generation a thread can instead ask for a copy from global
+to shared memory that completes on its own: `cp.async`. The thread issues
+it and moves on; the data goes to shared memory without passing through its
+registers. Copies are grouped (`cp.async.commit_group`), and a thread can wait
+until at most $n$ of its groups are still in flight
+(`cp.async.wait_group n`).
+
+Step 3 issues the whole tile at the start, as $HS / 16$ groups of one chunk
+each, then works through them in order: wait for group $c$,
+`__syncthreads()` so that every thread's part of it has landed, multiply
+over those 16 values of $k$, go on to group $c + 1$, which has been arriving
+meanwhile. The first multiplications start once a quarter of the tile is
+there. This is the chapter's kernel, `shared`.
+
+One restriction shapes the copy: `cp.async` moves 4, 8 or 16 contiguous
+bytes to contiguous bytes. A transposing copy must therefore move single
+floats. A warp copies 8 consecutive values of $k$ from each of 4 rows:
+4 whole sectors read, and the 32 words written at offsets
+$132 (k_0 + \ell \bmod 8) + r_0 + \lfloor \ell / 8 \rfloor$ for lane $\ell$,
+banks $4 (\ell \bmod 8) + \lfloor \ell / 8 \rfloor + \text{const}$: 32
+different banks. A thread's 16 copies of a chunk come from 4 rows, 32 rows
+apart, and two places in each, 8 floats apart; written as one pointer per
+tile that steps down by 32 rows, each copy costs one instruction and no
+address arithmetic.
+*/
+
+__device__ __forceinline__ void copy_float_async(float *shared_destination, const float *source)
+{
+    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(destination), "l"(source)
+                 : "memory");
+}
+
+__device__ __forceinline__ void copy_async_commit(void)
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+/* Waits until at most `pending` groups of this thread are in flight. The
+ * instruction takes its count as an immediate, hence the switch. */
+__device__ __forceinline__ void copy_async_wait(int pending)
+{
+    switch (pending) {
+    case 0: asm volatile("cp.async.wait_group 0;\n" ::: "memory"); break;
+    case 1: asm volatile("cp.async.wait_group 1;\n" ::: "memory"); break;
+    case 2: asm volatile("cp.async.wait_group 2;\n" ::: "memory"); break;
+    case 3: asm volatile("cp.async.wait_group 3;\n" ::: "memory"); break;
+    case 4: asm volatile("cp.async.wait_group 4;\n" ::: "memory"); break;
+    case 5: asm volatile("cp.async.wait_group 5;\n" ::: "memory"); break;
+    case 6: asm volatile("cp.async.wait_group 6;\n" ::: "memory"); break;
+    default: asm volatile("cp.async.wait_group 7;\n" ::: "memory"); break;
+    }
+}
+
+/* Where a thread's copies of a chunk come from and go to: its first row is
+ * 4 warp + lane/8, its first value of k is lane % 8. */
+__device__ __forceinline__ size_t shared_copy_source(size_t row_stride)
+{
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    return (size_t)(4 * warp + lane / 8) * row_stride + lane % 8;
+}
+
+template <int stride>
+__device__ __forceinline__ int shared_copy_destination(void)
+{
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    return (lane % 8) * stride + 4 * warp + lane / 8;
+}
+
+/* Issues this thread's 16 copies of one chunk (2,048 floats of each tile per
+ * block): rows r0 + 32q (q = 0..3), values k0 and k0 + 8. The four pointers
+ * already include the thread's r0, k0 and the chunk. */
+template <int stride>
+__device__ __forceinline__ void shared_copy_chunk(float *query_slot, float *key_slot,
+                                                  const float *queries, const float *keys,
+                                                  size_t row_stride)
+{
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        copy_float_async(query_slot + 32 * q, queries);
+        copy_float_async(query_slot + 8 * stride + 32 * q, queries + 8);
+        copy_float_async(key_slot + 32 * q, keys);
+        copy_float_async(key_slot + 8 * stride + 32 * q, keys + 8);
+        queries += 32 * row_stride;
+        keys += 32 * row_stride;
+    }
+}
+
+/*md
+## The multiply and the stores
+
+Every step shares the inner loop: 16 values of $k$ of a chunk, for each the
+thread's 8 query values and 8 key values read as 4 `float4`s, then 64 fused
+multiply-adds. Its rows are `row_a` to `row_a + 3` and `row_a + row_gap` to
+`row_a + row_gap + 3`, its columns likewise with `col_a` and `col_gap`;
+the gaps are compile-time constants, so every read is one instruction with
+a constant offset.
+*/
+
+template <int stride, int row_gap, int col_gap>
+__device__ __forceinline__ void shared_multiply_chunk(float (&sum)[SHARED_THREAD_TILE][SHARED_THREAD_TILE],
+                                                      const float *query_k, const float *key_k,
+                                                      int row_a, int col_a)
+{
+#pragma unroll
+    for (int k = 0; k < SHARED_CHUNK; k++) {
+        const float4 qa = shared_load_float4(query_k + k * stride + row_a);
+        const float4 qb = shared_load_float4(query_k + k * stride + row_a + row_gap);
+        const float4 ka = shared_load_float4(key_k + k * stride + col_a);
+        const float4 kb = shared_load_float4(key_k + k * stride + col_a + col_gap);
+        const float query[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
+        const float key[8] = {ka.x, ka.y, ka.z, ka.w, kb.x, kb.y, kb.z, kb.w};
+#pragma unroll
+        for (int r = 0; r < SHARED_THREAD_TILE; r++)
+#pragma unroll
+            for (int c = 0; c < SHARED_THREAD_TILE; c++)
+                sum[r][c] = fmaf(query[r], key[c], sum[r][c]);
+    }
+}
+
+/* One float4 per run of 4 columns and per row, written when its first
+ * column is kept (on a diagonal tile its other columns may be masked ones,
+ * which is allowed). A warp writes whole 128-byte lines. */
+template <int row_gap, int col_gap, bool streaming>
+__device__ __forceinline__ void shared_store_tile(float *scores, const float (&sum)[SHARED_THREAD_TILE][SHARED_THREAD_TILE],
+                                                  int T, int tile_row, int tile_col, int row_a,
+                                                  int col_a, float scale)
+{
+    const bool diagonal = tile_row == tile_col;
+#pragma unroll
+    for (int r = 0; r < SHARED_THREAD_TILE; r++) {
+        const int row = row_a + (r < 4 ? r : row_gap + r - 4);
+        const size_t i = (size_t)tile_row * SHARED_TILE + row;
+#pragma unroll
+        for (int run = 0; run < 2; run++) {
+            const int col = col_a + run * col_gap;
+#ifndef WORKBOOK_MUTANT
+            if (diagonal && col > row)
+                continue; /* all four columns masked */
+#else
+            if (diagonal && col >= row)
+                continue; /* the mutant the referee must catch: the diagonal is kept too */
+#endif
+            const float *s = &sum[r][4 * run];
+            const float4 v = make_float4(s[0] * scale, s[1] * scale, s[2] * scale, s[3] * scale);
+            float4 *destination =
+                reinterpret_cast<float4 *>(scores + i * T + (size_t)tile_col * SHARED_TILE + col);
+            if (streaming)
+                __stcs(destination, v); /* st.global.cs: evict first */
+            else
+                __stwb(destination, v); /* st.global.wb: the default policy, one 16-byte store */
+        }
+    }
+}
+
+/* Steps 1-3: one block per tile, both tiles whole in shared memory. */
+template <int step>
+__device__ __forceinline__ void shared_whole_body(float *preatt, const float *inp, int T, int NH,
+                                                  int HS)
+{
+    constexpr int stride = shared_row_floats(step);
+    extern __shared__ float4 shared_space[];
+    float *query_tile = reinterpret_cast<float *>(shared_space); /* [HS][stride] */
+    float *key_tile = query_tile + HS * stride;                  /* [HS][stride] */
+
+    const int tile_row = blockIdx.y, tile_col = blockIdx.x, head = blockIdx.z;
+    if (tile_col > tile_row)
+        return; /* the whole tile lies above the diagonal */
+    const int C = NH * HS, b = head / NH, h = head % NH;
+    const size_t row_stride = 3 * (size_t)C;
+    const float *queries = inp + (size_t)b * T * row_stride + h * HS +
+                           (size_t)tile_row * SHARED_TILE * row_stride;
+    const float *keys = inp + (size_t)b * T * row_stride + C + h * HS +
+                        (size_t)tile_col * SHARED_TILE * row_stride;
+    const int chunks = HS / SHARED_CHUNK;
+
+    if (step >= SHARED_ASYNC) {
+        const size_t source = shared_copy_source(row_stride);
+        const int destination = shared_copy_destination<stride>();
+        for (int chunk = 0; chunk < chunks; chunk++) {
+            const int first = chunk * SHARED_CHUNK;
+            shared_copy_chunk<stride>(query_tile + first * stride + destination,
+                                      key_tile + first * stride + destination,
+                                      queries + source + first, keys + source + first, row_stride);
+            copy_async_commit();
+        }
+    } else {
+        shared_stage_tile<step>(query_tile, queries, row_stride, HS);
+        shared_stage_tile<step>(key_tile, keys, row_stride, HS);
+        __syncthreads();
+    }
+
+    /* 16 x 16 threads: rows 8 ty .. 8 ty + 7, columns 4 tx + {0..3} and 64 + 4 tx + {0..3} */
+    const int row_a = 8 * (threadIdx.x / 16), col_a = 4 * (threadIdx.x % 16);
+    float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
+    for (int chunk = 0; chunk < chunks; chunk++) {
+        if (step >= SHARED_ASYNC) {
+            copy_async_wait(chunks - 1 - chunk);
+            __syncthreads(); /* every thread's copies of this chunk have landed */
+        }
+        shared_multiply_chunk<stride, 4, 64>(sum, query_tile + chunk * SHARED_CHUNK * stride,
+                                             key_tile + chunk * SHARED_CHUNK * stride, row_a,
+                                             col_a);
+    }
+    shared_store_tile<4, 64, false>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col,
+                                    row_a, col_a, 1.0f / sqrtf((float)HS));
+}
+
+/*md
+## Step 4, tried: a pipeline that never stops
+
+Step 3 still leaves time on the table. Every block starts by waiting for its
+first chunk to come from memory and ends by waiting for its stores to
+leave, and a block lives for a short time: it multiplies only 64 values of
+$k$ before it is done. The profiler (`make profile CH=5`) shows the
+multiprocessors issuing an instruction on only about two cycles in three.
+The prediction: overlap those waits with work, and most of that third comes
+back.
+
+Step 4 turns the kernel around. It launches only as many blocks as fit on
+the GPU at once (two per multiprocessor, 264 on an H200), and each block
+walks through a list of tiles: block $b$ takes tiles $b$, $b + 264$,
+$b + 528$, ... of all the heads' lower triangles (a *persistent* kernel).
+The copies of the next tile run while the current one is multiplied.
+
+The copies go into a *ring* of 6 chunk slots in shared memory. At each
+chunk the block waits until the chunk it needs has landed, passes a
+`__syncthreads()`, issues the copies for the chunk 5 places ahead into the
+slot that was used just before (every thread has finished reading it: they
+all passed the barrier after they multiplied it), and multiplies. Copies
+thus run up to 5 chunks ahead, across tile boundaries; the wait is always
+"all but the 4 most recent groups", one constant. The ring is the general
+form of the double buffering that GEMM kernels use, and it no longer
+depends on $HS$: this kernel accepts any multiple of 16. Its 6 slots of
+$2 \times 16 \times 132$ floats take 99 KB, so two blocks still fit on a
+multiprocessor.
+
+Only tiles of the lower triangle are listed: tile $t$ of a head has row
+$y$, the largest with $y(y+1)/2 \le t$, and column $x = t - y(y+1)/2$; the
+28 blocks per head that exit at once in the square grid ($T = 1024$) are
+never launched. And the stores stream: the output, 201 MB of kept scores
+at the default size, is three times the L2 cache and nothing reads it
+during the kernel, so `__stcs` ("cache streaming") marks each written line
+as the first to evict, to keep the queries and keys in the L2.
+
+Measured, the prediction was wrong: the persistent kernel is *slower* than
+step 3 (the table at the end of the chapter has both). The profiler shows
+it issuing on fewer cycles than step 3, with more warps waiting at the
+barrier of each chunk and on their copies. Our reading: with two
+independent blocks per multiprocessor, the hardware was already hiding one
+block's start and end behind the other block's multiplications, so there
+was less idle time to recover than we counted; the ring, in exchange, ties
+every chunk of every tile to a barrier and adds bookkeeping. A version with
+compact $32 \times 64$ warp tiles, which lets the two warps of a diagonal
+tile that hold no kept score skip their work, was slower still and is not
+kept. The persistent kernel stays in the race as `shared+persistent`:
+a measured step backwards is part of the method.
+*/
+
+#define SHARED_SLOTS 6 /* chunk slots in the ring */
+
+/* The tile that number `work` of the list is: head-major, then the lower
+ * triangle of tiles row by row. */
+__device__ __forceinline__ void shared_place_tile(int work, int triangle, int *head, int *tile_row,
+                                                  int *tile_col)
+{
+    *head = work / triangle;
+    const int t = work - *head * triangle;
+    int y = (int)((sqrtf(8.0f * t + 1.0f) - 1.0f) * 0.5f);
+    while (y * (y + 1) / 2 > t) /* guard against rounding of the square root */
+        y--;
+    while ((y + 1) * (y + 2) / 2 <= t)
+        y++;
+    *tile_row = y;
+    *tile_col = t - y * (y + 1) / 2;
+}
+
+/* The copy side of the pipeline: the next chunk to copy, and where. */
+typedef struct {
+    int tile;              /* position in this block's list of tiles */
+    int chunk;             /* chunk of that tile */
+    int slot;              /* ring slot it goes to */
+    const float *queries;  /* this thread's first source float of the tile's chunk 0 */
+    const float *keys;
+} shared_copy_cursor;
+
+__device__ __forceinline__ void shared_cursor_aim(shared_copy_cursor *cursor, const float *inp,
+                                                  int triangle, int T, int NH, int HS,
+                                                  size_t row_stride, size_t source)
+{
+    int head, tile_row, tile_col;
+    shared_place_tile(blockIdx.x + cursor->tile * gridDim.x, triangle, &head, &tile_row, &tile_col);
+    const int C = NH * HS, b = head / NH, h = head % NH;
+    const float *sequence = inp + (size_t)b * T * row_stride + h * HS + source;
+    cursor->queries = sequence + (size_t)tile_row * SHARED_TILE * row_stride;
+    cursor->keys = sequence + C + (size_t)tile_col * SHARED_TILE * row_stride;
+}
+
+__device__ __forceinline__ void shared_persistent_body(float *preatt, const float *inp, int B, int T,
+                                                       int NH, int HS)
+{
+    constexpr int stride = SHARED_TILE + SHARED_PAD;
+    constexpr int slot_floats = 2 * SHARED_CHUNK * stride; /* a chunk of queries, then of keys */
+    extern __shared__ float4 shared_space[];
+    float *ring = reinterpret_cast<float *>(shared_space);
+
+    const int tiles = T / SHARED_TILE, triangle = tiles * (tiles + 1) / 2;
+    const int work_total = triangle * B * NH;
+    if ((int)blockIdx.x >= work_total)
+        return;
+    const int my_tiles = (work_total - 1 - (int)blockIdx.x) / (int)gridDim.x + 1;
+    const int chunks = HS / SHARED_CHUNK;
+    const size_t row_stride = 3 * (size_t)NH * HS;
+    const size_t source = shared_copy_source(row_stride);
+    const int destination = shared_copy_destination<stride>();
+
+    /* Fill all slots but one. A group is committed even when the list has
+     * run out, so that "all but the SHARED_SLOTS - 2 most recent groups"
+     * is always the chunk about to be used. */
+    shared_copy_cursor cursor = {0, 0, 0, NULL, NULL};
+    shared_cursor_aim(&cursor, inp, triangle, T, NH, HS, row_stride, source);
+    for (int ahead = 0; ahead < SHARED_SLOTS - 1; ahead++) {
+        if (cursor.tile < my_tiles) {
+            float *slot = ring + cursor.slot * slot_floats + destination;
+            const int first = cursor.chunk * SHARED_CHUNK;
+            shared_copy_chunk<stride>(slot, slot + SHARED_CHUNK * stride, cursor.queries + first,
+                                      cursor.keys + first, row_stride);
+            cursor.slot = cursor.slot + 1 == SHARED_SLOTS ? 0 : cursor.slot + 1;
+            if (++cursor.chunk == chunks) {
+                cursor.chunk = 0;
+                if (++cursor.tile < my_tiles)
+                    shared_cursor_aim(&cursor, inp, triangle, T, NH, HS, row_stride, source);
+            }
+        }
+        copy_async_commit();
+    }
+
+    /* 16 x 16 threads, as in steps 1-3 */
+    const int row_a = 8 * (threadIdx.x / 16), col_a = 4 * (threadIdx.x % 16);
+    const float scale = 1.0f / sqrtf((float)HS);
+
+    int use_slot = 0;
+    float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE];
+    for (int n = 0; n < my_tiles; n++) {
+        int head, tile_row, tile_col;
+        shared_place_tile(blockIdx.x + n * gridDim.x, triangle, &head, &tile_row, &tile_col);
+#pragma unroll
+        for (int r = 0; r < SHARED_THREAD_TILE; r++)
+#pragma unroll
+            for (int c = 0; c < SHARED_THREAD_TILE; c++)
+                sum[r][c] = 0.0f;
+
+        for (int chunk = 0; chunk < chunks; chunk++) {
+            asm volatile("cp.async.wait_group %0;\n" ::"n"(SHARED_SLOTS - 2) : "memory");
+            __syncthreads(); /* this chunk has landed; the previous slot is free */
+            if (cursor.tile < my_tiles) {
+                float *slot = ring + cursor.slot * slot_floats + destination;
+                const int first = cursor.chunk * SHARED_CHUNK;
+                shared_copy_chunk<stride>(slot, slot + SHARED_CHUNK * stride,
+                                          cursor.queries + first, cursor.keys + first, row_stride);
+                cursor.slot = cursor.slot + 1 == SHARED_SLOTS ? 0 : cursor.slot + 1;
+                if (++cursor.chunk == chunks) {
+                    cursor.chunk = 0;
+                    if (++cursor.tile < my_tiles)
+                        shared_cursor_aim(&cursor, inp, triangle, T, NH, HS, row_stride, source);
+                }
+            }
+            copy_async_commit();
+            const float *query_k = ring + use_slot * slot_floats;
+            shared_multiply_chunk<stride, 4, 64>(sum, query_k, query_k + SHARED_CHUNK * stride,
+                                                 row_a, col_a);
+            use_slot = use_slot + 1 == SHARED_SLOTS ? 0 : use_slot + 1;
+        }
+        shared_store_tile<4, 64, true>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col,
+                                       row_a, col_a, scale);
+    }
+}
+
+
+/*md
+## The four kernels
+
+Each step is a kernel of its own, so that the profiler and the race can
+tell them apart. Two blocks of 256 threads share a multiprocessor, so the
+compiler must fit a thread in $65{,}536 / 512 = 128$ registers:
+`__launch_bounds__` tells it so.
+*/
+
+#define SHARED_BOUNDS __launch_bounds__(SHARED_THREADS, 2)
+
+__global__ void SHARED_BOUNDS shared_staged_scores(float *preatt, const float *__restrict__ inp,
+                                                   int B, int T, int NH, int HS)
+{
+    shared_whole_body<SHARED_STAGED>(preatt, inp, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_padded_scores(float *preatt, const float *__restrict__ inp,
+                                                   int B, int T, int NH, int HS)
+{
+    shared_whole_body<SHARED_PADDED>(preatt, inp, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_scores(float *preatt, const float *__restrict__ inp, int B,
+                                            int T, int NH, int HS)
+{
+    shared_whole_body<SHARED_ASYNC>(preatt, inp, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_persistent_scores(float *preatt,
+                                                       const float *__restrict__ inp, int B, int T,
+                                                       int NH, int HS)
+{
+    shared_persistent_body(preatt, inp, B, T, NH, HS);
+}
+
+/*md
+## Launching them
+
+More than 48 KB of dynamic shared memory per block must be asked for, once
+per kernel, with `cudaFuncSetAttribute`. The launcher does that the first
+time it needs more than it asked for before, before any timed launch. The
+persistent kernels ask the runtime how many blocks fit on a multiprocessor
+and launch that many per multiprocessor, or fewer if there are fewer tiles.
+*/
+
+static int shared_refuses(triangle_size size, char *why, size_t capacity)
+{
+    if (size.T % SHARED_TILE != 0) {
+        snprintf(why, capacity, "T must be a multiple of %d", SHARED_TILE);
+        return 1;
+    }
+    if (size.HS % SHARED_CHUNK != 0) {
+        snprintf(why, capacity, "HS = C/NH = %d must be a multiple of %d (copies in chunks of %d)",
+                 size.HS, SHARED_CHUNK, SHARED_CHUNK);
+        return 1;
+    }
+    return 0;
+}
+
+/* Steps 1-3 hold both tiles whole and use one grid layer per head. */
+static int shared_whole_refuses(triangle_size size, char *why, size_t capacity)
+{
+    if (shared_refuses(size, why, capacity))
+        return 1;
+    if (size.HS > SHARED_MAX_HS) {
+        snprintf(why, capacity, "HS = C/NH = %d must be at most %d (both tiles whole in shared memory)",
+                 size.HS, SHARED_MAX_HS);
+        return 1;
+    }
+    if ((long)size.B * size.NH > 65535) {
+        snprintf(why, capacity, "B*NH must be at most 65535 (one grid layer per head)");
+        return 1;
+    }
+    return 0;
+}
+
+typedef void (*shared_kernel_function)(float *, const float *, int, int, int, int);
+
+/* Raises the kernel's dynamic shared memory limit when `bytes` needs it. */
+static void shared_allow(shared_kernel_function kernel, size_t bytes, size_t *allowed)
+{
+    if (bytes > *allowed) {
+        CUDA_CHECK(cudaFuncSetAttribute((const void *)kernel,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+        *allowed = bytes;
+    }
+}
+
+static void shared_launch_whole(const triangle_args *args, shared_kernel_function kernel, int step,
+                                size_t *allowed)
+{
+    const triangle_size s = args->size;
+    const size_t bytes = 2 * (size_t)s.HS * shared_row_floats(step) * sizeof(float);
+    shared_allow(kernel, bytes, allowed);
+    const int tiles = s.T / SHARED_TILE;
+    dim3 grid(tiles, tiles, s.B * s.NH);
+    kernel<<<grid, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
+                                                            s.HS);
+    LAUNCH_CHECK();
+}
+
+static void shared_launch_persistent(const triangle_args *args, shared_kernel_function kernel,
+                                    size_t *allowed, int *resident_blocks)
+{
+    const triangle_size s = args->size;
+    const size_t bytes =
+        (size_t)SHARED_SLOTS * 2 * SHARED_CHUNK * (SHARED_TILE + SHARED_PAD) * sizeof(float);
+    shared_allow(kernel, bytes, allowed);
+    if (*resident_blocks == 0) {
+        int device, multiprocessors, per_multiprocessor;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
+                                                                 SHARED_THREADS, bytes));
+        *resident_blocks = (per_multiprocessor > 0 ? per_multiprocessor : 1) * multiprocessors;
+    }
+    const int tiles = s.T / SHARED_TILE;
+    const long work = (long)tiles * (tiles + 1) / 2 * s.B * s.NH;
+    const int blocks = work < *resident_blocks ? (int)work : *resident_blocks;
+    kernel<<<blocks, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
+                                                             s.HS);
+    LAUNCH_CHECK();
+}
+
+static void shared_staged_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_whole(args, shared_staged_scores, SHARED_STAGED, &allowed);
+}
+
+static void shared_padded_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_whole(args, shared_padded_scores, SHARED_PADDED, &allowed);
+}
+
+static void shared_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_whole(args, shared_scores, SHARED_ASYNC, &allowed);
+}
+
+static void shared_persistent_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    static int resident_blocks = 0;
+    shared_launch_persistent(args, shared_persistent_scores, &allowed, &resident_blocks);
+}
+
+const triangle_kernel shared_staged_kernel = {"shared+staged", 5, TOLERANCE_FP32,
+                                              shared_whole_refuses, shared_staged_launch};
+const triangle_kernel shared_padded_kernel = {"shared+padded", 5, TOLERANCE_FP32,
+                                              shared_whole_refuses, shared_padded_launch};
+const triangle_kernel shared_kernel = {"shared", 5, TOLERANCE_FP32, shared_whole_refuses,
+                                       shared_launch};
+const triangle_kernel shared_persistent_kernel = {"shared+persistent", 5, TOLERANCE_FP32,
+                                                  shared_refuses, shared_persistent_launch};
+
+/*md
+## Two floors, and where we stand
+
+At the default size ($B = 8$, $T = 1024$, $C = 768$, $NH = 12$):
+
+- **arithmetic**: the kept scores need $2 \cdot HS \cdot B \cdot NH \cdot
+  T(T+1)/2 = 6.45 \times 10^9$ floating-point operations; at the H200's
+  FP32 rate of 66.9 TFLOP/s (132 multiprocessors, 128 lanes each, 2
+  operations per fused multiply-add, 1.98 GHz) that is **0.096 ms**. Our
+  kernels do a little more, since they compute whole $128 \times 128$ tiles
+  on the diagonal: $7.25 \times 10^9$ operations, 0.108 ms at peak.
+- **memory**: the queries and keys must be read once (50 MB) and the kept
+  scores written once (201 MB): 252 MB, **0.052 ms** at the datasheet's 4.8
+  TB/s (0.059 ms at the 4.3 TB/s a device-to-device copy reaches).
+
+The arithmetic floor is the higher one: this problem is bound by
+multiply-adds. Each step, at the default size, on
+{{gpu|shared|B=8 T=1024 C=768 NH=12}}:
+
+| kernel | what changed | median ms |
+|---|---|---|
+| vectorized | chapter 4 | {{median_ms|vectorized|B=8 T=1024 C=768 NH=12}} |
+| shared+staged | tiles in shared memory, 16-way bank conflicts on the copy | {{median_ms|shared+staged|B=8 T=1024 C=768 NH=12}} |
+| shared+padded | padded rows, conflict-free copy | {{median_ms|shared+padded|B=8 T=1024 C=768 NH=12}} |
+| shared | `cp.async` in chunks of 16 | {{median_ms|shared|B=8 T=1024 C=768 NH=12}} |
+| shared+persistent | tried: persistent blocks, a ring of 6 chunks | {{median_ms|shared+persistent|B=8 T=1024 C=768 NH=12}} |
+| cublas-permute | the champion, strict FP32 | {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} |
+
+The chapter's kernel reaches {{gflops|shared|B=8 T=1024 C=768 NH=12}}
+useful GFLOP/s and moves {{gbps|shared|B=8 T=1024 C=768 NH=12}} GB/s of
+compulsory traffic. At $T = 4096$ it takes
+{{median_ms|shared|B=8 T=4096 C=768 NH=12}} ms against
+{{median_ms|cublas-permute|B=8 T=4096 C=768 NH=12}} ms for cuBLAS.
+
+It is still about twice the arithmetic floor. `make profile CH=5` says
+where the rest goes: the FMA pipe is busy on little more than half of the
+cycles, about one instruction in five is not a multiply-add (shared-memory
+reads, copies, addresses, the scaling and the stores of a tile that only
+has 64 values of $k$ to amortise them over), and on a third of the cycles
+no warp is ready to issue. Closing that gap with plain FP32 instructions
+takes hand-scheduled code; chapter 8 takes the other road, the tensor
+cores.
+
+cuBLAS is not beaten by cleverness it lacks in general: it is beaten on a
+problem it was not told about. It computes the full square of scores, twice
+the work, and it needs its inputs permuted first. A kernel that knows the
+mask, the layout and the sizes skips all of that.
+*/
+
+#if WORKBOOK_CHAPTER == 5
+int main(int argc, char **argv)
+{
+    const triangle_kernel *contenders[] = {
+        &cublas_permute_kernel, &cublas_direct_kernel, &naive_kernel,        &registers_kernel,
+        &vectorized_kernel,     &shared_staged_kernel, &shared_padded_kernel, &shared_kernel,
+        &shared_persistent_kernel};
+    return triangle_chapter_main(argc, argv, 5,
+                                 "chapter 5, shared memory: three steps and one that did not pay, against chapters 2-4 and cuBLAS",
+                                 contenders, (int)(sizeof contenders / sizeof contenders[0]));
+}
+#endif
