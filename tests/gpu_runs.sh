@@ -52,6 +52,15 @@ for chapter in "$@"; do
         verify_sizes=("${TRIANGLE_VERIFY[@]}"); small=$TRIANGLE_SMALL
         bench_sizes=(); for T in $TRIANGLE_SWEEP_T; do bench_sizes+=("B=8 T=$T C=768 NH=12"); done
     fi
+    bench_flags=--only-new
+    # A chapter may set its own sizes (and bench flags) in tests/sizes-chapterN.sh.
+    if [ -f "tests/sizes-chapter$chapter.sh" ]; then
+        VERIFY_SIZES=("${verify_sizes[@]}"); BENCH_SIZES=("${bench_sizes[@]}")
+        SANITIZE_SIZE=$small; BENCH_FLAGS=$bench_flags
+        . "tests/sizes-chapter$chapter.sh"
+        verify_sizes=("${VERIFY_SIZES[@]}"); bench_sizes=("${BENCH_SIZES[@]}")
+        small=$SANITIZE_SIZE; bench_flags=$BENCH_FLAGS
+    fi
     case $mode in
     verify)
         for size in "${verify_sizes[@]}"; do
@@ -62,7 +71,7 @@ for chapter in "$@"; do
         # Each kernel is timed once per size, by the chapter that introduces it.
         for size in "${bench_sizes[@]}"; do
             label="chapter$chapter $size"
-            run $program $size --only-new --csv "$DATA/$(problem_of "$chapter").csv"
+            run $program $size $bench_flags --reps "${BENCH_REPS:-30}" --csv "$DATA/$(problem_of "$chapter").csv"
             [ $? -eq 77 ] && break
         done ;;
     sanitize)

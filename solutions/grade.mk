@@ -1,0 +1,60 @@
+# solutions/grade.mk - exercises and solutions; included by the Makefile.
+#
+#   make exercises               regenerate exercises/ from solutions/ (solutions/generate.sh)
+#   make grade                   build and grade every exercise in exercises/
+#   make grade EX=02-naive-index build and grade one
+#   make grade GRADE_DIR=solutions   the same grader on the solutions (or on any
+#                                folder of files named like the exercises)
+#   make handout                 build/handout.tar.gz: the repository without the
+#                                solution programs, for students
+#   make test-exercises          only the exercise tests of `make test`
+#                                (tests/suites/80-exercises.sh)
+#
+# Every exercise and solution is a standalone program, built like a chapter
+# against the library: build/exercises/NN-slug and build/solutions/NN-slug.
+# solutions/README.md explains it all for instructors and students.
+
+GRADE_DIR ?= exercises
+GRADE_FOLDER := $(patsubst %/,%,$(GRADE_DIR))
+
+EXERCISE_SOURCES := $(sort $(wildcard exercises/[0-9][0-9]-*.cu))
+SOLUTION_SOURCES := $(sort $(wildcard solutions/[0-9][0-9]-*.cu))
+EXERCISE_PROGRAMS := $(EXERCISE_SOURCES:%.cu=$(BUILD)/%)
+SOLUTION_PROGRAMS := $(SOLUTION_SOURCES:%.cu=$(BUILD)/%)
+
+all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
+
+# One rule per folder of exercise-shaped programs.
+define exercise_folder_rule
+$(BUILD)/$(1)/%: $(1)/%.cu $(LIBRARY) $(COMMON_H)
+	@mkdir -p $$(dir $$@)
+	$(NVCC) $(NVCCFLAGS) $$< $(LIBRARY) $(NVCCLIBS) -o $$@
+endef
+$(foreach folder,$(sort exercises solutions $(GRADE_FOLDER)),$(eval $(call exercise_folder_rule,$(folder))))
+
+.PHONY: exercises grade handout test-exercises
+
+exercises:
+	@solutions/generate.sh exercises
+
+# grade.sh builds each program through this Makefile (so a compile error is
+# graded as one), runs it at its sizes and prints the table. Its exit status:
+# 0 all passed, 1 something failed, 2 bad usage, 77 compiled but no GPU here
+# to run on (make then reports "Error 77").
+grade: $(LIBRARY)
+	@MAKE="$(MAKE)" BUILD="$(BUILD)" GRADE_DIR="$(GRADE_FOLDER)" solutions/grade.sh $(EX)
+
+# Everything git would commit (tracked or not yet added, nothing ignored),
+# less the solution programs.
+handout:
+	@mkdir -p $(BUILD)
+	@git ls-files --cached --others --exclude-standard \
+	  | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cu$$' \
+	  | tar -czf $(BUILD)/handout.tar.gz --transform 's,^,workbook/,' -T -
+	@echo "$(BUILD)/handout.tar.gz: the workbook without solutions/NN-*.cu"
+
+# The exercise part of `make test` alone: on a GPU, the proof that every
+# untouched exercise fails and every solution passes.
+test-exercises: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
+	@bash -c '. tests/lib.sh; . tests/suites/80-exercises.sh; echo; \
+	  echo "$$PASSED passed, $$FAILED failed, $$SKIPPED skipped"; [ $$FAILED -eq 0 ]'
