@@ -1,0 +1,72 @@
+/* msa.h - problem B on the GPU: what an MSA kernel gets, what describes it,
+ * the unfused baseline, and the program every MSA chapter's main() calls.
+ *
+ * A chapter defines its kernel, a launcher and one msa_kernel that names
+ * them. Its main() lists the contenders it races and hands them to
+ * msa_chapter_main, which parses the command line, reads the inputs from
+ * .npy files or draws them, checks every kernel against the CPU referee,
+ * times it (directly and as CUDA graph replays: the small case is bound by
+ * launch latency), prints the table and appends the CSV rows.
+ */
+#ifndef WORKBOOK_MSA_H
+#define WORKBOOK_MSA_H
+
+#include <stddef.h>
+
+#include "common.h"
+#include "msa_reference.h"
+
+/* What a launcher gets. Every pointer is device memory; the launcher runs
+ * everything on `stream` and neither allocates nor synchronises (so that it
+ * can be captured into a CUDA graph). */
+typedef struct {
+    msa_size size;
+    const float *msa;            /* (B, S, N, D) */
+    const float *mask;           /* (B, S, N), 1 keep, 0 padding */
+    const float *ln_gamma, *ln_beta;   /* (D) */
+    const float *wq, *wk, *wv;   /* (D, D), W[out][in] */
+    const float *wg, *bg;        /* (D, D), (D) */
+    const float *wo, *bo;        /* (D, D), (D) */
+    float *out;                  /* (B, S, N, D); filled with NaN before a check */
+    float *scratch;              /* scratch_floats(size) floats, for kernels that ask */
+    size_t scratch_floats;
+    cublasHandle_t cublas;       /* bound to stream */
+    cudaStream_t stream;
+} msa_args;
+
+typedef struct {
+    const char *name;            /* the CSV's kernel column: "unfused", "fused", ... */
+    int chapter;                 /* the chapter that introduces it */
+    double tolerance;            /* TOLERANCE_FP32 or TOLERANCE_TF32 */
+    /* Returns 0 when the kernel supports the size; otherwise nonzero with the
+     * reason in why. NULL: every size is supported. Needs no GPU. */
+    int (*refuses)(msa_size size, char *why, size_t capacity);
+    /* Device scratch the kernel needs, in floats. NULL: none. */
+    size_t (*scratch_floats)(msa_size size);
+    void (*launch)(const msa_args *args);
+} msa_kernel;
+
+/* Chapter 6's baseline, the layer as a framework runs it: 16 launches of
+ * LayerNorm, cuBLAS FP32 GEMMs, permutes, masked softmax and gating
+ * (common/msa_unfused.cu). Scratch: 10*B*S*N*D + B*N*H*S*S floats. */
+extern const msa_kernel unfused_kernel;
+
+/* Chapter 6: the whole layer in one launch (chapters/06-fused/fused.cu).
+ * S 1..64, D in {32, 64, 128}, H in {1, 2, 4, 8}; any B and N. */
+extern const msa_kernel fused_kernel;
+
+/* Chapter 7 (chapters/07-*): any size, online softmax over tiles of S. */
+extern const msa_kernel fused_tiled_kernel;
+extern const msa_kernel fused_tiled_tf32_kernel;
+
+/* The whole program of chapter `chapter` ("chapterN" in messages). Returns
+ * the exit status: 0 every check passed, 1 a check failed, 2 bad arguments,
+ * a refused size or a bad .npy file, and (through gpu_require) 77 when there
+ * is no GPU. Sizes: B S N D H, default the small case B=2 S=8 N=32 D=64 H=4.
+ * --load DIR reads DIR/<name>.npy for every input (B, S, N and D then come
+ * from msa.npy; H from the command line); --save DIR writes every input and
+ * the output of the last kernel run (pick one with --kernel) as out.npy. */
+int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
+                     const msa_kernel *const *kernels, int kernel_count);
+
+#endif

@@ -1,0 +1,394 @@
+/* msa_runner.cu - the program behind every MSA chapter: parse, read or draw
+ * the inputs, refuse what cannot be run, check each kernel against the CPU
+ * referee, time it directly and as CUDA graph replays, print the table,
+ * append the CSV rows, and optionally write the tensors as .npy files.
+ *
+ * Everything that can be refused is refused before the GPU is looked for,
+ * so a bad size or a malformed file gets exit status 2 on any machine. */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "msa.h"
+#include "npy.h"
+
+#define MSA_MAX_KERNELS 16
+
+typedef struct {
+    const msa_kernel *kernel;
+    const msa_args *args;
+} msa_work;
+
+static void run_msa_kernel(void *context, cudaStream_t stream)
+{
+    (void)stream; /* the args carry the stream */
+    msa_work *work = (msa_work *)context;
+    work->kernel->launch(work->args);
+}
+
+static double seconds_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec + now.tv_nsec * 1e-9;
+}
+
+/* Was KEY=... given on the command line (rather than left at its default)? */
+static int size_given(int argc, char **argv, const char *key)
+{
+    size_t length = strlen(key);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--kernel") == 0 || strcmp(argv[i], "--csv") == 0 ||
+            strcmp(argv[i], "--reps") == 0 || strcmp(argv[i], "--seed") == 0 ||
+            strcmp(argv[i], "--load") == 0 || strcmp(argv[i], "--save") == 0) {
+            i++; /* skip the option's value */
+            continue;
+        }
+        if (strncmp(argv[i], key, length) == 0 && argv[i][length] == '=')
+            return 1;
+    }
+    return 0;
+}
+
+/* Reads every input from dir. B, S, N and D come from msa.npy (a size also
+ * given on the command line must agree); every other file must match them.
+ * Returns 0, or -1 with the reason in message. */
+static int load_inputs(const char *dir, int argc, char **argv, long *sizes, msa_inputs *inputs,
+                       char *message, size_t capacity)
+{
+    static const char *const keys[4] = {"B", "S", "N", "D"};
+    char path[900];
+    npy_array arrays[MSA_INPUT_COUNT];
+    memset(arrays, 0, sizeof arrays);
+    memset(inputs, 0, sizeof *inputs);
+
+    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
+        snprintf(path, sizeof path, "%s/%s.npy", dir, msa_input_names[which]);
+        if (npy_read_f32(path, &arrays[which], message, capacity) != 0)
+            goto fail;
+        if (which == MSA_IN_MSA) {
+            if (arrays[which].ndim != 4) {
+                char shape[128];
+                npy_format_shape(shape, sizeof shape, arrays[which].ndim, arrays[which].shape);
+                snprintf(message, capacity, "%s has shape %s, expected 4 dimensions (B, S, N, D)",
+                         path, shape);
+                goto fail;
+            }
+            for (int k = 0; k < 4; k++) {
+                long extent = arrays[which].shape[k];
+                if (extent < 1 || extent > 0x7fffffffL) {
+                    snprintf(message, capacity, "%s: %s=%ld is not a usable size", path, keys[k],
+                             extent);
+                    goto fail;
+                }
+                if (size_given(argc, argv, keys[k]) && sizes[k] != extent) {
+                    snprintf(message, capacity,
+                             "%s=%ld on the command line, but %s has %s=%ld (shape B, S, N, D)",
+                             keys[k], sizes[k], path, keys[k], extent);
+                    goto fail;
+                }
+                sizes[k] = extent;
+            }
+        } else {
+            msa_size z = {(int)sizes[0], (int)sizes[1], (int)sizes[2], (int)sizes[3], 1};
+            long shape[4];
+            int ndim = msa_input_shape(z, which, shape);
+            if (npy_expect_shape(&arrays[which], path, ndim, shape, message, capacity) != 0)
+                goto fail;
+        }
+    }
+    for (int which = 0; which < MSA_INPUT_COUNT; which++)
+        *msa_input_slot(inputs, which) = arrays[which].data;
+    return 0;
+
+fail:
+    for (int which = 0; which < MSA_INPUT_COUNT; which++)
+        npy_free(&arrays[which]);
+    return -1;
+}
+
+static int make_directory(const char *dir, char *message, size_t capacity)
+{
+    struct stat info;
+    if (stat(dir, &info) == 0 && S_ISDIR(info.st_mode))
+        return 0;
+    if (mkdir(dir, 0777) != 0) {
+        snprintf(message, capacity, "%s: cannot create the directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int save_tensors(const char *dir, msa_inputs *inputs, msa_size size, const float *out,
+                        char *message, size_t capacity)
+{
+    if (make_directory(dir, message, capacity) != 0)
+        return -1;
+    char path[900];
+    long shape[4];
+    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
+        snprintf(path, sizeof path, "%s/%s.npy", dir, msa_input_names[which]);
+        int ndim = msa_input_shape(size, which, shape);
+        if (npy_write_f32(path, *msa_input_slot(inputs, which), ndim, shape, message, capacity))
+            return -1;
+    }
+    if (out) {
+        snprintf(path, sizeof path, "%s/%s.npy", dir, MSA_OUTPUT_NAME);
+        int ndim = msa_input_shape(size, MSA_IN_MSA, shape);
+        if (npy_write_f32(path, out, ndim, shape, message, capacity))
+            return -1;
+    }
+    return 0;
+}
+
+static const report_entry *timed_entry(const report_entry *entries, int count, const char *name)
+{
+    for (int k = 0; k < count; k++)
+        if (entries[k].timed && strcmp(entries[k].kernel, name) == 0)
+            return &entries[k];
+    return NULL;
+}
+
+int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
+                     const msa_kernel *const *kernels, int kernel_count)
+{
+    char program[32];
+    snprintf(program, sizeof program, "chapter%d", chapter);
+    cli_spec spec = {program, summary, 5, {"B", "S", "N", "D", "H"}, {2, 8, 32, 64, 4}, 1};
+    cli_options options;
+    char message[2048];
+    cli_status status = cli_parse(&spec, argc, argv, &options, message, sizeof message);
+    if (status == CLI_DONE)
+        return 0;
+    if (status == CLI_ERROR) {
+        fprintf(stderr, "%s\n", message);
+        return 2;
+    }
+    if (kernel_count > MSA_MAX_KERNELS) {
+        fprintf(stderr, "%s: at most %d kernels\n", program, MSA_MAX_KERNELS);
+        return 2;
+    }
+
+    const char *names[MSA_MAX_KERNELS];
+    for (int k = 0; k < kernel_count; k++)
+        names[k] = kernels[k]->name;
+    if (options.list) {
+        for (int k = 0; k < kernel_count; k++)
+            printf("%d %s (chapter %d)\n", k + 1, names[k], kernels[k]->chapter);
+        return 0;
+    }
+    int first = 0, last = kernel_count - 1;
+    if (options.kernel) {
+        first = last = cli_find_kernel(options.kernel, names, kernel_count, message, sizeof message);
+        if (first < 0) {
+            fprintf(stderr, "%s: %s\n", program, message);
+            return 2;
+        }
+    }
+
+    /* Inputs from files first: they decide B, S, N and D. */
+    msa_inputs inputs;
+    memset(&inputs, 0, sizeof inputs);
+    int loaded = 0;
+    if (options.load_dir) {
+        if (load_inputs(options.load_dir, argc, argv, options.sizes, &inputs, message,
+                        sizeof message) != 0) {
+            fprintf(stderr, "%s: --load: %s\n", program, message);
+            return 2;
+        }
+        loaded = 1;
+    }
+
+    long B = options.sizes[0], S = options.sizes[1], N = options.sizes[2], D = options.sizes[3],
+         H = options.sizes[4];
+    char shape_text[128];
+    cli_format_shape(&spec, options.sizes, shape_text, sizeof shape_text);
+    if (D % H != 0) {
+        fprintf(stderr, "%s: D=%ld is not a multiple of H=%ld\n", program, D, H);
+        return 2;
+    }
+    if (B * S * N * D > (1L << 31) || D > 4096) {
+        fprintf(stderr, "%s: %s is too large for this workbook\n", program, shape_text);
+        return 2;
+    }
+    msa_size size = {(int)B, (int)S, (int)N, (int)D, (int)H};
+    int refused = 0;
+    for (int k = first; k <= last; k++) {
+        char why[256] = "";
+        if (options.only_new && kernels[k]->chapter != chapter)
+            continue;
+        if (kernels[k]->refuses && kernels[k]->refuses(size, why, sizeof why)) {
+            fprintf(stderr, "%s: kernel %s refuses %s: %s\n", program, kernels[k]->name,
+                    shape_text, why);
+            refused = 1;
+        }
+    }
+    if (refused)
+        return 2;
+
+    gpu_require();
+
+    report_context context;
+    memset(&context, 0, sizeof context);
+    context.problem = "msa";
+    snprintf(context.shape, sizeof context.shape, "%s", shape_text);
+    context.useful_flops = msa_useful_flops(size);
+    context.compulsory_bytes = msa_compulsory_bytes(size);
+    context.gpu = gpu_query();
+    context.baselines[0] = "unfused";
+    context.baseline_count = 1;
+    report_print_header(&context, (unsigned long long)options.seed);
+
+    if (!loaded) {
+        if (msa_inputs_alloc(&inputs, size) != 0) {
+            fprintf(stderr, "%s: out of host memory\n", program);
+            return 2;
+        }
+        msa_draw_inputs(&inputs, size, options.seed);
+    }
+    msa_mask_census census = msa_count_mask_columns(inputs.mask, size);
+    printf("inputs %s; mask columns: %ld all kept, %ld all masked, %ld single kept, %ld partial\n",
+           loaded ? options.load_dir : "drawn from the seed", census.all_kept, census.all_masked,
+           census.single_kept, census.partial);
+
+    const size_t output_count = msa_output_count(size);
+    float *got = (float *)malloc(output_count * sizeof(float));
+    double *want = (double *)malloc(output_count * sizeof(double));
+    if (!got || !want) {
+        fprintf(stderr, "%s: out of host memory\n", program);
+        return 2;
+    }
+    double started = seconds_now();
+    msa_reference(want, &inputs, size);
+    printf("CPU referee: %.2f s\n", seconds_now() - started);
+
+    /* Device copies of the inputs and the output, in one allocation (each
+     * tensor 256-byte aligned), as a framework keeps a layer's parameters
+     * together; then the largest scratch any kernel asks for. */
+    msa_args args;
+    memset(&args, 0, sizeof args);
+    args.size = size;
+    size_t offsets[MSA_INPUT_COUNT + 1], arena_floats = 0;
+    for (int which = 0; which <= MSA_INPUT_COUNT; which++) {
+        offsets[which] = arena_floats;
+        size_t count = which < MSA_INPUT_COUNT ? msa_input_count(size, which) : output_count;
+        arena_floats += (count + 63) / 64 * 64;
+    }
+    float *arena;
+    CUDA_CHECK(cudaMalloc(&arena, arena_floats * sizeof(float)));
+    float *device_inputs[MSA_INPUT_COUNT];
+    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
+        device_inputs[which] = arena + offsets[which];
+        CUDA_CHECK(cudaMemcpy(device_inputs[which], *msa_input_slot(&inputs, which),
+                              msa_input_count(size, which) * sizeof(float),
+                              cudaMemcpyHostToDevice));
+    }
+    args.msa = device_inputs[MSA_IN_MSA];
+    args.mask = device_inputs[MSA_IN_MASK];
+    args.ln_gamma = device_inputs[MSA_IN_LN_GAMMA];
+    args.ln_beta = device_inputs[MSA_IN_LN_BETA];
+    args.wq = device_inputs[MSA_IN_WQ];
+    args.wk = device_inputs[MSA_IN_WK];
+    args.wv = device_inputs[MSA_IN_WV];
+    args.wg = device_inputs[MSA_IN_WG];
+    args.bg = device_inputs[MSA_IN_BG];
+    args.wo = device_inputs[MSA_IN_WO];
+    args.bo = device_inputs[MSA_IN_BO];
+    args.out = arena + offsets[MSA_INPUT_COUNT];
+    for (int k = first; k <= last; k++)
+        if (kernels[k]->scratch_floats && !(options.only_new && kernels[k]->chapter != chapter)) {
+            size_t floats = kernels[k]->scratch_floats(size);
+            if (floats > args.scratch_floats)
+                args.scratch_floats = floats;
+        }
+    if (args.scratch_floats) {
+        cudaError_t error = cudaMalloc(&args.scratch, args.scratch_floats * sizeof(float));
+        if (error != cudaSuccess) {
+            fprintf(stderr, "%s: cannot allocate %.1f MB of device scratch: %s\n", program,
+                    args.scratch_floats * 4e-6, cudaGetErrorString(error));
+            return 2;
+        }
+    }
+    CUDA_CHECK(cudaStreamCreate(&args.stream));
+    CUBLAS_CHECK(cublasCreate(&args.cublas));
+    CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
+
+    report_entry entries[MSA_MAX_KERNELS];
+    int entry_count = 0, failed = 0, saved_output = 0;
+    compare_spec everything = {COMPARE_ALL, 0, TOLERANCE_FP32};
+    for (int k = first; k <= last; k++) {
+        const msa_kernel *kernel = kernels[k];
+        if (options.only_new && kernel->chapter != chapter)
+            continue;
+        report_entry *entry = &entries[entry_count++];
+        memset(entry, 0, sizeof *entry);
+        entry->kernel = kernel->name;
+        entry->chapter = kernel->chapter;
+
+        gpu_fill_nan(args.out, output_count, args.stream);
+        kernel->launch(&args);
+        CUDA_CHECK(cudaStreamSynchronize(args.stream));
+        CUDA_CHECK(cudaMemcpy(got, args.out, output_count * sizeof(float),
+                              cudaMemcpyDeviceToHost));
+        saved_output = 1;
+        everything.tolerance = kernel->tolerance;
+        entry->checked = 1;
+        entry->check = compare_results(got, want, output_count, everything);
+        printf("check %-20s ", kernel->name);
+        compare_print(&entry->check, stdout);
+        if (kernel->scratch_floats)
+            printf("      %-20s device scratch %.1f MB beside %.1f MB of inputs and output\n",
+                   kernel->name, kernel->scratch_floats(size) * 4e-6,
+                   (context.compulsory_bytes) * 1e-6);
+        if (!entry->check.passed) {
+            failed = 1;
+            continue;
+        }
+        if (!options.check_only) {
+            msa_work work = {kernel, &args};
+            entry->time = time_gpu_work(run_msa_kernel, &work, args.stream, options.reps);
+            entry->timed = 1;
+            entry->graph_time = time_gpu_graph(run_msa_kernel, &work, args.stream, options.reps);
+            entry->graph_timed = 1;
+        }
+    }
+    if (!options.check_only) {
+        report_print_table(&context, entries, entry_count);
+        /* Like for like: direct launches against direct, replays against replays. */
+        const report_entry *baseline = timed_entry(entries, entry_count, "unfused");
+        if (baseline) {
+            for (int k = 0; k < entry_count; k++) {
+                if (!entries[k].timed || &entries[k] == baseline)
+                    continue;
+                printf("%s against unfused: %.2fx as single launches, %.2fx as graph replays\n",
+                       entries[k].kernel, baseline->time.median_ms / entries[k].time.median_ms,
+                       baseline->graph_time.median_ms / entries[k].graph_time.median_ms);
+            }
+        }
+    }
+    if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
+        failed = 1;
+
+    if (options.save_dir) {
+        if (save_tensors(options.save_dir, &inputs, size, saved_output ? got : NULL, message,
+                         sizeof message) != 0) {
+            fprintf(stderr, "%s: --save: %s\n", program, message);
+            failed = 1;
+        } else {
+            printf("saved the inputs%s as .npy files in %s\n",
+                   saved_output ? " and out.npy" : "", options.save_dir);
+        }
+    }
+
+    CUBLAS_CHECK(cublasDestroy(args.cublas));
+    CUDA_CHECK(cudaStreamDestroy(args.stream));
+    CUDA_CHECK(cudaFree(arena));
+    if (args.scratch)
+        CUDA_CHECK(cudaFree(args.scratch));
+    msa_inputs_free(&inputs);
+    free(got);
+    free(want);
+    printf("%s\n", failed ? "FAILED" : "all checks passed");
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,101 @@
+# tests/suites/60-msa.sh - chapter 6, MSA column attention: the command
+# line's refusals and the .npy files' errors (no GPU needed), then the GPU
+# checks at several sizes, the .npy round trip, and the mutant the check
+# must reject.
+
+msa_dir=$LOGS/msa-npy
+rm -rf "$msa_dir"
+mkdir -p "$msa_dir"
+
+# msa_write_npy FILE SHAPE COUNT [DESCR [FORTRAN]]: a version 1.0 .npy file of
+# COUNT zero floats, its header padded to 64 bytes as NumPy pads it.
+msa_write_npy() {
+    local file=$1 shape=$2 count=$3 descr=${4:-<f4} fortran=${5:-False}
+    local dict="{'descr': '$descr', 'fortran_order': $fortran, 'shape': $shape, }"
+    local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
+    local header=$(( total - 10 )) pad=$(( total - 10 - ${#dict} - 1 ))
+    {
+        printf '\223NUMPY\001\000'
+        printf "\\$(printf %03o $((header & 255)))\\$(printf %03o $((header >> 8)))"
+        printf '%s' "$dict"
+        printf "%${pad}s" ''
+        printf '\n'
+        head -c $((count * 4)) /dev/zero
+    } > "$file"
+}
+
+# msa_write_inputs DIR B S N D: all eleven inputs with consistent shapes.
+msa_write_inputs() {
+    local dir=$1 B=$2 S=$3 N=$4 D=$5
+    mkdir -p "$dir"
+    msa_write_npy "$dir/msa.npy" "($B, $S, $N, $D)" $((B * S * N * D))
+    msa_write_npy "$dir/mask.npy" "($B, $S, $N)" $((B * S * N))
+    for name in ln_gamma ln_beta bg bo; do msa_write_npy "$dir/$name.npy" "($D,)" "$D"; done
+    for name in wq wk wv wg wo; do msa_write_npy "$dir/$name.npy" "($D, $D)" $((D * D)); done
+}
+
+ch6=build/chapter6
+expect_status "chapter6 --help exits 0" 0 $ch6 --help
+expect_status "chapter6 --list exits 0" 0 $ch6 --list
+expect_output "chapter6 lists the fused kernel" "[0-9] fused \(chapter 6\)" $ch6 --list
+expect_status "chapter6 rejects an unknown size key" 2 $ch6 T=64
+expect_status "chapter6 rejects a malformed size" 2 $ch6 S=8x
+expect_status "chapter6 rejects D not a multiple of H" 2 $ch6 D=64 H=3
+expect_status "fused refuses S=65" 2 $ch6 --kernel fused S=65
+expect_output "the S refusal names the limit" "S at most 64" $ch6 --kernel fused S=65
+expect_status "fused refuses D=96" 2 $ch6 --kernel fused D=96 H=4
+expect_status "fused refuses H=16" 2 $ch6 --kernel fused D=64 H=16
+expect_status "fused refuses S=65 with --only-new" 2 $ch6 --only-new S=65
+
+expect_status "--load of a missing directory exits 2" 2 $ch6 --load "$msa_dir/none"
+msa_write_inputs "$msa_dir/good" 1 4 3 32
+printf 'not a numpy file' > "$msa_dir/good-garbage"
+mkdir -p "$msa_dir/garbage" && cp "$msa_dir"/good/*.npy "$msa_dir/garbage/"
+cp "$msa_dir/good-garbage" "$msa_dir/garbage/msa.npy"
+expect_status "--load of a malformed msa.npy exits 2" 2 $ch6 --load "$msa_dir/garbage" H=2
+expect_output "the malformed file is named" "msa.npy: not a .npy file" $ch6 --load "$msa_dir/garbage" H=2
+mkdir -p "$msa_dir/float64" && cp "$msa_dir"/good/*.npy "$msa_dir/float64/"
+msa_write_npy "$msa_dir/float64/wq.npy" "(32, 32)" 2048 "<f8"
+expect_output "--load refuses float64" "wq.npy: dtype '<f8' is not" $ch6 --load "$msa_dir/float64" H=2
+mkdir -p "$msa_dir/fortran" && cp "$msa_dir"/good/*.npy "$msa_dir/fortran/"
+msa_write_npy "$msa_dir/fortran/wk.npy" "(32, 32)" 1024 "<f4" True
+expect_status "--load refuses Fortran order" 2 $ch6 --load "$msa_dir/fortran" H=2
+mkdir -p "$msa_dir/short" && cp "$msa_dir"/good/*.npy "$msa_dir/short/"
+head -c 200 "$msa_dir/good/wv.npy" > "$msa_dir/short/wv.npy"
+expect_output "--load refuses a truncated file" "wv.npy: holds 72 bytes of data" $ch6 --load "$msa_dir/short" H=2
+mkdir -p "$msa_dir/mismatch" && cp "$msa_dir"/good/*.npy "$msa_dir/mismatch/"
+msa_write_npy "$msa_dir/mismatch/mask.npy" "(1, 4, 2)" 8
+expect_status "--load of a mismatched mask exits 2" 2 $ch6 --load "$msa_dir/mismatch" H=2
+expect_output "the mismatch is explained" "mask.npy has shape \(1, 4, 2\), expected \(1, 4, 3\)" \
+    $ch6 --load "$msa_dir/mismatch" H=2
+expect_status "--load disagreeing with S= on the command line exits 2" 2 \
+    $ch6 --load "$msa_dir/good" S=8 H=2
+expect_status "--load with sizes the kernel refuses exits 2" 2 $ch6 --kernel fused --load "$msa_dir/good" H=32
+gpu_expect "chapter6 runs on well-formed files" 0 $ch6 --load "$msa_dir/good" H=2 --check-only
+
+# On a GPU: every kernel against the referee; each size draws all-kept,
+# all-masked and single-kept columns (the run prints the census).
+gpu_expect "chapter6 passes at the small case" 0 $ch6 --check-only
+gpu_expect "chapter6 passes at S=1 D=32 H=1" 0 $ch6 B=1 S=1 N=5 D=32 H=1 --check-only
+gpu_expect "chapter6 passes at S=5 D=32 H=8 (head size 4)" 0 $ch6 B=3 S=5 N=7 D=32 H=8 --check-only
+gpu_expect "chapter6 passes at S=33 D=64 H=2 (two blocks a column)" 0 $ch6 B=2 S=33 N=9 D=64 H=2 --check-only
+gpu_expect "chapter6 passes at S=64 D=64 H=8 (one block a column)" 0 $ch6 B=1 S=64 N=80 D=64 H=8 --check-only
+gpu_expect "chapter6 passes at S=37 D=128 H=2 (two blocks, resident)" 0 $ch6 B=2 S=37 N=11 D=128 H=2 --check-only
+gpu_expect "chapter6 passes at S=64 D=128 H=1 (streamed weights)" 0 $ch6 B=1 S=64 N=5 D=128 H=1 --check-only
+gpu_expect "chapter6 passes with another seed" 0 $ch6 --seed 7 --check-only
+msa_census_check() {
+    local log; log=$(log_of "chapter6 passes at the small case")
+    if grep -q SKIPPED "$log"; then skip "the small case draws every kind of mask column" "no GPU";
+    elif grep -Eq "mask columns: [1-9][0-9]* all kept, [1-9][0-9]* all masked, [1-9][0-9]* single kept" "$log"; then
+        pass "the small case draws every kind of mask column"
+    else fail "the small case draws every kind of mask column" "no census line" "$log"; fi
+}
+msa_census_check
+gpu_expect "chapter6 --save writes the tensors" 0 $ch6 --kernel fused --check-only --save "$msa_dir/saved"
+if [ -f "$msa_dir/saved/out.npy" ]; then
+    gpu_expect "chapter6 --load reads them back" 0 $ch6 --load "$msa_dir/saved" H=4 --check-only
+fi
+gpu_expect "chapter6 mutant (fused forgets the mask) is rejected" 1 \
+    build/chapter6-mutant --kernel fused --check-only
+gpu_expect "chapter6 mutant is rejected with one block a column too" 1 \
+    build/chapter6-mutant --kernel fused+nocluster B=1 S=16 N=40 D=64 H=4 --check-only
