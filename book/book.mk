@@ -12,7 +12,11 @@
 WORKBOOK_DATA ?= plots/data
 PLOTS_OUT ?= plots/out
 PLOTS_PNG ?= plots/png
-BOOK_CHAPTERS ?= $(CHAPTER_SOURCES)
+# A chapter whose kernels have not been measured on a GPU yet has no rows for
+# its placeholders, so it stays out of the book (it still builds and is tested)
+# until `make bench` has measured it.
+UNMEASURED_CHAPTERS ?= chapters/07-tiled/tiled.cu
+BOOK_CHAPTERS ?= $(filter-out $(UNMEASURED_CHAPTERS),$(CHAPTER_SOURCES))
 BOOK_EXERCISES ?= exercises
 BOOK_SOLUTIONS ?= solutions
 BOOK_WORK ?= $(BUILD)/book
@@ -23,7 +27,7 @@ WEAVER ?= $(BUILD)/book/weave
 BROWSER_CHECK ?= $(BUILD)/book/browser_check
 BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra
 
-.PHONY: book book-instructor book-check readme
+.PHONY: book book-instructor book-check readme book-chapter-count
 
 $(WEAVER): book/weave.c
 	@mkdir -p $(dir $@)
@@ -53,3 +57,7 @@ book-check: $(BROWSER_CHECK)
 
 readme: plots $(WEAVER)
 	@WEAVE=$(WEAVER) DATA=$(WORKBOOK_DATA) PNG=$(PLOTS_PNG) book/readme.sh README.md
+
+# How many chapters the book holds (the tests compare it with the HTML).
+book-chapter-count:
+	@echo $(words $(BOOK_CHAPTERS))
