@@ -30,6 +30,7 @@ static int parse_size(const cli_spec *spec, const char *arg, cli_options *option
     for (int k = 0; k < spec->size_count; k++) {
         if (strlen(spec->size_names[k]) == key_length &&
             strncmp(spec->size_names[k], arg, key_length) == 0) {
+            options->size_given[k] = 1;
             if (parse_long(equals + 1, 1, INT_MAX, &options->sizes[k]) != 0) {
                 snprintf(message, capacity, "%s: '%s' must be a positive whole number",
                          spec->program, arg);

@@ -35,6 +35,7 @@ typedef struct {
 
 typedef struct {
     long sizes[CLI_MAX_SIZES];   /* in the order of cli_spec.size_names */
+    int size_given[CLI_MAX_SIZES]; /* 1 where KEY=VALUE was on the command line */
     const char *kernel;          /* NULL: every kernel of the program */
     int reps;
     const char *csv_path;        /* NULL: no CSV rows */

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "msa.h"
 #include "npy.h"
@@ -27,34 +26,10 @@ static void run_msa_kernel(void *context, cudaStream_t stream)
     work->kernel->launch(work->args);
 }
 
-static double seconds_now(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec + now.tv_nsec * 1e-9;
-}
-
-/* Was KEY=... given on the command line (rather than left at its default)? */
-static int size_given(int argc, char **argv, const char *key)
-{
-    size_t length = strlen(key);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--kernel") == 0 || strcmp(argv[i], "--csv") == 0 ||
-            strcmp(argv[i], "--reps") == 0 || strcmp(argv[i], "--seed") == 0 ||
-            strcmp(argv[i], "--load") == 0 || strcmp(argv[i], "--save") == 0) {
-            i++; /* skip the option's value */
-            continue;
-        }
-        if (strncmp(argv[i], key, length) == 0 && argv[i][length] == '=')
-            return 1;
-    }
-    return 0;
-}
-
 /* Reads every input from dir. B, S, N and D come from msa.npy (a size also
  * given on the command line must agree); every other file must match them.
  * Returns 0, or -1 with the reason in message. */
-static int load_inputs(const char *dir, int argc, char **argv, long *sizes, msa_inputs *inputs,
+static int load_inputs(const char *dir, const int *size_given, long *sizes, msa_inputs *inputs,
                        char *message, size_t capacity)
 {
     static const char *const keys[4] = {"B", "S", "N", "D"};
@@ -82,7 +57,7 @@ static int load_inputs(const char *dir, int argc, char **argv, long *sizes, msa_
                              extent);
                     goto fail;
                 }
-                if (size_given(argc, argv, keys[k]) && sizes[k] != extent) {
+                if (size_given[k] && sizes[k] != extent) {
                     snprintf(message, capacity,
                              "%s=%ld on the command line, but %s has %s=%ld (shape B, S, N, D)",
                              keys[k], sizes[k], path, keys[k], extent);
@@ -192,7 +167,7 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     memset(&inputs, 0, sizeof inputs);
     int loaded = 0;
     if (options.load_dir) {
-        if (load_inputs(options.load_dir, argc, argv, options.sizes, &inputs, message,
+        if (load_inputs(options.load_dir, options.size_given, options.sizes, &inputs, message,
                         sizeof message) != 0) {
             fprintf(stderr, "%s: --load: %s\n", program, message);
             return 2;
@@ -271,9 +246,9 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
         fprintf(stderr, "%s: out of host memory\n", program);
         return 2;
     }
-    double started = seconds_now();
+    double started = wall_seconds();
     msa_reference(want, &inputs, size);
-    printf("CPU referee: %.2f s\n", seconds_now() - started);
+    printf("CPU referee: %.2f s\n", wall_seconds() - started);
 
     /* Device copies of the inputs and the output, in one allocation (each
      * tensor 256-byte aligned), as a framework keeps a layer's parameters

@@ -3,6 +3,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+double wall_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec + now.tv_nsec * 1e-9;
+}
 
 static int compare_doubles(const void *a, const void *b)
 {

@@ -13,6 +13,9 @@ typedef struct {
     int reps;
 } timing_summary;
 
+/* Seconds on a monotonic host clock, for timing host work (the referee). */
+double wall_seconds(void);
+
 /* Summarises count samples (count >= 1); the samples are left untouched. */
 timing_summary summarize_times(const double *samples_ms, int count);
 

@@ -321,6 +321,7 @@ static void test_cli_sizes_and_flags(void **state)
                            "--seed", "7", NULL),
                      CLI_RUN);
     assert_true(o.sizes[1] == 256 && o.sizes[3] == 4 && o.sizes[0] == 8);
+    assert_true(o.size_given[1] && o.size_given[3] && !o.size_given[0] && !o.size_given[2]);
     assert_string_equal(o.kernel, "naive");
     assert_int_equal(o.reps, 20);
     assert_string_equal(o.csv_path, "out.csv");
