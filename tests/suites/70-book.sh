@@ -84,53 +84,57 @@ expect_output "a hidden region leaves a note with its lines" "Lines 32 to 34 of 
 expect_output "a code block's fence outgrows the backticks in it" '^```` \{\.cuda' cat $scratch/good.md
 
 # ------------------------------------------------------------ what must fail
-expect_failure "make book fails: /*md never closed" "02-unclosed/unclosed\.cu:7: .*never closed" \
-    broken_book unclosed $fixtures/chapters/02-unclosed/unclosed.cu
-expect_failure "make book fails: book:hide without book:show" "hide-unclosed\.cu:5: .*never closed" \
-    broken_book hide $fixtures/chapters/02-hide-unclosed/hide-unclosed.cu
-expect_failure "make book fails: book:show without book:hide" "show-alone\.cu:5: // book:show without" \
-    broken_book show $fixtures/chapters/02-show-alone/show-alone.cu
-expect_failure "make book fails: */ in the middle of a prose line" "close-midline\.cu:4: \*/ inside" \
-    broken_book midline $fixtures/chapters/02-close-midline/close-midline.cu
-expect_failure "make book fails: a placeholder naming a kernel and shape with no row" \
-    "no-row\.cu:5: placeholder .*no row for kernel \"shared\"" \
-    broken_book no-row $fixtures/chapters/02-no-row/no-row.cu
-expect_failure "make book fails: a placeholder with an unknown field" "bad-field\.cu:4: .*unknown field" \
-    broken_book bad-field $fixtures/chapters/02-bad-field/bad-field.cu
-mkdir -p $scratch/trimul-only
-cp $fixtures/data/trimul.csv $scratch/trimul-only/
-expect_failure "make book fails: a figure placeholder for a plot with no rows" \
-    "missing-figure\.cu:4: placeholder \{\{figure\|msa\}\}" book_make figure book \
-    BOOK_CHAPTERS=$fixtures/chapters/02-missing-figure/missing-figure.cu WORKBOOK_DATA=$scratch/trimul-only
+# make book draws the plots (gnuplot) and checks for pandoc before it weaves,
+# so without them these cases cannot reach the weaver: skipped, with the reason.
+if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make book on broken input" pandoc; then
+    expect_failure "make book fails: /*md never closed" "02-unclosed/unclosed\.cu:7: .*never closed" \
+        broken_book unclosed $fixtures/chapters/02-unclosed/unclosed.cu
+    expect_failure "make book fails: book:hide without book:show" "hide-unclosed\.cu:5: .*never closed" \
+        broken_book hide $fixtures/chapters/02-hide-unclosed/hide-unclosed.cu
+    expect_failure "make book fails: book:show without book:hide" "show-alone\.cu:5: // book:show without" \
+        broken_book show $fixtures/chapters/02-show-alone/show-alone.cu
+    expect_failure "make book fails: */ in the middle of a prose line" "close-midline\.cu:4: \*/ inside" \
+        broken_book midline $fixtures/chapters/02-close-midline/close-midline.cu
+    expect_failure "make book fails: a placeholder naming a kernel and shape with no row" \
+        "no-row\.cu:5: placeholder .*no row for kernel \"shared\"" \
+        broken_book no-row $fixtures/chapters/02-no-row/no-row.cu
+    expect_failure "make book fails: a placeholder with an unknown field" "bad-field\.cu:4: .*unknown field" \
+        broken_book bad-field $fixtures/chapters/02-bad-field/bad-field.cu
+    mkdir -p $scratch/trimul-only
+    cp $fixtures/data/trimul.csv $scratch/trimul-only/
+    expect_failure "make book fails: a figure placeholder for a plot with no rows" \
+        "missing-figure\.cu:4: placeholder \{\{figure\|msa\}\}" book_make figure book \
+        BOOK_CHAPTERS=$fixtures/chapters/02-missing-figure/missing-figure.cu WORKBOOK_DATA=$scratch/trimul-only
 
-# One malformed row (line 3 of trimul.csv) per case; the rest is the good fixture.
-malformed() {  # malformed NAME 'REPLACEMENT LINE 3' PATTERN
-    local dir=$scratch/bad-csv-${1// /-}
-    mkdir -p "$dir"
-    awk -v row="$2" 'NR == 3 { print row; next } { print }' $fixtures/data/trimul.csv > "$dir/trimul.csv"
-    expect_failure "make book fails on a malformed CSV row: $1" "$dir/trimul\.csv:3: malformed row: $3" \
-        broken_book "csv-${1// /-}" "" "$dir"
-}
-row_tail='Fixture H200 (invented numbers),13.0,fixture,2025-01-02'
-malformed "12 fields" "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,$row_tail" "12 fields"
-malformed "a word for a time" "2,naive,trimul,B=8 T=256 C=768 NH=12,fast,0.4,0.6,100.0,10.0,$row_tail" \
-    "median_ms \"fast\" is not a number"
-malformed "min above median" "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.7,0.9,100.0,10.0,$row_tail" \
-    "min_ms <= median_ms"
-malformed "an unknown kernel" "2,turbo,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
-    "kernel \"turbo\" is not one of"
-malformed "a shape with missing keys" "2,naive,trimul,B=8 T=256,0.5,0.4,0.6,100.0,10.0,$row_tail" \
-    "shape \"B=8 T=256\""
-malformed "a date not ISO" \
-    "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,Fixture H200,13.0,fixture,29/11/2025" \
-    "date \"29/11/2025\""
-malformed "an unclosed quote" "2,naive,trimul,\"B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
-    "a quoted field is never closed"
-malformed "an empty line" "" "an empty line"
-mkdir -p $scratch/bad-header
-sed '1s/gbps/gb_per_s/' $fixtures/data/trimul.csv > $scratch/bad-header/trimul.csv
-expect_failure "make book fails on a CSV with the wrong header" \
-    "bad-header/trimul\.csv:1: the first line is not the header" broken_book header "" $scratch/bad-header
+    # One malformed row (line 3 of trimul.csv) per case; the rest is the good fixture.
+    malformed() {  # malformed NAME 'REPLACEMENT LINE 3' PATTERN
+        local dir=$scratch/bad-csv-${1// /-}
+        mkdir -p "$dir"
+        awk -v row="$2" 'NR == 3 { print row; next } { print }' $fixtures/data/trimul.csv > "$dir/trimul.csv"
+        expect_failure "make book fails on a malformed CSV row: $1" "$dir/trimul\.csv:3: malformed row: $3" \
+            broken_book "csv-${1// /-}" "" "$dir"
+    }
+    row_tail='Fixture H200 (invented numbers),13.0,fixture,2025-01-02'
+    malformed "12 fields" "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,$row_tail" "12 fields"
+    malformed "a word for a time" "2,naive,trimul,B=8 T=256 C=768 NH=12,fast,0.4,0.6,100.0,10.0,$row_tail" \
+        "median_ms \"fast\" is not a number"
+    malformed "min above median" "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.7,0.9,100.0,10.0,$row_tail" \
+        "min_ms <= median_ms"
+    malformed "an unknown kernel" "2,turbo,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+        "kernel \"turbo\" is not one of"
+    malformed "a shape with missing keys" "2,naive,trimul,B=8 T=256,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+        "shape \"B=8 T=256\""
+    malformed "a date not ISO" \
+        "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,Fixture H200,13.0,fixture,29/11/2025" \
+        "date \"29/11/2025\""
+    malformed "an unclosed quote" "2,naive,trimul,\"B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+        "a quoted field is never closed"
+    malformed "an empty line" "" "an empty line"
+    mkdir -p $scratch/bad-header
+    sed '1s/gbps/gb_per_s/' $fixtures/data/trimul.csv > $scratch/bad-header/trimul.csv
+    expect_failure "make book fails on a CSV with the wrong header" \
+        "bad-header/trimul\.csv:1: the first line is not the header" broken_book header "" $scratch/bad-header
+fi
 
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
