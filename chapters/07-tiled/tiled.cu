@@ -858,21 +858,33 @@ them; the second needs a stride of $8$ or $24 \pmod{32}$, giving banks
 $8t + g$ or $24t + g$. So $K$ rows are padded to $d + 4$ floats and $V$
 rows to $d + 8$ ($d = 8$: exactly 8).
 
-Two more details decide the speed. The rounding to TF32 takes a few
-instructions per value; a key's row is read by every warp of the block, so
-the stage is rounded in place, once, by the threads that copied it (each
-right after its own copies land, before the barrier that shows the stage to
-the other warps). And a tensor-core product takes a few dozen clocks to
+Two more details decide the speed. The first is the rounding itself.
+`cvt.rna.tf32.f32` is an instruction of its own, and the weights alone
+would need 32 of them per lane for every 32 keys, on top of the keys and
+values of each stage. But the tensor core does not need rounded operands:
+handed a full FP32 value, it uses the sign, the exponent and the top ten
+bits of the mantissa and drops the other thirteen, which is rounding toward
+zero. So the kernel rounds only $Q$, once, as it loads the queries, and
+gives the keys, the values and the weights to the tensor cores as they
+are. The variant `fused-tiled-tf32+rounded` rounds every operand to
+nearest instead: each stage in place, once, by the threads that copied it
+(each right after its own copies land, before the barrier that shows the
+stage to the other warps), and every weight before its product. The race
+below shows what that care costs.
+
+The second detail: a tensor-core product takes a few dozen clocks to
 deliver its result, so two products into the same accumulator must not
-follow each other: the scores of the four groups of 8 keys are accumulated
+follow each other. The scores of the four groups of 8 keys are accumulated
 over the features in the order "feature block outer, key group inner",
 which puts eight independent products (four groups, two m-tiles) between
 any two that depend on each other.
 
-Rounding $Q$, $K$, $V$ and the weights to TF32 costs precision: each
-product carries a relative error of about $2^{-11}$, and the check for this
-kernel (like the TF32 GEMMs of the projections) uses the looser tolerance
-of 2e-3 on the relative error of the output.
+TF32 costs precision: each product carries a relative error of about
+$2^{-11}$ when its operands are rounded to nearest and up to twice that
+when they are cut, and the check for these kernels (like the TF32 GEMMs of
+the projections) uses the looser tolerance of 2e-3 on the relative error
+of the output. In our checks, cutting instead of rounding made the error of
+the output about a fifth larger, still ten times inside the tolerance.
 */
 
 static __device__ __forceinline__ uint32_t to_tf32(float x)
@@ -880,6 +892,14 @@ static __device__ __forceinline__ uint32_t to_tf32(float x)
     uint32_t y;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
     return y;
+}
+
+/* An operand for the tensor core: rounded to nearest, or the FP32 bits as
+ * they are (the product then ignores the 13 low mantissa bits). */
+template <bool ROUNDED>
+static __device__ __forceinline__ uint32_t as_tf32(float x)
+{
+    return ROUNDED ? to_tf32(x) : __float_as_uint(x);
 }
 
 static __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], uint32_t b0,
@@ -901,8 +921,11 @@ struct tf32_shape {
         (2 * (size_t)STAGE_FLOATS + 4 * TILED_STAGE_KEYS) * sizeof(float);
 };
 
-/* 32 keys (four groups of 8) against the warp's TILES x 16 query rows. */
-template <int HD, int TILES, bool LAZY>
+/* 32 keys (four groups of 8) against the warp's TILES x 16 query rows.
+ * ROUNDED: the weights are rounded to TF32 (cvt.rna) before the product;
+ * otherwise their FP32 bits go in as they are and the tensor core drops the
+ * low ones. */
+template <int HD, int TILES, bool LAZY, bool ROUNDED>
 __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[TILES][HD / 8][4],
                                           float (&o)[TILES][HD / 8][4], float (&m)[TILES][2],
                                           float (&l)[TILES][2], bool &first, const float *keys,
@@ -1009,10 +1032,10 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[TILES][HD / 8][4]
         uint32_t a[TILES][4];
 #pragma unroll
         for (int mt = 0; mt < TILES; mt++) {
-            a[mt][0] = to_tf32(w[mt][kg][0]); /* row g,     key t */
-            a[mt][1] = to_tf32(w[mt][kg][2]); /* row g + 8, key t */
-            a[mt][2] = to_tf32(w[mt][kg][1]); /* row g,     key t + 4 */
-            a[mt][3] = to_tf32(w[mt][kg][3]); /* row g + 8, key t + 4 */
+            a[mt][0] = as_tf32<ROUNDED>(w[mt][kg][0]); /* row g,     key t */
+            a[mt][1] = as_tf32<ROUNDED>(w[mt][kg][2]); /* row g + 8, key t */
+            a[mt][2] = as_tf32<ROUNDED>(w[mt][kg][1]); /* row g,     key t + 4 */
+            a[mt][3] = as_tf32<ROUNDED>(w[mt][kg][3]); /* row g + 8, key t + 4 */
         }
         const float *value = values + (8 * kg + t) * VS + g;
 #pragma unroll
@@ -1050,7 +1073,7 @@ __device__ __forceinline__ void round_stage_to_tf32(float *keys, float *values)
     }
 }
 
-template <int HD>
+template <int HD, bool ROUNDED>
 __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(const tiled_params p)
 {
     typedef tf32_shape<HD> L;
@@ -1108,7 +1131,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
     for (int stage = 0; stage < stages; stage++) {
         const int buffer = stage & 1;
         tiled_copy_wait_all();
-        round_stage_to_tf32<HD, KS, VS>(keys + buffer * KEYS * KS, values + buffer * KEYS * VS);
+        if (ROUNDED)
+            round_stage_to_tf32<HD, KS, VS>(keys + buffer * KEYS * KS, values + buffer * KEYS * VS);
         __syncthreads();
         if (stage + 1 < stages) {
             const int next = buffer ^ 1;
@@ -1129,7 +1153,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
             const unsigned kept = __ballot_sync(0xffffffffu, stage_bias[j + lane] == 0.0f);
             if (kept == 0)
                 continue;
-            tf32_step<HD, TILES, true>(qa, o, m, l, first, stage_keys + j * KS,
+            tf32_step<HD, TILES, true, ROUNDED>(qa, o, m, l, first, stage_keys + j * KS,
                                        stage_values + j * VS, stage_bias + j,
                                        kept == 0xffffffffu);
         }
@@ -1264,11 +1288,11 @@ static void launch_fp32(const tiled_params &p, int B, cudaStream_t stream)
                      32 / SPLIT * ROWS, stream);
 }
 
-template <int HD>
+template <int HD, bool ROUNDED>
 static void launch_tf32(const tiled_params &p, int B, cudaStream_t stream)
 {
     static bool configured = false;
-    launch_attention(tiled_attention_tf32<HD>, tf32_shape<HD>::BYTES, &configured, p, B,
+    launch_attention(tiled_attention_tf32<HD, ROUNDED>, tf32_shape<HD>::BYTES, &configured, p, B,
                      16 * tf32_shape<HD>::TILES, stream);
 }
 
@@ -1295,7 +1319,18 @@ static void launch_fp32_unsplit(int d, const tiled_params &p, int B, cudaStream_
     }
 }
 
-typedef enum { FP32, FP32_EAGER, FP32_UNSPLIT, TF32 } tiled_flavour;
+template <bool ROUNDED>
+static void launch_tf32_for(int d, const tiled_params &p, int B, cudaStream_t stream)
+{
+    switch (d) {
+    case 8: launch_tf32<8, ROUNDED>(p, B, stream); break;
+    case 16: launch_tf32<16, ROUNDED>(p, B, stream); break;
+    case 32: launch_tf32<32, ROUNDED>(p, B, stream); break;
+    default: launch_tf32<64, ROUNDED>(p, B, stream); break;
+    }
+}
+
+typedef enum { FP32, FP32_EAGER, FP32_UNSPLIT, TF32, TF32_ROUNDED } tiled_flavour;
 
 static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool compact)
 {
@@ -1337,18 +1372,15 @@ static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool 
                     0, args->stream>>>(p);
     LAUNCH_CHECK();
 
-    const bool tf32 = flavour == TF32;
+    const bool tf32 = flavour == TF32 || flavour == TF32_ROUNDED;
     const cublasComputeType_t compute = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     const int wide = z.D + TILED_EXTRA;
     tiled_gemm(args, compute, p.proj, 4 * z.D, p.xn, wide, p.w_stack, z.D, 4 * z.D, z.D, p.rows);
 
-    if (tf32) {
-        switch (d) {
-        case 8: launch_tf32<8>(p, z.B, args->stream); break;
-        case 16: launch_tf32<16>(p, z.B, args->stream); break;
-        case 32: launch_tf32<32>(p, z.B, args->stream); break;
-        default: launch_tf32<64>(p, z.B, args->stream); break;
-        }
+    if (flavour == TF32) {
+        launch_tf32_for<false>(d, p, z.B, args->stream);
+    } else if (flavour == TF32_ROUNDED) {
+        launch_tf32_for<true>(d, p, z.B, args->stream);
     } else if (flavour == FP32) {
         launch_fp32_for<true>(d, p, z.B, args->stream);
     } else if (flavour == FP32_EAGER) {
@@ -1362,6 +1394,10 @@ static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool 
 
 static void tiled_launch(const msa_args *args) { tiled_launch_with(args, FP32, true); }
 static void tiled_launch_tf32(const msa_args *args) { tiled_launch_with(args, TF32, true); }
+static void tiled_launch_tf32_rounded(const msa_args *args)
+{
+    tiled_launch_with(args, TF32_ROUNDED, true);
+}
 static void tiled_launch_dense(const msa_args *args) { tiled_launch_with(args, FP32, false); }
 static void tiled_launch_eager(const msa_args *args) { tiled_launch_with(args, FP32_EAGER, true); }
 static void tiled_launch_unsplit(const msa_args *args) { tiled_launch_with(args, FP32_UNSPLIT, true); }
@@ -1372,8 +1408,8 @@ const msa_kernel fused_tiled_tf32_kernel = {"fused-tiled-tf32", 7, TOLERANCE_TF3
                                             tiled_scratch_floats, tiled_launch_tf32};
 
 /* The same layer with every key streamed (masked ones weighted zero), with
- * the reference moved at every step, and with whole rows per lane: the
- * comparisons below. */
+ * the reference moved at every step, with whole rows per lane, and with the
+ * TF32 operands rounded: the comparisons below. */
 static const msa_kernel fused_tiled_dense_kernel = {"fused-tiled+dense", 7, TOLERANCE_FP32,
                                                     tiled_refuses, tiled_scratch_floats,
                                                     tiled_launch_dense};
@@ -1383,6 +1419,10 @@ static const msa_kernel fused_tiled_eager_kernel = {"fused-tiled+eager", 7, TOLE
 static const msa_kernel fused_tiled_unsplit_kernel = {"fused-tiled+unsplit", 7, TOLERANCE_FP32,
                                                       tiled_refuses, tiled_scratch_floats,
                                                       tiled_launch_unsplit};
+static const msa_kernel fused_tiled_tf32_rounded_kernel = {"fused-tiled-tf32+rounded", 7,
+                                                           TOLERANCE_TF32, tiled_refuses,
+                                                           tiled_scratch_floats,
+                                                           tiled_launch_tf32_rounded};
 
 /*md
 ## The race
@@ -1437,13 +1477,19 @@ takes {{median_ms|fused-tiled+eager|B=1 S=128 N=256 D=256 H=8}},
 {{median_ms|fused-tiled+eager|B=1 S=1024 N=384 D=64 H=8}} ms. The
 textbook step costs extra per key and row (the maximum) and per step and
 row (the factor, and $d$ multiplies), so it weighs most where $d$ is
-smallest; with our scores, which rarely exceed the first few by much, the
+smallest; at $d = 32$ the two are within a few percent of each other; with our scores, which rarely exceed the first few by much, the
 lazy reference almost never moves after the first step.
 
 The tensor cores change the balance. With TF32 the same four launches take
 {{median_ms|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8}} ms at the
 AlphaFold shape, {{speedup|fused-tiled-tf32|fused-tiled|B=1 S=512 N=256 D=256 H=8}}
-times faster than in FP32. The arithmetic shrank by up to a factor of seven
+times faster than in FP32. Rounding every operand to nearest
+(`fused-tiled-tf32+rounded`) takes
+{{median_ms|fused-tiled-tf32+rounded|B=1 S=512 N=256 D=256 H=8}} ms there and
+{{median_ms|fused-tiled-tf32+rounded|B=1 S=128 N=256 D=256 H=8}} ms at the
+shallow shape (against
+{{median_ms|fused-tiled-tf32|B=1 S=128 N=256 D=256 H=8}} ms), for an error
+a fifth smaller. The arithmetic shrank by up to a factor of seven
 (the H200's dense TF32 rate is about 494 TFLOP/s); the bytes did not. The
 intermediates that the split into launches sends through memory, the
 537 MB of $Q K V G$ written and read back and $\hat X$ and $O$ beside
@@ -1461,10 +1507,10 @@ int main(int argc, char **argv)
     const msa_kernel *contenders[] = {&unfused_kernel,           &fused_kernel,
                                       &fused_tiled_kernel,       &fused_tiled_tf32_kernel,
                                       &fused_tiled_dense_kernel, &fused_tiled_eager_kernel,
-                                      &fused_tiled_unsplit_kernel};
+                                      &fused_tiled_unsplit_kernel, &fused_tiled_tf32_rounded_kernel};
     return msa_chapter_main(argc, argv, 7,
                             "chapter 7, MSA column attention at any depth: online softmax over "
                             "tiles of keys, FP32 and TF32, against the unfused cuBLAS layer",
-                            contenders, 7);
+                            contenders, 8);
 }
 #endif
