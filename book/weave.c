@@ -1258,9 +1258,39 @@ static const result_row *selected(const row_selection *selection, const char *ke
     return NULL;
 }
 
+/* The commits the rows were measured at, each named once: "commit abc",
+ * "commits abc and def", "commits abc, def and ghi", or "N commits" past four. */
+static void format_commits(char *text, size_t capacity, const row_selection *selection)
+{
+    const char *seen[4];
+    int count = 0, more = 0;
+    for (int k = 0; k < selection->count; k++) {
+        const char *commit = selection->rows[k]->field[F_COMMIT];
+        int known = 0;
+        for (int i = 0; i < count; i++)
+            known |= strcmp(seen[i], commit) == 0;
+        if (known)
+            continue;
+        if (count < 4)
+            seen[count++] = commit;
+        else
+            more++;
+    }
+    if (more) {
+        snprintf(text, capacity, "%d commits", count + more);
+        return;
+    }
+    snprintf(text, capacity, "%s", count == 1 ? "commit " : "commits ");
+    for (int i = 0; i < count; i++) {
+        const char *separator = i == 0 ? "" : i == count - 1 ? " and " : ", ";
+        size_t used = strlen(text);
+        snprintf(text + used, capacity - used, "%s%s", separator, seen[i]);
+    }
+}
+
 static void put_measured_on(text_buffer *out, const row_selection *selection)
 {
-    char dates[64], cuda[64] = "", commit[64] = "";
+    char dates[64], cuda[64] = "", commits[160];
     format_span(dates, sizeof dates, &selection->dates);
     for (int k = 0; k < selection->count; k++) {
         const result_row *row = selection->rows[k];
@@ -1268,12 +1298,9 @@ static void put_measured_on(text_buffer *out, const row_selection *selection)
             snprintf(cuda, sizeof cuda, "%s", row->field[F_CUDA]);
         else if (strcmp(cuda, row->field[F_CUDA]) != 0)
             snprintf(cuda, sizeof cuda, "several versions");
-        if (!*commit)
-            snprintf(commit, sizeof commit, "%s", row->field[F_COMMIT]);
-        else if (strcmp(commit, row->field[F_COMMIT]) != 0)
-            snprintf(commit, sizeof commit, "several");
     }
-    put(out, "%s, CUDA %s, measured %s (commit %s).", selection->gpu, cuda, dates, commit);
+    format_commits(commits, sizeof commits, selection);
+    put(out, "%s, CUDA %s, measured %s (%s).", selection->gpu, cuda, dates, commits);
 }
 
 static void put_table_rows(text_buffer *out, const row_selection *selection, const char *baseline,

@@ -185,6 +185,7 @@ if ! tool_missing "the book from the fixtures" pandoc; then
     expect_status "make readme's script fills the markers" 0 env WEAVE=$weave DATA=$fixtures/data \
         PNG=$scratch/plots/png PLOTS_OUT=$scratch/plots/plots book/readme.sh $scratch/README.md
     expect_output "... with the table" "^\| 5 \| shared\+swizzle \| 0\.250 \|" cat $scratch/README.md
+    expect_output "... naming the commit measured" "measured 2025-01-0[0-9].* \(commit fixture\)\." cat $scratch/README.md
     expect_status "... replacing what was there, keeping the rest" 0 sh -c \
         "! grep -q stale $scratch/README.md && grep -q '^Intro.$' $scratch/README.md && grep -q '^After.$' $scratch/README.md"
     cp $scratch/README.md $scratch/README.first
