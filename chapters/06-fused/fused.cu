@@ -203,6 +203,7 @@ template <int D>
 __device__ __forceinline__ void copy_rows_async(float *destination, int stride,
                                                 const float *source, int rows)
 {
+#pragma unroll 1
     for (int chunk = threadIdx.x; chunk < rows * (D / 4); chunk += FUSED_THREADS) {
         int row = chunk / (D / 4), column = 4 * (chunk % (D / 4));
         copy_async_16(destination + row * stride + column, source + (size_t)row * D + column);
@@ -290,6 +291,7 @@ __device__ void layer_norm_rows(float *xn, int stride, int S, const float *gamma
                                 const float *beta)
 {
     const int lane = threadIdx.x % 32;
+#pragma unroll 1
     for (int s = threadIdx.x / 32; s < S; s += FUSED_WARPS) {
         float value[D / 32];
         float sum = 0.0f;
@@ -375,20 +377,21 @@ __device__ __forceinline__ void finish(const fused_params &p, float *proj, int b
     }
 }
 
-template <int D, int CLUSTER, bool RESIDENT, int FEATURES>
+template <int D, int CLUSTER, bool RESIDENT, int FEATURES, int ROW_LANES>
 __device__ void project_lanes(const fused_params &p, float *proj, const float *vectors, int b,
                               int n, int rank, const float *in, int in_stride, const float *w,
-                              int features, int first_row, int row_lanes)
+                              int first_row)
 {
     typedef fused_layout<D, CLUSTER, RESIDENT> L;
     constexpr int CHUNK = D < 64 ? D : 64;            /* weight floats per feature in registers */
     constexpr int CHUNKS = D / CHUNK;
+    constexpr int row_lanes = ROW_LANES, feature_lanes = 32 / ROW_LANES;
+    constexpr int per_warp = feature_lanes * FEATURES;
     const int S = p.S, lane = threadIdx.x % 32;
-    const int feature_lanes = 32 / row_lanes;
     const int feature_lane = lane % feature_lanes, row_lane = lane / feature_lanes;
-    const int per_warp = feature_lanes * FEATURES;
 
-    for (int tile = threadIdx.x / 32; tile < features / per_warp; tile += FUSED_WARPS) {
+    {
+        const int tile = threadIdx.x / 32; /* the tiles of the eight warps cover every feature */
         int row[FEATURES];
         float bias[FEATURES];
         const float4 *w_row[FEATURES];
@@ -409,6 +412,7 @@ __device__ void project_lanes(const fused_params &p, float *proj, const float *v
                     weight[k][i] = w_row[k][i];
             }
         }
+#pragma unroll 1
         for (int s = row_lane; s < S; s += 2 * row_lanes) {
             const bool second = s + row_lanes < S;
             const float4 *x0 = reinterpret_cast<const float4 *>(in + s * in_stride);
@@ -458,19 +462,21 @@ __device__ void project_lanes(const fused_params &p, float *proj, const float *v
 }
 
 /* One warp tile per warp: 16 x 2 lanes with 2 features each for 256
- * features, 8 x 4 with 2 for 128, 8 x 4 with 1 for 64, 4 x 8 with 1 for 32. */
-template <int D, int CLUSTER, bool RESIDENT>
-__device__ void project(const fused_params &p, float *proj, const float *vectors, int b, int n,
-                        int rank, const float *in, int in_stride, const float *w, int features,
-                        int first_row)
+ * features, 8 x 4 with 2 for 128, 8 x 4 with 1 for 64, 4 x 8 with 1 for 32.
+ * The feature count is a template argument, so each call compiles only the
+ * layout it uses: the machine code of every instantiation stays small. */
+template <int D, int CLUSTER, bool RESIDENT, int FEATURE_COUNT>
+__device__ __forceinline__ void project(const fused_params &p, float *proj, const float *vectors,
+                                        int b, int n, int rank, const float *in, int in_stride,
+                                        const float *w, int first_row)
 {
-    if (features >= 128)
-        project_lanes<D, CLUSTER, RESIDENT, 2>(p, proj, vectors, b, n, rank, in, in_stride, w,
-                                               features, first_row,
-                                               2 * 32 * FUSED_WARPS / features);
-    else
-        project_lanes<D, CLUSTER, RESIDENT, 1>(p, proj, vectors, b, n, rank, in, in_stride, w,
-                                               features, first_row, 32 * FUSED_WARPS / features);
+    constexpr int FEATURES = FEATURE_COUNT >= 128 ? 2 : 1;
+    constexpr int ROW_LANES = FEATURES * 32 * FUSED_WARPS / FEATURE_COUNT;
+    static_assert(ROW_LANES >= 1 && ROW_LANES <= 32 &&
+                      FUSED_WARPS * (32 / ROW_LANES) * FEATURES == FEATURE_COUNT,
+                  "one warp tile per warp must cover every feature");
+    project_lanes<D, CLUSTER, RESIDENT, FEATURES, ROW_LANES>(
+        p, proj, vectors, b, n, rank, in, in_stride, w, first_row);
 }
 
 /*md
@@ -537,6 +543,7 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
     const int feature_lane = slot % lanes_per_row, group = slot / lanes_per_row;
     float *probs = probs_of_warp + (lane / span) * span; /* S <= span here, or one task */
 
+#pragma unroll 1
     for (int first = (threadIdx.x / 32) * tasks_per_warp; first < tasks;
          first += FUSED_WARPS * tasks_per_warp) {
         const int task = first + lane / span;
@@ -558,7 +565,7 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
             if (keep[half]) {
                 const float *key = proj + j * L::P_STRIDE + L::OWN + head * d;
                 float dot = 0.0f;
-#pragma unroll 4
+#pragma unroll 1
                 for (int c = 0; c < d; c += 4) {
                     const float4 q4 = *reinterpret_cast<const float4 *>(query + c);
                     const float4 k4 = *reinterpret_cast<const float4 *>(key + c);
@@ -584,10 +591,11 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
         __syncwarp();
 
         const float *values = proj + 2 * L::OWN + head * d;
+#pragma unroll 1
         for (int c = feature_lane; c < d; c += span) {
             float sum = 0.0f;
             if (active) {
-#pragma unroll 4
+#pragma unroll 1
                 for (int j = group; j < S; j += groups)
                     sum += probs[j] * values[j * L::P_STRIDE + c];
             }
@@ -685,9 +693,9 @@ __device__ void project_tiles(const fused_params &p, float *proj, const float *v
     for (int tile = first; tile < first + count; tile++) {
         copy_async_wait<1>();
         __syncthreads();
-        project<D, 1, false>(p, proj, vectors, b, n, 0, in, in_stride,
-                             weights + (tile % 2) * FUSED_TILE_ROWS * L::W_STRIDE, FUSED_TILE_ROWS,
-                             tile * FUSED_TILE_ROWS);
+        project<D, 1, false, FUSED_TILE_ROWS>(p, proj, vectors, b, n, 0, in, in_stride,
+                                              weights + (tile % 2) * FUSED_TILE_ROWS * L::W_STRIDE,
+                                              tile * FUSED_TILE_ROWS);
         __syncthreads();
         issue_tile<D>(weights, p, tile + 2);
     }
@@ -740,10 +748,12 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
 
     /* Phase 1: start every copy. Group 0: the column's X and the vectors. */
     const float *x = p.msa + ((size_t)b * S * N + n) * D;
+#pragma unroll 1
     for (int chunk = threadIdx.x; chunk < S * (D / 4); chunk += FUSED_THREADS) {
         const int s = chunk / (D / 4), c = 4 * (chunk % (D / 4));
         copy_async_16(xn + s * L::X_STRIDE + c, x + (size_t)s * N * D + c);
     }
+#pragma unroll 1
     for (int chunk = threadIdx.x; chunk < D; chunk += FUSED_THREADS) {
         const int which = chunk / (D / 4), c = 4 * (chunk % (D / 4));
         const float *source = which == 0 ? p.ln_gamma : which == 1 ? p.ln_beta
@@ -758,6 +768,7 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
         const int rows = 4 * L::OWN / FUSED_WARPS, first = warp * rows;
         const float *source = weight_matrix(p, first / L::OWN) +
                               ((size_t)rank * L::OWN + first % L::OWN) * D;
+#pragma unroll 1
         for (int chunk = lane; chunk < rows * (D / 4); chunk += 32) {
             const int row = chunk / (D / 4), c = 4 * (chunk % (D / 4));
             copy_async_16(weights + (first + row) * L::W_STRIDE + c, source + (size_t)row * D + c);
@@ -772,6 +783,7 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
         issue_tile<D>(weights, p, 1);
     }
 
+#pragma unroll 1
     for (int j = threadIdx.x; j < S; j += FUSED_THREADS)
         kept[j] = p.mask[((size_t)b * S + j) * N + n] != 0.0f ? 1.0f : 0.0f;
     if constexpr (CLUSTER > 1)
@@ -786,8 +798,8 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
     if constexpr (RESIDENT) {
         copy_async_wait<1>(); /* this warp's weight rows */
         __syncwarp();
-        project<D, CLUSTER, RESIDENT>(p, proj, vectors, b, n, rank, xn, L::X_STRIDE, weights,
-                                      4 * L::OWN, 0);
+        project<D, CLUSTER, RESIDENT, 4 * L::OWN>(p, proj, vectors, b, n, rank, xn, L::X_STRIDE,
+                                                  weights, 0);
         __syncthreads();
         float *partner = gathered;
         if constexpr (CLUSTER > 1) {
@@ -799,12 +811,13 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
         copy_async_wait<0>(); /* W_o */
         if constexpr (CLUSTER > 1) {
             cg::this_cluster().sync(); /* both halves of O are in both blocks */
-            project<D, CLUSTER, RESIDENT>(p, proj, vectors, b, n, rank, gathered, L::X_STRIDE,
-                                          weights + 4 * L::OWN * L::W_STRIDE, L::OWN, 4 * L::OWN);
+            project<D, CLUSTER, RESIDENT, L::OWN>(p, proj, vectors, b, n, rank, gathered,
+                                                  L::X_STRIDE, weights + 4 * L::OWN * L::W_STRIDE,
+                                                  4 * L::OWN);
         } else {
             __syncthreads();
-            project<D, CLUSTER, RESIDENT>(p, proj, vectors, b, n, rank, proj, L::P_STRIDE,
-                                          weights + 4 * L::OWN * L::W_STRIDE, L::OWN, 4 * L::OWN);
+            project<D, CLUSTER, RESIDENT, L::OWN>(p, proj, vectors, b, n, rank, proj, L::P_STRIDE,
+                                                  weights + 4 * L::OWN * L::W_STRIDE, 4 * L::OWN);
         }
     } else {
         const int per_matrix = D / FUSED_TILE_ROWS;
