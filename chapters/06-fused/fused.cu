@@ -543,7 +543,6 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
     const int feature_lane = slot % lanes_per_row, group = slot / lanes_per_row;
     float *probs = probs_of_warp + (lane / span) * span; /* S <= span here, or one task */
 
-#pragma unroll 1
     for (int first = (threadIdx.x / 32) * tasks_per_warp; first < tasks;
          first += FUSED_WARPS * tasks_per_warp) {
         const int task = first + lane / span;
@@ -565,7 +564,7 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
             if (keep[half]) {
                 const float *key = proj + j * L::P_STRIDE + L::OWN + head * d;
                 float dot = 0.0f;
-#pragma unroll 1
+#pragma unroll 4
                 for (int c = 0; c < d; c += 4) {
                     const float4 q4 = *reinterpret_cast<const float4 *>(query + c);
                     const float4 k4 = *reinterpret_cast<const float4 *>(key + c);
@@ -591,11 +590,10 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
         __syncwarp();
 
         const float *values = proj + 2 * L::OWN + head * d;
-#pragma unroll 1
         for (int c = feature_lane; c < d; c += span) {
             float sum = 0.0f;
             if (active) {
-#pragma unroll 1
+#pragma unroll 4
                 for (int j = group; j < S; j += groups)
                     sum += probs[j] * values[j * L::P_STRIDE + c];
             }
@@ -639,8 +637,10 @@ produces twice, into its own copy and, through the pointer that
 `map_shared_rank` returns, into the partner's. (Before the first such
 write a block must know that its partner has started: each block signals
 "running" with `barrier_arrive` as soon as its copies are issued, and
-waits for the partner's signal with `barrier_wait` just before attention,
-by which time it has long arrived.) One cluster barrier (`cluster.sync()`,
+waits for the partner's signal with `barrier_wait` right away. The wait
+itself takes a few hundred cycles even when the partner arrived long ago,
+so it goes where the block has nothing better to do: while the column's
+rows are still on their way from device memory.) One cluster barrier (`cluster.sync()`,
 which also orders the memory accesses before it) then guarantees that
 both copies are complete, and each block computes half
 of the output features with its half of the rows of $W_o$. Pushing the
@@ -786,8 +786,10 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
 #pragma unroll 1
     for (int j = threadIdx.x; j < S; j += FUSED_THREADS)
         kept[j] = p.mask[((size_t)b * S + j) * N + n] != 0.0f ? 1.0f : 0.0f;
-    if constexpr (CLUSTER > 1)
-        cg::this_cluster().barrier_arrive(); /* "this block is running"; waited for below */
+    if constexpr (CLUSTER > 1) {
+        cg::this_cluster().barrier_arrive(); /* "this block is running" */
+        cg::this_cluster().barrier_wait();   /* "so is the partner", while X is on its way */
+    }
 
     /* Phase 2: LayerNorm, once X is in (two groups may still be in flight). */
     copy_async_wait<2>();
@@ -802,11 +804,8 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
                                                   weights, 0);
         __syncthreads();
         float *partner = gathered;
-        if constexpr (CLUSTER > 1) {
-            /* The partner's shared memory may be written only once it runs. */
-            cg::this_cluster().barrier_wait();
+        if constexpr (CLUSTER > 1) /* running, as barrier_wait above made sure */
             partner = cg::this_cluster().map_shared_rank(gathered, rank ^ 1);
-        }
         attend<D, CLUSTER, RESIDENT>(proj, kept, probs, gathered, partner, rank, S, p.H);
         copy_async_wait<0>(); /* W_o */
         if constexpr (CLUSTER > 1) {
