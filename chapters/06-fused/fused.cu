@@ -994,17 +994,40 @@ times from the first to the last. Most of the time is a fixed cost that
 has little to do with the arithmetic.
 
 Some of it is the price of any launch: even an empty kernel, timed the
-same way, is not free. The rest is waiting, and a block of this kernel
-waits in a chain: for its first bytes from device memory (the timing
-flushes the L2 cache before every run, so every input comes from DRAM),
-then at each barrier for its slowest warp. The flush also evicts the
-kernel's own machine code, and that is not small. Unrolled for speed, each
-instantiation is some 45 to 65 KB of instructions, which every
-multiprocessor must fetch before it can execute them. How the fixed cost
-divides between these causes we have not yet measured. So two goals of
-this chapter are still open: 4 microseconds per forward at the small case,
-and a lead of five times over the baseline when both run as CUDA graphs.
-A profile (`make profile CH=6`) is the next step.
+same way, is not free, and launching it with this kernel's grid, clusters
+of two and shared memory costs no more than launching it bare. The rest is
+waiting, and we took it apart with three experiments
+(`notes/msa-device/`), each a suspect that did not hold up:
+
+- *The machine code.* The flush evicts the kernel's instructions too, and
+  they are not small. So we made them smaller: the warp tile of each call
+  to `project` is now fixed at compile time, and the loops that run a
+  handful of times (the copies, LayerNorm's rows) are no longer unrolled,
+  which takes the small case's instantiation from about 47 to 38 KB.
+  The time did not move. Nor did it when the timed launch followed a launch
+  of the same kernel on other inputs, which brings its code back into the
+  cache: the code's fetch is not what the kernel waits for.
+- *Cold data.* Reading the inputs into the L2 cache just before the timed
+  launch saves only a small fraction of the time.
+- *The launch.* As said, an empty kernel launched like ours costs what a
+  bare one does.
+
+What is left is the chain inside a block, which a timeline of `clock64()`
+marks lays out phase by phase. The longest wait, over a third of the
+block's time, comes before LayerNorm: the block waits for the column's
+rows, and before it gets there each thread must also issue its share of
+the 40 KB of weight rows that all 128 blocks ask for at the same moment,
+5 MB of requests for the same 80 KB. Then the projections, attention and
+the output projection each take far longer than their arithmetic, one
+dependent step after another with eight warps per multiprocessor to hide
+the latencies. Moving the cluster barrier's wait into the first copy's
+shadow takes one of those steps off the chain, too little to tell from
+the spread of the timings. So two goals of this chapter are still open: 4 microseconds per
+forward at the small case, and a lead of five times over the baseline
+when both run as CUDA graphs. Loading each weight row once per cluster
+and sending it to every block that needs it (Hopper's bulk copies can
+multicast within a cluster) would attack the first wait; that is for a
+later version.
 
 The sweep in the results shows the other end. With 256 columns of 64
 sequences there are enough blocks to fill the GPU, and the fused kernel

@@ -12,6 +12,7 @@ make -j16 build/chapter6 build/chapter6-mutant > "$OUT/build.log" 2>&1 || { tail
 python3 notes/msa-device/timeline.py build/timeline.cu &&
   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=6 build/timeline.cu \
     build/libworkbook.a -lcublas -lgomp -o build/chapter6-timeline > "$OUT/timeline-build.log" 2>&1 &
+timeline_build=$!  # wait for this one only: a bare `wait` also waits for the tee above
 echo "== small case"
 timeout 20 build/chapter6 B=2 S=8 N=32 D=64 H=4 --reps 50 | grep -vE "^(inputs|CPU)"
 echo "== mutant"
@@ -34,6 +35,6 @@ for tool in memcheck racecheck synccheck; do
   echo "sanitize $tool exit $? | $(grep -E 'SUMMARY' /tmp/san.log)"
 done
 echo "== timeline"
-wait
+wait $timeline_build
 build/chapter6-timeline --kernel fused --reps 40 | grep -E "^timeline" | head -4
 echo "== done"; date
