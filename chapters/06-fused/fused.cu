@@ -203,6 +203,7 @@ template <int D>
 __device__ __forceinline__ void copy_rows_async(float *destination, int stride,
                                                 const float *source, int rows)
 {
+#pragma unroll 1
     for (int chunk = threadIdx.x; chunk < rows * (D / 4); chunk += FUSED_THREADS) {
         int row = chunk / (D / 4), column = 4 * (chunk % (D / 4));
         copy_async_16(destination + row * stride + column, source + (size_t)row * D + column);
@@ -290,6 +291,7 @@ __device__ void layer_norm_rows(float *xn, int stride, int S, const float *gamma
                                 const float *beta)
 {
     const int lane = threadIdx.x % 32;
+#pragma unroll 1
     for (int s = threadIdx.x / 32; s < S; s += FUSED_WARPS) {
         float value[D / 32];
         float sum = 0.0f;
@@ -375,20 +377,21 @@ __device__ __forceinline__ void finish(const fused_params &p, float *proj, int b
     }
 }
 
-template <int D, int CLUSTER, bool RESIDENT, int FEATURES>
+template <int D, int CLUSTER, bool RESIDENT, int FEATURES, int ROW_LANES>
 __device__ void project_lanes(const fused_params &p, float *proj, const float *vectors, int b,
                               int n, int rank, const float *in, int in_stride, const float *w,
-                              int features, int first_row, int row_lanes)
+                              int first_row)
 {
     typedef fused_layout<D, CLUSTER, RESIDENT> L;
     constexpr int CHUNK = D < 64 ? D : 64;            /* weight floats per feature in registers */
     constexpr int CHUNKS = D / CHUNK;
+    constexpr int row_lanes = ROW_LANES, feature_lanes = 32 / ROW_LANES;
+    constexpr int per_warp = feature_lanes * FEATURES;
     const int S = p.S, lane = threadIdx.x % 32;
-    const int feature_lanes = 32 / row_lanes;
     const int feature_lane = lane % feature_lanes, row_lane = lane / feature_lanes;
-    const int per_warp = feature_lanes * FEATURES;
 
-    for (int tile = threadIdx.x / 32; tile < features / per_warp; tile += FUSED_WARPS) {
+    {
+        const int tile = threadIdx.x / 32; /* the tiles of the eight warps cover every feature */
         int row[FEATURES];
         float bias[FEATURES];
         const float4 *w_row[FEATURES];
@@ -409,6 +412,7 @@ __device__ void project_lanes(const fused_params &p, float *proj, const float *v
                     weight[k][i] = w_row[k][i];
             }
         }
+#pragma unroll 1
         for (int s = row_lane; s < S; s += 2 * row_lanes) {
             const bool second = s + row_lanes < S;
             const float4 *x0 = reinterpret_cast<const float4 *>(in + s * in_stride);
@@ -458,19 +462,21 @@ __device__ void project_lanes(const fused_params &p, float *proj, const float *v
 }
 
 /* One warp tile per warp: 16 x 2 lanes with 2 features each for 256
- * features, 8 x 4 with 2 for 128, 8 x 4 with 1 for 64, 4 x 8 with 1 for 32. */
-template <int D, int CLUSTER, bool RESIDENT>
-__device__ void project(const fused_params &p, float *proj, const float *vectors, int b, int n,
-                        int rank, const float *in, int in_stride, const float *w, int features,
-                        int first_row)
+ * features, 8 x 4 with 2 for 128, 8 x 4 with 1 for 64, 4 x 8 with 1 for 32.
+ * The feature count is a template argument, so each call compiles only the
+ * layout it uses: the machine code of every instantiation stays small. */
+template <int D, int CLUSTER, bool RESIDENT, int FEATURE_COUNT>
+__device__ __forceinline__ void project(const fused_params &p, float *proj, const float *vectors,
+                                        int b, int n, int rank, const float *in, int in_stride,
+                                        const float *w, int first_row)
 {
-    if (features >= 128)
-        project_lanes<D, CLUSTER, RESIDENT, 2>(p, proj, vectors, b, n, rank, in, in_stride, w,
-                                               features, first_row,
-                                               2 * 32 * FUSED_WARPS / features);
-    else
-        project_lanes<D, CLUSTER, RESIDENT, 1>(p, proj, vectors, b, n, rank, in, in_stride, w,
-                                               features, first_row, 32 * FUSED_WARPS / features);
+    constexpr int FEATURES = FEATURE_COUNT >= 128 ? 2 : 1;
+    constexpr int ROW_LANES = FEATURES * 32 * FUSED_WARPS / FEATURE_COUNT;
+    static_assert(ROW_LANES >= 1 && ROW_LANES <= 32 &&
+                      FUSED_WARPS * (32 / ROW_LANES) * FEATURES == FEATURE_COUNT,
+                  "one warp tile per warp must cover every feature");
+    project_lanes<D, CLUSTER, RESIDENT, FEATURES, ROW_LANES>(
+        p, proj, vectors, b, n, rank, in, in_stride, w, first_row);
 }
 
 /*md
@@ -631,8 +637,10 @@ produces twice, into its own copy and, through the pointer that
 `map_shared_rank` returns, into the partner's. (Before the first such
 write a block must know that its partner has started: each block signals
 "running" with `barrier_arrive` as soon as its copies are issued, and
-waits for the partner's signal with `barrier_wait` just before attention,
-by which time it has long arrived.) One cluster barrier (`cluster.sync()`,
+waits for the partner's signal with `barrier_wait` right away. The wait
+itself takes a few hundred cycles even when the partner arrived long ago,
+so it goes where the block has nothing better to do: while the column's
+rows are still on their way from device memory.) One cluster barrier (`cluster.sync()`,
 which also orders the memory accesses before it) then guarantees that
 both copies are complete, and each block computes half
 of the output features with its half of the rows of $W_o$. Pushing the
@@ -685,9 +693,9 @@ __device__ void project_tiles(const fused_params &p, float *proj, const float *v
     for (int tile = first; tile < first + count; tile++) {
         copy_async_wait<1>();
         __syncthreads();
-        project<D, 1, false>(p, proj, vectors, b, n, 0, in, in_stride,
-                             weights + (tile % 2) * FUSED_TILE_ROWS * L::W_STRIDE, FUSED_TILE_ROWS,
-                             tile * FUSED_TILE_ROWS);
+        project<D, 1, false, FUSED_TILE_ROWS>(p, proj, vectors, b, n, 0, in, in_stride,
+                                              weights + (tile % 2) * FUSED_TILE_ROWS * L::W_STRIDE,
+                                              tile * FUSED_TILE_ROWS);
         __syncthreads();
         issue_tile<D>(weights, p, tile + 2);
     }
@@ -740,10 +748,12 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
 
     /* Phase 1: start every copy. Group 0: the column's X and the vectors. */
     const float *x = p.msa + ((size_t)b * S * N + n) * D;
+#pragma unroll 1
     for (int chunk = threadIdx.x; chunk < S * (D / 4); chunk += FUSED_THREADS) {
         const int s = chunk / (D / 4), c = 4 * (chunk % (D / 4));
         copy_async_16(xn + s * L::X_STRIDE + c, x + (size_t)s * N * D + c);
     }
+#pragma unroll 1
     for (int chunk = threadIdx.x; chunk < D; chunk += FUSED_THREADS) {
         const int which = chunk / (D / 4), c = 4 * (chunk % (D / 4));
         const float *source = which == 0 ? p.ln_gamma : which == 1 ? p.ln_beta
@@ -758,6 +768,7 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
         const int rows = 4 * L::OWN / FUSED_WARPS, first = warp * rows;
         const float *source = weight_matrix(p, first / L::OWN) +
                               ((size_t)rank * L::OWN + first % L::OWN) * D;
+#pragma unroll 1
         for (int chunk = lane; chunk < rows * (D / 4); chunk += 32) {
             const int row = chunk / (D / 4), c = 4 * (chunk % (D / 4));
             copy_async_16(weights + (first + row) * L::W_STRIDE + c, source + (size_t)row * D + c);
@@ -772,10 +783,13 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
         issue_tile<D>(weights, p, 1);
     }
 
+#pragma unroll 1
     for (int j = threadIdx.x; j < S; j += FUSED_THREADS)
         kept[j] = p.mask[((size_t)b * S + j) * N + n] != 0.0f ? 1.0f : 0.0f;
-    if constexpr (CLUSTER > 1)
-        cg::this_cluster().barrier_arrive(); /* "this block is running"; waited for below */
+    if constexpr (CLUSTER > 1) {
+        cg::this_cluster().barrier_arrive(); /* "this block is running" */
+        cg::this_cluster().barrier_wait();   /* "so is the partner", while X is on its way */
+    }
 
     /* Phase 2: LayerNorm, once X is in (two groups may still be in flight). */
     copy_async_wait<2>();
@@ -786,25 +800,23 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
     if constexpr (RESIDENT) {
         copy_async_wait<1>(); /* this warp's weight rows */
         __syncwarp();
-        project<D, CLUSTER, RESIDENT>(p, proj, vectors, b, n, rank, xn, L::X_STRIDE, weights,
-                                      4 * L::OWN, 0);
+        project<D, CLUSTER, RESIDENT, 4 * L::OWN>(p, proj, vectors, b, n, rank, xn, L::X_STRIDE,
+                                                  weights, 0);
         __syncthreads();
         float *partner = gathered;
-        if constexpr (CLUSTER > 1) {
-            /* The partner's shared memory may be written only once it runs. */
-            cg::this_cluster().barrier_wait();
+        if constexpr (CLUSTER > 1) /* running, as barrier_wait above made sure */
             partner = cg::this_cluster().map_shared_rank(gathered, rank ^ 1);
-        }
         attend<D, CLUSTER, RESIDENT>(proj, kept, probs, gathered, partner, rank, S, p.H);
         copy_async_wait<0>(); /* W_o */
         if constexpr (CLUSTER > 1) {
             cg::this_cluster().sync(); /* both halves of O are in both blocks */
-            project<D, CLUSTER, RESIDENT>(p, proj, vectors, b, n, rank, gathered, L::X_STRIDE,
-                                          weights + 4 * L::OWN * L::W_STRIDE, L::OWN, 4 * L::OWN);
+            project<D, CLUSTER, RESIDENT, L::OWN>(p, proj, vectors, b, n, rank, gathered,
+                                                  L::X_STRIDE, weights + 4 * L::OWN * L::W_STRIDE,
+                                                  4 * L::OWN);
         } else {
             __syncthreads();
-            project<D, CLUSTER, RESIDENT>(p, proj, vectors, b, n, rank, proj, L::P_STRIDE,
-                                          weights + 4 * L::OWN * L::W_STRIDE, L::OWN, 4 * L::OWN);
+            project<D, CLUSTER, RESIDENT, L::OWN>(p, proj, vectors, b, n, rank, proj, L::P_STRIDE,
+                                                  weights + 4 * L::OWN * L::W_STRIDE, 4 * L::OWN);
         }
     } else {
         const int per_matrix = D / FUSED_TILE_ROWS;
@@ -982,17 +994,40 @@ times from the first to the last. Most of the time is a fixed cost that
 has little to do with the arithmetic.
 
 Some of it is the price of any launch: even an empty kernel, timed the
-same way, is not free. The rest is waiting, and a block of this kernel
-waits in a chain: for its first bytes from device memory (the timing
-flushes the L2 cache before every run, so every input comes from DRAM),
-then at each barrier for its slowest warp. The flush also evicts the
-kernel's own machine code, and that is not small. Unrolled for speed, each
-instantiation is some 45 to 65 KB of instructions, which every
-multiprocessor must fetch before it can execute them. How the fixed cost
-divides between these causes we have not yet measured. So two goals of
-this chapter are still open: 4 microseconds per forward at the small case,
-and a lead of five times over the baseline when both run as CUDA graphs.
-A profile (`make profile CH=6`) is the next step.
+same way, is not free, and launching it with this kernel's grid, clusters
+of two and shared memory costs no more than launching it bare. The rest is
+waiting, and we took it apart with three experiments
+(`notes/msa-device/`), each a suspect that did not hold up:
+
+- *The machine code.* The flush evicts the kernel's instructions too, and
+  they are not small. So we made them smaller: the warp tile of each call
+  to `project` is now fixed at compile time, and the loops that run a
+  handful of times (the copies, LayerNorm's rows) are no longer unrolled,
+  which takes the small case's instantiation from about 47 to 38 KB.
+  The time did not move. Nor did it when the timed launch followed a launch
+  of the same kernel on other inputs, which brings its code back into the
+  cache: the code's fetch is not what the kernel waits for.
+- *Cold data.* Reading the inputs into the L2 cache just before the timed
+  launch saves only a small fraction of the time.
+- *The launch.* As said, an empty kernel launched like ours costs what a
+  bare one does.
+
+What is left is the chain inside a block, which a timeline of `clock64()`
+marks lays out phase by phase. The longest wait, over a third of the
+block's time, comes before LayerNorm: the block waits for the column's
+rows, and before it gets there each thread must also issue its share of
+the 40 KB of weight rows that all 128 blocks ask for at the same moment,
+5 MB of requests for the same 80 KB. Then the projections, attention and
+the output projection each take far longer than their arithmetic, one
+dependent step after another with eight warps per multiprocessor to hide
+the latencies. Moving the cluster barrier's wait into the first copy's
+shadow takes one of those steps off the chain, too little to tell from
+the spread of the timings. So two goals of this chapter are still open: 4 microseconds per
+forward at the small case, and a lead of five times over the baseline
+when both run as CUDA graphs. Loading each weight row once per cluster
+and sending it to every block that needs it (Hopper's bulk copies can
+multicast within a cluster) would attack the first wait; that is for a
+later version.
 
 The sweep in the results shows the other end. With 256 columns of 64
 sequences there are enough blocks to fill the GPU, and the fused kernel

@@ -3,7 +3,7 @@
 # the first and last block prints them (the check launch and the 30th launch).
 # Diagnostic only; run.sh builds and runs it.
 import sys
-s = open('chapters/06-fused/fused.cu').read()
+s = open(sys.argv[2] if len(sys.argv) > 2 else 'chapters/06-fused/fused.cu').read()
 def rep(old, new):
     global s
     assert s.count(old) == 1, old[:60]
@@ -25,13 +25,13 @@ rep('''    copy_async_wait<2>();
     TL(2);
 ''')
 rep('''        __syncwarp();
-        project<D, CLUSTER, RESIDENT>(p, proj, vectors, b, n, rank, xn, L::X_STRIDE, weights,
-                                      4 * L::OWN, 0);
+        project<D, CLUSTER, RESIDENT, 4 * L::OWN>(p, proj, vectors, b, n, rank, xn, L::X_STRIDE,
+                                                  weights, 0);
         __syncthreads();
 ''', '''        __syncwarp();
         TL(3);
-        project<D, CLUSTER, RESIDENT>(p, proj, vectors, b, n, rank, xn, L::X_STRIDE, weights,
-                                      4 * L::OWN, 0);
+        project<D, CLUSTER, RESIDENT, 4 * L::OWN>(p, proj, vectors, b, n, rank, xn, L::X_STRIDE,
+                                                  weights, 0);
         __syncthreads();
         TL(4);
 ''')
