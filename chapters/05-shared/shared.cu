@@ -751,8 +751,8 @@ __global__ void SHARED_BOUNDS shared_padded_scores(float *preatt, const float *_
     shared_whole_body<SHARED_PADDED, false>(preatt, inp, T, NH, HS);
 }
 
-__global__ void SHARED_BOUNDS shared_scores(float *preatt, const float *__restrict__ inp, int B,
-                                            int T, int NH, int HS)
+__global__ void SHARED_BOUNDS shared_async_scores(float *preatt, const float *__restrict__ inp,
+                                                  int B, int T, int NH, int HS)
 {
     shared_whole_body<SHARED_ASYNC, false>(preatt, inp, T, NH, HS);
 }
@@ -763,24 +763,23 @@ __global__ void SHARED_BOUNDS shared_triangle_scores(float *preatt, const float 
     shared_whole_body<SHARED_ASYNC, true>(preatt, inp, T, NH, HS);
 }
 
-__global__ void SHARED_BOUNDS shared_quads_square_scores(float *preatt,
-                                                         const float *__restrict__ inp, int B,
-                                                         int T, int NH, int HS)
-{
-    shared_quads_body<SHARED_WARP_2X16, false>(preatt, inp, T, NH, HS);
-}
-
 __global__ void SHARED_BOUNDS shared_quads_scores(float *preatt, const float *__restrict__ inp,
                                                   int B, int T, int NH, int HS)
 {
-    shared_quads_body<SHARED_WARP_2X16, true>(preatt, inp, T, NH, HS);
+    shared_quads_body<SHARED_WARP_4X8, false>(preatt, inp, T, NH, HS);
 }
 
-__global__ void SHARED_BOUNDS shared_quads_warps_scores(float *preatt,
-                                                        const float *__restrict__ inp, int B,
-                                                        int T, int NH, int HS)
+__global__ void SHARED_BOUNDS shared_scores(float *preatt, const float *__restrict__ inp, int B,
+                                            int T, int NH, int HS)
 {
     shared_quads_body<SHARED_WARP_4X8, true>(preatt, inp, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_warps2x16_scores(float *preatt,
+                                                      const float *__restrict__ inp, int B, int T,
+                                                      int NH, int HS)
+{
+    shared_quads_body<SHARED_WARP_2X16, true>(preatt, inp, T, NH, HS);
 }
 
 __global__ void SHARED_BOUNDS shared_persistent_scores(float *preatt,
@@ -892,10 +891,10 @@ static void shared_padded_launch(const triangle_args *args)
     shared_launch_whole(args, shared_padded_scores, SHARED_PADDED, false, &allowed);
 }
 
-static void shared_launch(const triangle_args *args)
+static void shared_async_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_scores, SHARED_ASYNC, false, &allowed);
+    shared_launch_whole(args, shared_async_scores, SHARED_ASYNC, false, &allowed);
 }
 
 static void shared_triangle_launch(const triangle_args *args)
@@ -904,22 +903,22 @@ static void shared_triangle_launch(const triangle_args *args)
     shared_launch_whole(args, shared_triangle_scores, SHARED_ASYNC, true, &allowed);
 }
 
-static void shared_quads_square_launch(const triangle_args *args)
-{
-    static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_quads_square_scores, SHARED_QUADS, false, &allowed);
-}
-
 static void shared_quads_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_quads_scores, SHARED_QUADS, true, &allowed);
+    shared_launch_whole(args, shared_quads_scores, SHARED_QUADS, false, &allowed);
 }
 
-static void shared_quads_warps_launch(const triangle_args *args)
+static void shared_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_quads_warps_scores, SHARED_QUADS, true, &allowed);
+    shared_launch_whole(args, shared_scores, SHARED_QUADS, true, &allowed);
+}
+
+static void shared_warps2x16_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_whole(args, shared_warps2x16_scores, SHARED_QUADS, true, &allowed);
 }
 
 static void shared_persistent_launch(const triangle_args *args)
@@ -933,16 +932,16 @@ const triangle_kernel shared_staged_kernel = {"shared+staged", 5, TOLERANCE_FP32
                                               shared_whole_refuses, shared_staged_launch};
 const triangle_kernel shared_padded_kernel = {"shared+padded", 5, TOLERANCE_FP32,
                                               shared_whole_refuses, shared_padded_launch};
-const triangle_kernel shared_kernel = {"shared", 5, TOLERANCE_FP32, shared_whole_refuses,
-                                       shared_launch};
+const triangle_kernel shared_async_kernel = {"shared+async", 5, TOLERANCE_FP32,
+                                             shared_whole_refuses, shared_async_launch};
 const triangle_kernel shared_triangle_kernel = {"shared+triangle", 5, TOLERANCE_FP32,
                                                 shared_whole_refuses, shared_triangle_launch};
-const triangle_kernel shared_quads_square_kernel = {"shared+quads-square", 5, TOLERANCE_FP32,
-                                                    shared_whole_refuses, shared_quads_square_launch};
 const triangle_kernel shared_quads_kernel = {"shared+quads", 5, TOLERANCE_FP32,
                                              shared_whole_refuses, shared_quads_launch};
-const triangle_kernel shared_quads_warps_kernel = {"shared+quads-warps", 5, TOLERANCE_FP32,
-                                                   shared_whole_refuses, shared_quads_warps_launch};
+const triangle_kernel shared_kernel = {"shared", 5, TOLERANCE_FP32, shared_whole_refuses,
+                                       shared_launch};
+const triangle_kernel shared_warps2x16_kernel = {"shared+warps2x16", 5, TOLERANCE_FP32,
+                                                 shared_whole_refuses, shared_warps2x16_launch};
 const triangle_kernel shared_persistent_kernel = {"shared+persistent", 5, TOLERANCE_FP32,
                                                   shared_refuses, shared_persistent_launch};
 
@@ -999,10 +998,11 @@ mask, the layout and the sizes skips all of that.
 int main(int argc, char **argv)
 {
     const triangle_kernel *contenders[] = {
-        &cublas_permute_kernel, &cublas_direct_kernel, &naive_kernel,        &registers_kernel,
-        &vectorized_kernel,     &shared_staged_kernel, &shared_padded_kernel, &shared_kernel,
-        &shared_persistent_kernel, &shared_triangle_kernel, &shared_quads_square_kernel,
-        &shared_quads_kernel, &shared_quads_warps_kernel};
+        &cublas_permute_kernel,   &cublas_direct_kernel,  &naive_kernel,
+        &registers_kernel,        &vectorized_kernel,     &shared_staged_kernel,
+        &shared_padded_kernel,    &shared_async_kernel,   &shared_triangle_kernel,
+        &shared_quads_kernel,     &shared_kernel,         &shared_warps2x16_kernel,
+        &shared_persistent_kernel};
     return triangle_chapter_main(argc, argv, 5,
                                  "chapter 5, shared memory: three steps and one that did not pay, against chapters 2-4 and cuBLAS",
                                  contenders, (int)(sizeof contenders / sizeof contenders[0]));
