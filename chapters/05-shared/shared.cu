@@ -98,7 +98,7 @@ enum {
     SHARED_STAGED = 1,   /* tiles in shared memory, copied through registers */
     SHARED_PADDED = 2,   /* padded rows and a copy pattern without bank conflicts */
     SHARED_ASYNC = 3,    /* cp.async: the copies run while the first chunks are used */
-    SHARED_QUADS = 4     /* 16-byte cp.async into tiles of k-quads, [k/4][row][4] */
+    SHARED_QUADS = 4     /* tried: 16-byte cp.async into tiles of k-quads, [k/4][row][4] */
 };
 
 /* Floats from one row k of a shared tile to the next. */
@@ -635,7 +635,7 @@ __device__ __forceinline__ void copy_float4_async(float *shared_destination, con
                  : "memory");
 }
 
-/* Step 4's layout: quad q = k/4 of tile row n is the float4 at
+/* The k-quad layout: quad q = k/4 of tile row n is the float4 at
  * tile + 4 (128 q + shared_quad_slot(n)). */
 __host__ __device__ constexpr int shared_quad_slot(int n)
 {
@@ -716,7 +716,7 @@ __device__ __forceinline__ void shared_quads_thread(unsigned thread, int *ty, in
     *tx = 8 * (warp % 2) + lane % 8;
 }
 
-/* Step 5, tried: tiles of k-quads filled by 16-byte copies. */
+/* Tried: tiles of k-quads filled by 16-byte copies (shared+quads). */
 __device__ __forceinline__ void shared_quads_body(float *preatt, const float *inp, int T, int NH,
                                                   int HS)
 {
