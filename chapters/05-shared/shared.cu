@@ -82,8 +82,9 @@ function whose template parameter `step` switches each feature on with a
 test `step >= SHARED_...` that the compiler resolves, so each kernel carries
 only its own code. They hold both tiles whole in shared memory, so they
 accept any $HS$ that is a multiple of 16 up to 128 (132 KB, one block per
-multiprocessor). A fourth step, tried at the end of the chapter, accepts any
-multiple of 16.
+multiprocessor). Three more steps are tried at the end of the chapter and
+did not pay; the persistent one accepts any multiple of 16, the other two
+the same sizes as steps 1-3.
 */
 
 #define SHARED_TILE 128        /* scores per block side */
@@ -96,7 +97,8 @@ multiple of 16.
 enum {
     SHARED_STAGED = 1,   /* tiles in shared memory, copied through registers */
     SHARED_PADDED = 2,   /* padded rows and a copy pattern without bank conflicts */
-    SHARED_ASYNC = 3     /* cp.async: the copies run while the first chunks are used */
+    SHARED_ASYNC = 3,    /* cp.async: the copies run while the first chunks are used */
+    SHARED_QUADS = 4     /* tried: 16-byte cp.async into tiles of k-quads, [k/4][row][4] */
 };
 
 /* Floats from one row k of a shared tile to the next. */
@@ -342,8 +344,27 @@ __device__ __forceinline__ void shared_store_tile(float *scores, const float (&s
     }
 }
 
-/* Steps 1-3: one block per tile, both tiles whole in shared memory. */
-template <int step>
+
+/* The tile that number `work` of the list is: head-major, then the lower
+ * triangle of tiles row by row. */
+__device__ __forceinline__ void shared_place_tile(int work, int triangle, int *head, int *tile_row,
+                                                  int *tile_col)
+{
+    *head = work / triangle;
+    const int t = work - *head * triangle;
+    int y = (int)((sqrtf(8.0f * t + 1.0f) - 1.0f) * 0.5f);
+    while (y * (y + 1) / 2 > t) /* guard against rounding of the square root */
+        y--;
+    while ((y + 1) * (y + 2) / 2 <= t)
+        y++;
+    *tile_row = y;
+    *tile_col = t - y * (y + 1) / 2;
+}
+
+/* Steps 1-3: one block per tile, both tiles whole in shared memory. With
+ * `triangle`, the grid lists only the lower triangle of tiles and the
+ * stores stream. */
+template <int step, bool triangle>
 __device__ __forceinline__ void shared_whole_body(float *preatt, const float *inp, int T, int NH,
                                                   int HS)
 {
@@ -352,9 +373,14 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
     float *query_tile = reinterpret_cast<float *>(shared_space); /* [HS][stride] */
     float *key_tile = query_tile + HS * stride;                  /* [HS][stride] */
 
-    const int tile_row = blockIdx.y, tile_col = blockIdx.x, head = blockIdx.z;
-    if (tile_col > tile_row)
+    int tile_row = blockIdx.y, tile_col = blockIdx.x, head = blockIdx.z;
+    if (triangle) {
+        const int tiles = T / SHARED_TILE;
+        shared_place_tile(blockIdx.x, tiles * (tiles + 1) / 2, &head, &tile_row, &tile_col);
+        head = blockIdx.y;
+    } else if (tile_col > tile_row) {
         return; /* the whole tile lies above the diagonal */
+    }
     const int C = NH * HS, b = head / NH, h = head % NH;
     const size_t row_stride = 3 * (size_t)C;
     const float *queries = inp + (size_t)b * T * row_stride + h * HS +
@@ -391,8 +417,8 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
                                              key_tile + chunk * SHARED_CHUNK * stride, row_a,
                                              col_a);
     }
-    shared_store_tile<4, 64, false>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col,
-                                    row_a, col_a, 1.0f / sqrtf((float)HS));
+    shared_store_tile<4, 64, triangle>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col,
+                                       row_a, col_a, 1.0f / sqrtf((float)HS));
 }
 
 /*md
@@ -447,22 +473,6 @@ a measured step backwards is part of the method.
 */
 
 #define SHARED_SLOTS 6 /* chunk slots in the ring */
-
-/* The tile that number `work` of the list is: head-major, then the lower
- * triangle of tiles row by row. */
-__device__ __forceinline__ void shared_place_tile(int work, int triangle, int *head, int *tile_row,
-                                                  int *tile_col)
-{
-    *head = work / triangle;
-    const int t = work - *head * triangle;
-    int y = (int)((sqrtf(8.0f * t + 1.0f) - 1.0f) * 0.5f);
-    while (y * (y + 1) / 2 > t) /* guard against rounding of the square root */
-        y--;
-    while ((y + 1) * (y + 2) / 2 <= t)
-        y++;
-    *tile_row = y;
-    *tile_col = t - y * (y + 1) / 2;
-}
 
 /* The copy side of the pipeline: the next chunk to copy, and where. */
 typedef struct {
@@ -567,7 +577,191 @@ __device__ __forceinline__ void shared_persistent_body(float *preatt, const floa
 
 
 /*md
-## The four kernels
+## Two more steps, tried: the triangle alone, and sixteen-byte copies
+
+The persistent kernel changed several things at once. One of them can be
+tried on step 3 alone: launch only the lower triangle of tiles (36 blocks
+per head instead of 64 at the default size, placed by the same square root)
+and stream the stores with `__stcs`. That is `shared+triangle`, step 3 with
+one more template flag. It takes {{median_ms|shared+triangle|B=8 T=1024 C=768 NH=12}}
+ms against step 3's {{median_ms|shared|B=8 T=1024 C=768 NH=12}}: slower
+again. The two changes were measured together, so we cannot say which of
+them costs. One reading, not checked: in the square grid the blocks above
+the diagonal exit at once, which puts the two blocks of a multiprocessor
+out of step, one multiplying while the other waits for its copies; a grid
+of full blocks keeps them in step, waiting together.
+
+The second idea attacks the copies. Step 3's `cp.async` moves single
+floats because it transposes: 64 copy instructions per thread and tile,
+each warp instruction touching 4 rows of global memory. A 16-byte copy
+moves 4 consecutive values of $k$ of one row, and they arrive side by side.
+So keep them that way: a tile of *k-quads*, `tile[HS/4][128][4]`, in which
+quad $q$ of row $n$ is one `float4`. Per quad, a thread reads the 8
+`float4`s of its query rows (4 values of $k$ for each, 32 registers), then,
+one key column at a time, a `float4` and 32 multiply-adds: 16 reads per 256
+multiply-adds, as in step 3. Each thread issues 4 copies per chunk, 16 per
+tile instead of 64.
+
+Two choices keep the banks free. Row $n$ of a quad goes to slot
+$32 (n \bmod 4) + \lfloor n / 4 \rfloor$, so that a thread's four adjacent
+columns $4 t_x + c$ lie 32 slots apart and the threads that read column $c$
+read the consecutive slots $32 c + t_x$. And a warp is laid out as 4 rows
+of 8 threads instead of 2 rows of 16: its query reads hit 4 `float4`s and
+its key reads 8, one wavefront each, 4 per value of $k$ where step 3 needs
+6. The copies land without conflicts too: the 8 threads of each quarter of
+a warp write 8 consecutive slots.
+
+The profiler confirms the banks: almost no conflicts are left. Yet
+`shared+quads` takes {{median_ms|shared+quads|B=8 T=1024 C=768 NH=12}} ms,
+far slower than step 3, and a version with the triangle grid on top was
+slower still. The machine code of the loop (we read it in the version with
+the triangle grid; the loop is the same) shows the price of the layout. A
+quad of queries fills 32 registers, all needed by the first multiply-add of
+the quad; with the 64 sums and a key column beside them, the 128 registers
+that two blocks per multiprocessor allow are gone. So the next quad's
+queries are loaded only a few dozen instructions before they are used, into
+registers that the current quad has just released, and the compiler adds
+register-to-register moves to make room. Step 3's transposed tiles need 16
+registers of operands per value of $k$, few enough to fetch the next ones
+well ahead. Saving copy instructions did not pay for losing that; the
+profile that would tell how the warps spend their stalled cycles is still
+to be taken.
+*/
+
+__device__ __forceinline__ void copy_float4_async(float *shared_destination, const float *source)
+{
+    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(destination), "l"(source)
+                 : "memory");
+}
+
+/* The k-quad layout: quad q = k/4 of tile row n is the float4 at
+ * tile + 4 (128 q + shared_quad_slot(n)). */
+__host__ __device__ constexpr int shared_quad_slot(int n)
+{
+    return 32 * (n % 4) + n / 4;
+}
+
+/* A thread's two copies of each chunk and tile: rows n and n + 1, with
+ * n = 32 (warp / 2) + 2 (warp % 2) + 4 (lane % 8), quad lane / 8 of the chunk. */
+__device__ __forceinline__ size_t shared_quads_source(size_t row_stride)
+{
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int n = 32 * (warp / 2) + 2 * (warp % 2) + 4 * (lane % 8);
+    return (size_t)n * row_stride + 4 * (lane / 8);
+}
+
+__device__ __forceinline__ int shared_quads_destination(void)
+{
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int n = 32 * (warp / 2) + 2 * (warp % 2) + 4 * (lane % 8);
+    return 4 * (SHARED_TILE * (lane / 8) + shared_quad_slot(n));
+}
+
+/* Issues this thread's 4 copies of one chunk: 4 quads x 128 rows of each
+ * tile per block. Row n + 1 lands one slot group (32 slots) after row n. */
+__device__ __forceinline__ void shared_copy_quads(float *query_quad, float *key_quad,
+                                                  const float *queries, const float *keys,
+                                                  size_t row_stride)
+{
+    copy_float4_async(query_quad, queries);
+    copy_float4_async(query_quad + 4 * 32, queries + row_stride);
+    copy_float4_async(key_quad, keys);
+    copy_float4_async(key_quad + 4 * 32, keys + row_stride);
+}
+
+/* 16 values of k as 4 quads. Per quad: the thread's 8 query rows as 8
+ * float4s (32 registers), then one key column at a time, a float4 and 32
+ * fused multiply-adds. Rows 8 ty + r sit in slots 2 ty + 32 (r % 4) + r / 4,
+ * columns 4 tx + c and 64 + 4 tx + c in slots tx + 32 c and tx + 16 + 32 c:
+ * every offset but the thread's own is a constant. */
+__device__ __forceinline__ void shared_multiply_quads(float (&sum)[SHARED_THREAD_TILE][SHARED_THREAD_TILE],
+                                                      const float *query_quad, const float *key_quad)
+{
+#pragma unroll
+    for (int quad = 0; quad < SHARED_CHUNK / 4; quad++) {
+        const float *q = query_quad + 4 * SHARED_TILE * quad;
+        const float *k = key_quad + 4 * SHARED_TILE * quad;
+        float4 query[SHARED_THREAD_TILE];
+#pragma unroll
+        for (int r = 0; r < SHARED_THREAD_TILE; r++)
+            query[r] = shared_load_float4(q + 4 * (32 * (r % 4) + r / 4));
+#pragma unroll
+        for (int c = 0; c < SHARED_THREAD_TILE; c++) {
+            const float4 key = shared_load_float4(k + 4 * (32 * (c % 4) + 16 * (c / 4)));
+#pragma unroll
+            for (int r = 0; r < SHARED_THREAD_TILE; r++)
+                sum[r][c] = fmaf(query[r].x, key.x, sum[r][c]);
+#pragma unroll
+            for (int r = 0; r < SHARED_THREAD_TILE; r++)
+                sum[r][c] = fmaf(query[r].y, key.y, sum[r][c]);
+#pragma unroll
+            for (int r = 0; r < SHARED_THREAD_TILE; r++)
+                sum[r][c] = fmaf(query[r].z, key.z, sum[r][c]);
+#pragma unroll
+            for (int r = 0; r < SHARED_THREAD_TILE; r++)
+                sum[r][c] = fmaf(query[r].w, key.w, sum[r][c]);
+        }
+    }
+}
+
+
+/* Which 8 x 8 patch thread `thread` owns in the quads kernel: rows
+ * 8 ty + {0..7}, columns 4 tx + {0..3} and 64 + 4 tx + {0..3}, with a warp
+ * laid out as 4 rows of 8 threads. */
+__device__ __forceinline__ void shared_quads_thread(unsigned thread, int *ty, int *tx)
+{
+    const int lane = thread % 32, warp = thread / 32;
+    *ty = 4 * (warp / 2) + lane / 8;
+    *tx = 8 * (warp % 2) + lane % 8;
+}
+
+/* Tried: tiles of k-quads filled by 16-byte copies (shared+quads). */
+__device__ __forceinline__ void shared_quads_body(float *preatt, const float *inp, int T, int NH,
+                                                  int HS)
+{
+    extern __shared__ float4 shared_space[];
+    float *query_tile = reinterpret_cast<float *>(shared_space); /* [HS/4][128][4] */
+    float *key_tile = query_tile + HS * SHARED_TILE;              /* [HS/4][128][4] */
+
+    const int tile_row = blockIdx.y, tile_col = blockIdx.x, head = blockIdx.z;
+    if (tile_col > tile_row)
+        return; /* the whole tile lies above the diagonal */
+    {
+        const int C = NH * HS, b = head / NH, h = head % NH;
+        const size_t row_stride = 3 * (size_t)C;
+        const size_t source = shared_quads_source(row_stride);
+        const float *queries = inp + (size_t)b * T * row_stride + h * HS +
+                               (size_t)tile_row * SHARED_TILE * row_stride + source;
+        const float *keys = inp + (size_t)b * T * row_stride + C + h * HS +
+                            (size_t)tile_col * SHARED_TILE * row_stride + source;
+        const int destination = shared_quads_destination();
+        for (int first = 0; first < HS; first += SHARED_CHUNK) {
+            shared_copy_quads(query_tile + first * SHARED_TILE + destination,
+                              key_tile + first * SHARED_TILE + destination, queries + first,
+                              keys + first, row_stride);
+            copy_async_commit();
+        }
+    }
+
+    int ty, tx;
+    shared_quads_thread(threadIdx.x, &ty, &tx);
+    const float *query_quad = query_tile + 4 * 2 * ty, *key_quad = key_tile + 4 * tx;
+    float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
+    for (int pending = HS / SHARED_CHUNK - 1; pending >= 0; pending--) {
+        copy_async_wait(pending);
+        __syncthreads(); /* every thread's copies of this chunk have landed */
+        shared_multiply_quads(sum, query_quad, key_quad);
+        query_quad += SHARED_CHUNK * SHARED_TILE;
+        key_quad += SHARED_CHUNK * SHARED_TILE;
+    }
+
+    shared_store_tile<4, 64, false>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col,
+                                    8 * ty, 4 * tx, 1.0f / sqrtf((float)HS));
+}
+
+/*md
+## The kernels
 
 Each step is a kernel of its own, so that the profiler and the race can
 tell them apart. Two blocks of 256 threads share a multiprocessor, so the
@@ -580,19 +774,31 @@ compiler must fit a thread in $65{,}536 / 512 = 128$ registers:
 __global__ void SHARED_BOUNDS shared_staged_scores(float *preatt, const float *__restrict__ inp,
                                                    int B, int T, int NH, int HS)
 {
-    shared_whole_body<SHARED_STAGED>(preatt, inp, T, NH, HS);
+    shared_whole_body<SHARED_STAGED, false>(preatt, inp, T, NH, HS);
 }
 
 __global__ void SHARED_BOUNDS shared_padded_scores(float *preatt, const float *__restrict__ inp,
                                                    int B, int T, int NH, int HS)
 {
-    shared_whole_body<SHARED_PADDED>(preatt, inp, T, NH, HS);
+    shared_whole_body<SHARED_PADDED, false>(preatt, inp, T, NH, HS);
 }
 
 __global__ void SHARED_BOUNDS shared_scores(float *preatt, const float *__restrict__ inp, int B,
                                             int T, int NH, int HS)
 {
-    shared_whole_body<SHARED_ASYNC>(preatt, inp, T, NH, HS);
+    shared_whole_body<SHARED_ASYNC, false>(preatt, inp, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_triangle_scores(float *preatt, const float *__restrict__ inp,
+                                                     int B, int T, int NH, int HS)
+{
+    shared_whole_body<SHARED_ASYNC, true>(preatt, inp, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_quads_scores(float *preatt, const float *__restrict__ inp,
+                                                  int B, int T, int NH, int HS)
+{
+    shared_quads_body(preatt, inp, T, NH, HS);
 }
 
 __global__ void SHARED_BOUNDS shared_persistent_scores(float *preatt,
@@ -656,13 +862,14 @@ static void shared_allow(shared_kernel_function kernel, size_t bytes, size_t *al
 }
 
 static void shared_launch_whole(const triangle_args *args, shared_kernel_function kernel, int step,
-                                size_t *allowed)
+                                bool triangle, size_t *allowed)
 {
     const triangle_size s = args->size;
-    const size_t bytes = 2 * (size_t)s.HS * shared_row_floats(step) * sizeof(float);
+    const int row_floats = step >= SHARED_QUADS ? SHARED_TILE : shared_row_floats(step);
+    const size_t bytes = 2 * (size_t)s.HS * row_floats * sizeof(float);
     shared_allow(kernel, bytes, allowed);
     const int tiles = s.T / SHARED_TILE;
-    dim3 grid(tiles, tiles, s.B * s.NH);
+    const dim3 grid = triangle ? dim3(tiles * (tiles + 1) / 2, s.B * s.NH) : dim3(tiles, tiles, s.B * s.NH);
     kernel<<<grid, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
                                                             s.HS);
     LAUNCH_CHECK();
@@ -694,20 +901,33 @@ static void shared_launch_persistent(const triangle_args *args, shared_kernel_fu
 static void shared_staged_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_staged_scores, SHARED_STAGED, &allowed);
+    shared_launch_whole(args, shared_staged_scores, SHARED_STAGED, false, &allowed);
 }
 
 static void shared_padded_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_padded_scores, SHARED_PADDED, &allowed);
+    shared_launch_whole(args, shared_padded_scores, SHARED_PADDED, false, &allowed);
 }
 
 static void shared_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_scores, SHARED_ASYNC, &allowed);
+    shared_launch_whole(args, shared_scores, SHARED_ASYNC, false, &allowed);
 }
+
+static void shared_triangle_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_whole(args, shared_triangle_scores, SHARED_ASYNC, true, &allowed);
+}
+
+static void shared_quads_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_whole(args, shared_quads_scores, SHARED_QUADS, false, &allowed);
+}
+
 
 static void shared_persistent_launch(const triangle_args *args)
 {
@@ -722,6 +942,10 @@ const triangle_kernel shared_padded_kernel = {"shared+padded", 5, TOLERANCE_FP32
                                               shared_whole_refuses, shared_padded_launch};
 const triangle_kernel shared_kernel = {"shared", 5, TOLERANCE_FP32, shared_whole_refuses,
                                        shared_launch};
+const triangle_kernel shared_triangle_kernel = {"shared+triangle", 5, TOLERANCE_FP32,
+                                                shared_whole_refuses, shared_triangle_launch};
+const triangle_kernel shared_quads_kernel = {"shared+quads", 5, TOLERANCE_FP32,
+                                             shared_whole_refuses, shared_quads_launch};
 const triangle_kernel shared_persistent_kernel = {"shared+persistent", 5, TOLERANCE_FP32,
                                                   shared_refuses, shared_persistent_launch};
 
@@ -751,6 +975,8 @@ multiply-adds. Each step, at the default size, on
 | shared+padded | padded rows, conflict-free copy | {{median_ms|shared+padded|B=8 T=1024 C=768 NH=12}} |
 | shared | `cp.async` in chunks of 16 | {{median_ms|shared|B=8 T=1024 C=768 NH=12}} |
 | shared+persistent | tried: persistent blocks, a ring of 6 chunks | {{median_ms|shared+persistent|B=8 T=1024 C=768 NH=12}} |
+| shared+triangle | tried: step 3 on the lower triangle of tiles, streaming stores | {{median_ms|shared+triangle|B=8 T=1024 C=768 NH=12}} |
+| shared+quads | tried: 16-byte copies into tiles of k-quads | {{median_ms|shared+quads|B=8 T=1024 C=768 NH=12}} |
 | cublas-permute | the champion, strict FP32 | {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} |
 
 The chapter's kernel reaches {{gflops|shared|B=8 T=1024 C=768 NH=12}}
@@ -764,7 +990,10 @@ where the rest goes: the FMA pipe is busy on little more than half of the
 cycles, about one instruction in five is not a multiply-add (shared-memory
 reads, copies, addresses, the scaling and the stores of a tile that only
 has 64 values of $k$ to amortise them over), and on a third of the cycles
-no warp is ready to issue. Closing that gap with plain FP32 instructions
+no warp is ready to issue. The three steps tried above each went after a
+part of this (the waits at the start and end of a block, the blocks that
+exit at once, the copy instructions) and each lost more than it saved.
+Closing that gap with plain FP32 instructions
 takes hand-scheduled code; chapter 8 takes the other road, the tensor
 cores.
 
@@ -778,9 +1007,10 @@ mask, the layout and the sizes skips all of that.
 int main(int argc, char **argv)
 {
     const triangle_kernel *contenders[] = {
-        &cublas_permute_kernel, &cublas_direct_kernel, &naive_kernel,        &registers_kernel,
-        &vectorized_kernel,     &shared_staged_kernel, &shared_padded_kernel, &shared_kernel,
-        &shared_persistent_kernel};
+        &cublas_permute_kernel,   &cublas_direct_kernel,  &naive_kernel,
+        &registers_kernel,        &vectorized_kernel,     &shared_staged_kernel,
+        &shared_padded_kernel,    &shared_kernel,         &shared_persistent_kernel,
+        &shared_triangle_kernel,  &shared_quads_kernel};
     return triangle_chapter_main(argc, argv, 5,
                                  "chapter 5, shared memory: three steps and one that did not pay, against chapters 2-4 and cuBLAS",
                                  contenders, (int)(sizeof contenders / sizeof contenders[0]));
