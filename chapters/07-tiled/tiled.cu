@@ -546,14 +546,18 @@ the weighted sum each lane again needs only its own features of $V$.
 
 | $d$ | `SPLIT` | `ROWS` | registers for $q$ and $a$ | FMAs per 16-byte load | rows per warp |
 |---|---|---|---|---|---|
-| 8 | 1 | 8 | 128 | 32 | 256 |
+| 8 | 1 | 4 | 64 | 16 | 128 |
 | 16 | 1 | 4 | 128 | 16 | 128 |
 | 32 | 2 | 4 | 128 | 16 | 64 |
 | 64 | 4 | 4 | 128 | 16 | 32 |
 
-A block has as many warps, up to four, as $S$ can fill. Keys are taken a
-few at a time (four for $d = 8$, eight otherwise): one *step* computes the
-scores of its keys for the lane's rows, their weights, and adds them in.
+For $d = 8$ a lane could hold eight whole rows in the same registers, with
+32 FMAs per load; an earlier version did, and the race (in the notes of
+this chapter) preferred four: past 16 FMAs per load, more rows per lane buy
+nothing and cost warps per multiprocessor.
+
+A block has as many warps, up to four, as $S$ can fill. Keys are taken
+eight at a time: one *step* computes the scores of its keys for the lane's rows, their weights, and adds them in.
 The weights of a step are checked together against the $2^8$ limit, with
 one vote across the warp, because a branch only pays when all 32 lanes go
 the same way. The weights overwrite the scores in place; in the rare step
@@ -1337,7 +1341,7 @@ template <bool LAZY>
 static void launch_fp32_for(int d, const tiled_params &p, int B, cudaStream_t stream)
 {
     switch (d) {
-    case 8: launch_fp32<8, 8, 1, 4, LAZY>(p, B, stream); break;
+    case 8: launch_fp32<8, 4, 1, 8, LAZY>(p, B, stream); break;
     case 16: launch_fp32<16, 4, 1, 8, LAZY>(p, B, stream); break;
     case 32: launch_fp32<32, 4, 2, 8, LAZY>(p, B, stream); break;
     default: launch_fp32<64, 4, 4, 8, LAZY>(p, B, stream); break;
@@ -1503,7 +1507,7 @@ where attention dominates the layer.
 
 The two other variants measure the two choices inside the kernel. With
 whole rows per lane (`fused-tiled+unsplit`, two rows of all 32 features
-for $d = 32$, four rows of 8 for $d = 8$) the layer takes
+for $d = 32$; for $d = 8$ it is the kernel itself) the layer takes
 {{median_ms|fused-tiled+unsplit|B=1 S=128 N=256 D=256 H=8}},
 {{median_ms|fused-tiled+unsplit|B=1 S=512 N=256 D=256 H=8}} and
 {{median_ms|fused-tiled+unsplit|B=1 S=1024 N=384 D=64 H=8}} ms. Moving
