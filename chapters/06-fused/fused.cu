@@ -1022,9 +1022,9 @@ the output projection each take far longer than their arithmetic, one
 dependent step after another with eight warps per multiprocessor to hide
 the latencies. Moving the cluster barrier's wait into the first copy's
 shadow takes one of those steps off the chain, too little to tell from
-the spread of the timings. So two goals of this chapter are still open: 4 microseconds per
-forward at the small case, and a lead of five times over the baseline
-when both run as CUDA graphs. Loading each weight row once per cluster
+the spread of the timings. So two goals of this chapter are still open:
+4 microseconds per forward at the small case, and a lead of five times
+over the baseline when both run as CUDA graphs. Loading each weight row once per cluster
 and sending it to every block that needs it (Hopper's bulk copies can
 multicast within a cluster) would attack the first wait; that is for a
 later version.

@@ -909,7 +909,7 @@ $2^{-11}$ when its operands are rounded to nearest and up to twice that
 when they are cut, and the check for these kernels (like the TF32 GEMMs of
 the projections) uses the looser tolerance of 2e-3 on the relative error
 of the output. In our checks, cutting instead of rounding made the error of
-the output about a fifth larger, still ten times inside the tolerance.
+the output about a fifth larger, still some seven times inside the tolerance.
 */
 
 static __device__ __forceinline__ uint32_t to_tf32(float x)
