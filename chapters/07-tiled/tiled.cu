@@ -1179,8 +1179,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
             if (kept == 0)
                 continue;
             tf32_step<HD, TILES, true, ROUNDED>(qa, o, m, l, first, stage_keys + j * KS,
-                                       stage_values + j * VS, stage_bias + j,
-                                       kept == 0xffffffffu);
+                                                stage_values + j * VS, stage_bias + j,
+                                                kept == 0xffffffffu);
         }
     }
 
@@ -1549,7 +1549,8 @@ int main(int argc, char **argv)
     const msa_kernel *contenders[] = {&unfused_kernel,           &fused_kernel,
                                       &fused_tiled_kernel,       &fused_tiled_tf32_kernel,
                                       &fused_tiled_dense_kernel, &fused_tiled_eager_kernel,
-                                      &fused_tiled_unsplit_kernel, &fused_tiled_tf32_rounded_kernel};
+                                      &fused_tiled_unsplit_kernel,
+                                      &fused_tiled_tf32_rounded_kernel};
     return msa_chapter_main(argc, argv, 7,
                             "chapter 7, MSA column attention at any depth: online softmax over "
                             "tiles of keys, FP32 and TF32, against the unfused cuBLAS layer",
