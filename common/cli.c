@@ -156,6 +156,32 @@ int cli_find_kernel(const char *wanted, const char *const *names, int count, cha
     return -1;
 }
 
+int cli_choose_kernels(const char *program, const cli_options *options,
+                       const char *const *names, const int *chapters, int count, int *first,
+                       int *last)
+{
+    if (count > CLI_MAX_KERNELS) {
+        fprintf(stderr, "%s: at most %d kernels\n", program, CLI_MAX_KERNELS);
+        return 2;
+    }
+    if (options->list) {
+        for (int k = 0; k < count; k++)
+            printf("%d %s (chapter %d)\n", k + 1, names[k], chapters[k]);
+        return 0;
+    }
+    *first = 0;
+    *last = count - 1;
+    if (options->kernel) {
+        char message[1024];
+        *first = *last = cli_find_kernel(options->kernel, names, count, message, sizeof message);
+        if (*first < 0) {
+            fprintf(stderr, "%s: %s\n", program, message);
+            return 2;
+        }
+    }
+    return -1;
+}
+
 void cli_format_shape(const cli_spec *spec, const long *sizes, char *buffer, size_t capacity)
 {
     size_t used = 0;

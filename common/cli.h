@@ -61,6 +61,17 @@ void cli_print_usage(const cli_spec *spec, FILE *out);
 int cli_find_kernel(const char *wanted, const char *const *names, int count,
                     char *message, size_t capacity);
 
+/* The most contenders one chapter program may race. */
+#define CLI_MAX_KERNELS 32
+
+/* The kernels a run races, from --list and --kernel. With --list, prints
+ * "number name (chapter N)" for each and returns 0; with an unknown
+ * --kernel, prints why and returns 2; otherwise returns -1 (go on) with the
+ * range to run in [*first, *last]: one kernel, or all of them. */
+int cli_choose_kernels(const char *program, const cli_options *options,
+                       const char *const *names, const int *chapters, int count, int *first,
+                       int *last);
+
 /* Formats the sizes as the CSV's shape column: "B=8 T=1024 C=768 NH=12". */
 void cli_format_shape(const cli_spec *spec, const long *sizes, char *buffer, size_t capacity);
 

@@ -12,8 +12,6 @@
 #include "msa.h"
 #include "npy.h"
 
-#define MSA_MAX_KERNELS 16
-
 typedef struct {
     const msa_kernel *kernel;
     const msa_args *args;
@@ -140,27 +138,16 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
         fprintf(stderr, "%s\n", message);
         return 2;
     }
-    if (kernel_count > MSA_MAX_KERNELS) {
-        fprintf(stderr, "%s: at most %d kernels\n", program, MSA_MAX_KERNELS);
-        return 2;
-    }
-
-    const char *names[MSA_MAX_KERNELS];
-    for (int k = 0; k < kernel_count; k++)
+    const char *names[CLI_MAX_KERNELS];
+    int chapters[CLI_MAX_KERNELS], first, last;
+    for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
         names[k] = kernels[k]->name;
-    if (options.list) {
-        for (int k = 0; k < kernel_count; k++)
-            printf("%d %s (chapter %d)\n", k + 1, names[k], kernels[k]->chapter);
-        return 0;
+        chapters[k] = kernels[k]->chapter;
     }
-    int first = 0, last = kernel_count - 1;
-    if (options.kernel) {
-        first = last = cli_find_kernel(options.kernel, names, kernel_count, message, sizeof message);
-        if (first < 0) {
-            fprintf(stderr, "%s: %s\n", program, message);
-            return 2;
-        }
-    }
+    const int chosen =
+        cli_choose_kernels(program, &options, names, chapters, kernel_count, &first, &last);
+    if (chosen >= 0)
+        return chosen;
 
     /* Inputs from files first: they decide B, S, N and D. */
     msa_inputs inputs;
@@ -192,7 +179,7 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
      * earlier chapter that refuses the size is left out with a note (chapter 7
      * races unfused at sizes chapter 6's fused kernel cannot hold); a kernel
      * asked for by name, or one of this chapter's, refuses the whole run. */
-    int runs[MSA_MAX_KERNELS] = {0};
+    int runs[CLI_MAX_KERNELS] = {0};
     int refused = 0;
     for (int k = first; k <= last; k++) {
         char why[256] = "";
@@ -301,7 +288,7 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     CUBLAS_CHECK(cublasCreate(&args.cublas));
     CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
 
-    report_entry entries[MSA_MAX_KERNELS];
+    report_entry entries[CLI_MAX_KERNELS];
     int entry_count = 0, failed = 0, saved_output = 0;
     compare_spec everything = {COMPARE_ALL, 0, TOLERANCE_FP32};
     for (int k = first; k <= last; k++) {

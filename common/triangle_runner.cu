@@ -33,22 +33,16 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
         return 2;
     }
 
-    const char *names[16];
-    for (int k = 0; k < kernel_count; k++)
+    const char *names[CLI_MAX_KERNELS];
+    int chapters[CLI_MAX_KERNELS], first, last;
+    for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
         names[k] = kernels[k]->name;
-    if (options.list) {
-        for (int k = 0; k < kernel_count; k++)
-            printf("%d %s (chapter %d)\n", k + 1, names[k], kernels[k]->chapter);
-        return 0;
+        chapters[k] = kernels[k]->chapter;
     }
-    int first = 0, last = kernel_count - 1;
-    if (options.kernel) {
-        first = last = cli_find_kernel(options.kernel, names, kernel_count, message, sizeof message);
-        if (first < 0) {
-            fprintf(stderr, "%s: %s\n", program, message);
-            return 2;
-        }
-    }
+    const int chosen =
+        cli_choose_kernels(program, &options, names, chapters, kernel_count, &first, &last);
+    if (chosen >= 0)
+        return chosen;
 
     long B = options.sizes[0], T = options.sizes[1], C = options.sizes[2], NH = options.sizes[3];
     if (C % NH != 0) {
@@ -116,7 +110,7 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     args.preatt = device_preatt;
     args.scratch = device_scratch;
 
-    report_entry entries[16];
+    report_entry entries[CLI_MAX_KERNELS];
     int entry_count = 0, failed = 0;
     compare_spec lower = {COMPARE_LOWER_TRIANGLE, (size_t)T, TOLERANCE_FP32};
     for (int k = first; k <= last; k++) {

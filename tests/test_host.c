@@ -371,6 +371,30 @@ static void test_cli_find_kernel(void **state)
     assert_non_null(strstr(message, "3=naive"));
 }
 
+static void test_cli_choose_kernels(void **state)
+{
+    (void)state;
+    const char *names[3] = {"cublas-permute", "cublas-direct", "naive"};
+    const int chapters[3] = {1, 1, 2};
+    cli_options options;
+    memset(&options, 0, sizeof options);
+    int first = -7, last = -7;
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), -1);
+    assert_int_equal(first, 0);
+    assert_int_equal(last, 2);
+    options.kernel = "naive";
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), -1);
+    assert_int_equal(first, 2);
+    assert_int_equal(last, 2);
+    options.kernel = "fast";
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), 2);
+    options.kernel = NULL;
+    assert_int_equal(
+        cli_choose_kernels("t", &options, names, chapters, CLI_MAX_KERNELS + 1, &first, &last), 2);
+    options.list = 1;
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), 0);
+}
+
 static void test_cli_shape_matches_csv_spelling(void **state)
 {
     (void)state;
@@ -449,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_cli_defaults),
         cmocka_unit_test(test_cli_sizes_and_flags),
         cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_cli_choose_kernels),
         cmocka_unit_test(test_cli_find_kernel),
         cmocka_unit_test(test_cli_shape_matches_csv_spelling),
         cmocka_unit_test(test_triangle_reference_by_hand),
