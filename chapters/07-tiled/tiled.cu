@@ -435,7 +435,10 @@ refilled".
 
 The row strides in shared memory differ per kernel (the tensor-core kernel
 pads them, for reasons given below); `KEY_STRIDE` and `VALUE_STRIDE` say
-how far apart two keys' rows are.
+how far apart two keys' rows are. `tiled_stages` holds the layout of the two
+stages and the list ring in shared memory and the three moves of the walk
+(the first list, the first stage, and the next stage at the top of each
+one), so that each kernel below only waits, computes and moves on.
 */
 
 typedef struct {
@@ -502,6 +505,67 @@ static __device__ __forceinline__ tiled_column block_column(const tiled_params &
     *first_row = tile * rows_per_block;
     return c;
 }
+
+/* The two stages of shared memory and the ring of list entries, laid out
+ * one after the other in the block's dynamic shared memory, and the walk
+ * through them that both attention kernels share. */
+template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
+struct tiled_stages {
+    static constexpr int KEYS = TILED_STAGE_KEYS;
+    static constexpr size_t BYTES =
+        (2 * (size_t)KEYS * (KEY_STRIDE + VALUE_STRIDE) + 4 * KEYS) * sizeof(float);
+    float *keys;   /* [2][KEYS][KEY_STRIDE] */
+    float *values; /* [2][KEYS][VALUE_STRIDE] */
+    float *bias;   /* [2][KEYS] */
+    int *list;     /* [2][KEYS] */
+
+    __device__ explicit tiled_stages(float *shared)
+        : keys(shared), values(keys + 2 * KEYS * KEY_STRIDE),
+          bias(values + 2 * KEYS * VALUE_STRIDE), list(reinterpret_cast<int *>(bias + 2 * KEYS))
+    {
+    }
+    __device__ float *keys_of(int stage) const { return keys + (stage & 1) * KEYS * KEY_STRIDE; }
+    __device__ float *values_of(int stage) const
+    {
+        return values + (stage & 1) * KEYS * VALUE_STRIDE;
+    }
+    __device__ float *bias_of(int stage) const { return bias + (stage & 1) * KEYS; }
+    __device__ int *list_of(int stage) const { return list + (stage & 1) * KEYS; }
+
+    /* First thing in the block: the copies of stage 0's list entries. */
+    __device__ void fetch_first_list(const tiled_column &c, int stages) const
+    {
+        if (stages > 0) {
+            fetch_list(c, 0, list_of(0));
+            tiled_copy_commit();
+        }
+    }
+    /* Once the list entries are needed: wait for them, then start stage 0's
+     * rows and stage 1's list. */
+    __device__ void fetch_first_stage(const tiled_params &p, const tiled_column &c,
+                                      int stages) const
+    {
+        if (stages > 0) {
+            tiled_copy_wait_all();
+            __syncthreads();
+            fetch_next(p, c, -1, stages);
+        }
+    }
+    /* Right after the barrier that opens stage `stage`: start the copies of
+     * stage + 1 into the other buffer, and of the list one stage further. */
+    __device__ void fetch_next(const tiled_params &p, const tiled_column &c, int stage,
+                               int stages) const
+    {
+        if (stage + 1 < stages) {
+            fetch_stage<HD, KEY_STRIDE, VALUE_STRIDE>(p, c, stage + 1, list_of(stage + 1),
+                                                      keys_of(stage + 1), values_of(stage + 1),
+                                                      bias_of(stage + 1));
+            if (stage + 2 < stages)
+                fetch_list(c, stage + 2, list_of(stage + 2));
+        }
+        tiled_copy_commit();
+    }
+};
 
 /*md
 ## The FP32 kernel: lanes that own query rows
@@ -717,10 +781,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32)
 {
     constexpr int KEYS = TILED_STAGE_KEYS, F = HD / SPLIT, GROUPS = 32 / SPLIT;
     extern __shared__ float4 tiled_shared_fp32[];
-    float *keys = reinterpret_cast<float *>(tiled_shared_fp32); /* [2][KEYS][HD] */
-    float *values = keys + 2 * KEYS * HD;                        /* [2][KEYS][HD] */
-    float *bias = values + 2 * KEYS * HD;                        /* [2][KEYS] */
-    int *list_ring = reinterpret_cast<int *>(bias + 2 * KEYS);   /* [2][KEYS] */
+    const tiled_stages<HD, HD, HD> ring(reinterpret_cast<float *>(tiled_shared_fp32));
 
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int part = lane % SPLIT, group = lane / SPLIT;
@@ -729,10 +790,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32)
     const tiled_column c = block_column(p, rows_per_block, &first_row);
     const size_t width = 4 * (size_t)p.D;
     const int stages = (c.length + KEYS - 1) / KEYS;
-    if (stages > 0) { /* the first list entries are the first thing the block waits for */
-        fetch_list(c, 0, list_ring);
-        tiled_copy_commit();
-    }
+    ring.fetch_first_list(c, stages); /* the first thing the block waits for */
 
     float q[ROWS][F], acc[ROWS][F], m[ROWS], l[ROWS];
 #pragma unroll
@@ -756,31 +814,15 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32)
     }
     bool first = true;
 
-    if (stages > 0) {
-        tiled_copy_wait_all();
-        __syncthreads();
-        fetch_stage<HD, HD, HD>(p, c, 0, list_ring, keys, values, bias);
-        if (stages > 1)
-            fetch_list(c, 1, list_ring + KEYS);
-        tiled_copy_commit();
-    }
+    ring.fetch_first_stage(p, c, stages);
     for (int stage = 0; stage < stages; stage++) {
-        const int buffer = stage & 1;
         tiled_copy_wait_all();
         __syncthreads(); /* stage's rows are in; the other buffer is free */
-        if (stage + 1 < stages) {
-            const int next = buffer ^ 1;
-            fetch_stage<HD, HD, HD>(p, c, stage + 1, list_ring + next * KEYS,
-                                    keys + next * KEYS * HD, values + next * KEYS * HD,
-                                    bias + next * KEYS);
-            if (stage + 2 < stages)
-                fetch_list(c, stage + 2, list_ring + buffer * KEYS);
-        }
-        tiled_copy_commit();
+        ring.fetch_next(p, c, stage, stages);
 
-        const float *stage_keys = keys + buffer * KEYS * HD;
-        const float *stage_values = values + buffer * KEYS * HD;
-        const float *stage_bias = bias + buffer * KEYS;
+        const float *stage_keys = ring.keys_of(stage);
+        const float *stage_values = ring.values_of(stage);
+        const float *stage_bias = ring.bias_of(stage);
         for (int j = 0; j < KEYS; j += STEP) {
             if (stage * KEYS + j >= c.length)
                 break;
@@ -941,9 +983,7 @@ struct tf32_shape {
     static constexpr int TILES = HD <= 32 ? 2 : 1;               /* m-tiles of 16 rows per warp */
     static constexpr int KEY_STRIDE = HD + 4;                    /* = 4 mod 32 */
     static constexpr int VALUE_STRIDE = HD == 8 ? 8 : HD + 8;    /* = 8 or 24 mod 32 */
-    static constexpr int STAGE_FLOATS = TILED_STAGE_KEYS * (KEY_STRIDE + VALUE_STRIDE);
-    static constexpr size_t BYTES =
-        (2 * (size_t)STAGE_FLOATS + 4 * TILED_STAGE_KEYS) * sizeof(float);
+    typedef tiled_stages<HD, KEY_STRIDE, VALUE_STRIDE> Stages;
 };
 
 /* 32 keys (four groups of 8) against the warp's TILES x 16 query rows.
@@ -1105,10 +1145,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
     constexpr int KEYS = TILED_STAGE_KEYS, TILES = L::TILES;
     constexpr int KS = L::KEY_STRIDE, VS = L::VALUE_STRIDE;
     extern __shared__ float4 tiled_shared_tf32[];
-    float *keys = reinterpret_cast<float *>(tiled_shared_tf32); /* [2][KEYS][KS] */
-    float *values = keys + 2 * KEYS * KS;                        /* [2][KEYS][VS] */
-    float *bias = values + 2 * KEYS * VS;                        /* [2][KEYS] */
-    int *list_ring = reinterpret_cast<int *>(bias + 2 * KEYS);   /* [2][KEYS] */
+    const typename L::Stages ring(reinterpret_cast<float *>(tiled_shared_tf32));
 
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, g = lane / 4, t = lane % 4;
     const int rows_per_block = (blockDim.x / 32) * 16 * TILES;
@@ -1117,10 +1154,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
     const size_t width = 4 * (size_t)p.D;
     const int warp_row = first_row + warp * 16 * TILES;
     const int stages = (c.length + KEYS - 1) / KEYS;
-    if (stages > 0) {
-        fetch_list(c, 0, list_ring);
-        tiled_copy_commit();
-    }
+    ring.fetch_first_list(c, stages);
 
     uint32_t qa[TILES][HD / 8][4];
     float o[TILES][HD / 8][4], m[TILES][2], l[TILES][2];
@@ -1145,33 +1179,17 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
         }
     bool first = true;
 
-    if (stages > 0) {
-        tiled_copy_wait_all();
-        __syncthreads();
-        fetch_stage<HD, KS, VS>(p, c, 0, list_ring, keys, values, bias);
-        if (stages > 1)
-            fetch_list(c, 1, list_ring + KEYS);
-        tiled_copy_commit();
-    }
+    ring.fetch_first_stage(p, c, stages);
     for (int stage = 0; stage < stages; stage++) {
-        const int buffer = stage & 1;
         tiled_copy_wait_all();
         if (ROUNDED)
-            round_stage_to_tf32<HD, KS, VS>(keys + buffer * KEYS * KS, values + buffer * KEYS * VS);
+            round_stage_to_tf32<HD, KS, VS>(ring.keys_of(stage), ring.values_of(stage));
         __syncthreads();
-        if (stage + 1 < stages) {
-            const int next = buffer ^ 1;
-            fetch_stage<HD, KS, VS>(p, c, stage + 1, list_ring + next * KEYS,
-                                    keys + next * KEYS * KS, values + next * KEYS * VS,
-                                    bias + next * KEYS);
-            if (stage + 2 < stages)
-                fetch_list(c, stage + 2, list_ring + buffer * KEYS);
-        }
-        tiled_copy_commit();
+        ring.fetch_next(p, c, stage, stages);
 
-        const float *stage_keys = keys + buffer * KEYS * KS;
-        const float *stage_values = values + buffer * KEYS * VS;
-        const float *stage_bias = bias + buffer * KEYS;
+        const float *stage_keys = ring.keys_of(stage);
+        const float *stage_values = ring.values_of(stage);
+        const float *stage_bias = ring.bias_of(stage);
         for (int j = 0; j < KEYS; j += 32) {
             if (stage * KEYS + j >= c.length)
                 break;
@@ -1323,17 +1341,16 @@ template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY>
 static void launch_fp32(const tiled_params &p, int B, cudaStream_t stream)
 {
     static bool configured = false;
-    const size_t bytes = (4 * (size_t)TILED_STAGE_KEYS * HD + 4 * TILED_STAGE_KEYS) * sizeof(float);
-    launch_attention(tiled_attention_fp32<HD, ROWS, SPLIT, STEP, LAZY>, bytes, &configured, p, B,
-                     32 / SPLIT * ROWS, stream);
+    launch_attention(tiled_attention_fp32<HD, ROWS, SPLIT, STEP, LAZY>,
+                     tiled_stages<HD, HD, HD>::BYTES, &configured, p, B, 32 / SPLIT * ROWS, stream);
 }
 
 template <int HD, bool ROUNDED>
 static void launch_tf32(const tiled_params &p, int B, cudaStream_t stream)
 {
     static bool configured = false;
-    launch_attention(tiled_attention_tf32<HD, ROUNDED>, tf32_shape<HD>::BYTES, &configured, p, B,
-                     16 * tf32_shape<HD>::TILES, stream);
+    launch_attention(tiled_attention_tf32<HD, ROUNDED>, tf32_shape<HD>::Stages::BYTES, &configured,
+                     p, B, 16 * tf32_shape<HD>::TILES, stream);
 }
 
 /* Rows per lane and lanes per row for each head size (the table above). */
