@@ -1336,26 +1336,32 @@ static void put_table_rows(text_buffer *out, const row_selection *selection, con
     put(out, "\n");
 }
 
+/* One problem's part of the results table: a heading, where and when the
+ * rows were measured, and the rows; or a note that nothing is measured yet. */
+static void put_problem_results(text_buffer *out, const row_selection *selection,
+                                const char *heading, const char *csv, const char *against,
+                                const char *baseline, int show_shape)
+{
+    put(out, "%s", heading);
+    if (selection->count == 0) {
+        put(out, "*No measurement yet: `make bench` on a GPU writes `plots/data/%s`.*\n\n", csv);
+        return;
+    }
+    put_measured_on(out, selection);
+    put(out, " Speedups are against %s.\n", against);
+    put_table_rows(out, selection, baseline, show_shape);
+}
+
 static void put_results_table(text_buffer *out, const result_set *results)
 {
     row_selection triangle = select_rows(results, "trimul", DEFAULT_TRIMUL_SHAPE);
-    put(out, "\n**The triangle** at the default size, " DEFAULT_TRIMUL_SHAPE ". ");
-    if (triangle.count == 0) {
-        put(out, "*No measurement yet: `make bench` on a GPU writes `plots/data/trimul.csv`.*\n\n");
-    } else {
-        put_measured_on(out, &triangle);
-        put(out, " Speedups are against cuBLAS with its permute (>1 is faster).\n");
-        put_table_rows(out, &triangle, "cublas-permute", 0);
-    }
+    put_problem_results(out, &triangle,
+                        "\n**The triangle** at the default size, " DEFAULT_TRIMUL_SHAPE ". ",
+                        "trimul.csv", "cuBLAS with its permute (>1 is faster)", "cublas-permute",
+                        0);
     row_selection msa = select_rows(results, "msa", NULL);
-    put(out, "**MSA gated attention**. ");
-    if (msa.count == 0) {
-        put(out, "*No measurement yet: `make bench` on a GPU writes `plots/data/msa.csv`.*\n\n");
-    } else {
-        put_measured_on(out, &msa);
-        put(out, " Speedups are against the unfused baseline at the same size.\n");
-        put_table_rows(out, &msa, "unfused", 1);
-    }
+    put_problem_results(out, &msa, "**MSA gated attention**. ", "msa.csv",
+                        "the unfused baseline at the same size", "unfused", 1);
     const char *gpu = triangle.gpu ? triangle.gpu : msa.gpu;
     if (gpu && fp32_peak_gflops(gpu) > 0)
         put(out, "The FP32 peak of the %s is taken as %.1f TFLOP/s (SMs x FP32 lanes x 2 x boost "

@@ -928,7 +928,6 @@ static void shared_quads_launch(const triangle_args *args)
     shared_launch_whole(args, shared_quads_scores, SHARED_QUADS, false, &allowed);
 }
 
-
 static void shared_persistent_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
