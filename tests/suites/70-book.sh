@@ -192,6 +192,12 @@ if ! tool_missing "the book from the fixtures" pandoc; then
     env WEAVE=$weave DATA=$fixtures/data PNG=$scratch/plots/png PLOTS_OUT=$scratch/plots/plots \
         book/readme.sh $scratch/README.md >/dev/null
     expect_status "... and a second run changes nothing" 0 cmp $scratch/README.first $scratch/README.md
+    mkdir -p $scratch/readme-trimul-only
+    cp $fixtures/data/trimul.csv $scratch/readme-trimul-only/
+    env WEAVE=$weave DATA=$scratch/readme-trimul-only PNG=$scratch/plots/png \
+        PLOTS_OUT=$scratch/plots/plots book/readme.sh $scratch/README.md >/dev/null
+    expect_output "... saying which problem has no measurement yet" \
+        "No measurement yet: .make bench. on a GPU writes .plots/data/msa\.csv." cat $scratch/README.md
 fi
 
 # ------------------------------------------------------------ the real book
