@@ -15,13 +15,13 @@ for chunks in 2 4; do
     say "verify chunks=$chunks exit $?"; grep -v "^ok" "$OUT/verify-chunks$chunks.log" | tail -5
 done
 shapes=("B=1 S=128 N=256 D=256 H=8" "B=1 S=512 N=256 D=256 H=8" "B=1 S=1024 N=384 D=64 H=8")
-for combo in "1 1 0" "2 1 0" "4 1 0" "2 0 0" "1 1 1" "2 1 1" "4 1 1"; do
+for combo in "1 1 0" "2 1 0" "4 1 0" "2 0 0" "1 1 1" "2 1 1"; do
     set -- $combo
     for shape in "${shapes[@]}"; do
         case "$3$shape" in 1*D=64*) continue ;; esac # no d = 32 there
         log="$OUT/c$1-p$2-m$3-${shape// /_}.log"
         TILED_CHUNKS=$1 TILED_PRIORITY=$2 TILED_MAP32=$3 timeout 60 \
-            build/chapter7 $shape --only-new --reps 30 > "$log" 2>&1
+            build/chapter7 $shape --only-new --reps 20 > "$log" 2>&1
         echo "chunks=$1 priority=$2 map32=$3 $shape exit $?:" \
             $(grep -E "^(fused-tiled|fused-tiled-tf32|fused-tiled\+graph|fused-tiled-tf32\+graph) " "$log" | awk '{print $1, $3, $4}')
     done
