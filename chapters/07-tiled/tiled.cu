@@ -776,8 +776,8 @@ static __device__ __forceinline__ void prefetch_l2(const float *address)
     asm volatile("prefetch.global.L2 [%0];" ::"l"(address));
 }
 
-template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY>
-__global__ void __launch_bounds__(TILED_MAX_WARPS * 32)
+template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 1>
+__global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     tiled_attention_fp32(const tiled_params p)
 {
     constexpr int KEYS = TILED_STAGE_KEYS, F = HD / SPLIT, GROUPS = 32 / SPLIT;
@@ -1353,11 +1353,11 @@ static void launch_attention(Kernel kernel, size_t shared_bytes, bool *configure
     LAUNCH_CHECK();
 }
 
-template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY>
+template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 1>
 static void launch_fp32(const tiled_params &p, int B, cudaStream_t stream)
 {
     static bool configured = false;
-    launch_attention(tiled_attention_fp32<HD, ROWS, SPLIT, STEP, LAZY>,
+    launch_attention(tiled_attention_fp32<HD, ROWS, SPLIT, STEP, LAZY, MIN_BLOCKS>,
                      tiled_stages<HD, HD, HD>::BYTES, &configured, p, B, 32 / SPLIT * ROWS, stream);
 }
 
@@ -1377,10 +1377,13 @@ static void launch_fp32_for(int d, const tiled_params &p, int B, cudaStream_t st
     case 8: launch_fp32<8, 4, 1, 8, LAZY>(p, B, stream); break;
     case 16: launch_fp32<16, 4, 1, 8, LAZY>(p, B, stream); break;
     case 32:
-        if (getenv("TILED_MAP32") && atoi(getenv("TILED_MAP32")) == 1)
-            launch_fp32<32, 2, 2, 8, LAZY>(p, B, stream);
-        else
-            launch_fp32<32, 4, 2, 8, LAZY>(p, B, stream);
+        switch (getenv("TILED_MAP32") ? atoi(getenv("TILED_MAP32")) : 0) {
+        case 1: launch_fp32<32, 2, 2, 8, LAZY>(p, B, stream); break;
+        case 2: launch_fp32<32, 2, 2, 8, LAZY, 4>(p, B, stream); break;
+        case 3: launch_fp32<32, 1, 2, 8, LAZY>(p, B, stream); break;
+        case 4: launch_fp32<32, 2, 2, 16, LAZY>(p, B, stream); break;
+        default: launch_fp32<32, 4, 2, 8, LAZY>(p, B, stream); break;
+        }
         break;
     default: launch_fp32<64, 4, 4, 8, LAZY>(p, B, stream); break;
     }
