@@ -126,6 +126,7 @@ the key lists, against the baseline's $10 R D + B N H S^2$.
 #include "msa.h"
 
 #define TILED_STAGE_KEYS 64     /* keys per stage of shared memory */
+#define TILED_KEY_WALK 32       /* the most keys an attention step takes at once */
 #define TILED_MAX_WARPS 4       /* warps per attention block */
 #define TILED_PREP_THREADS 256
 #define TILED_EXTRA 8            /* O's extra features: 1, then seven zeros */
@@ -178,7 +179,6 @@ typedef struct {
     long rows;          /* R = B S N */
     int compact;        /* 1: lists of kept keys; 0: every key, masked ones negative */
     int weight_blocks, list_blocks; /* the prepare launch's blocks per job */
-    int n0, columns;    /* the attention launch covers columns n0 .. n0 + columns - 1 */
     float q_scale;      /* log2(e) / sqrt(d) */
 } tiled_params;
 
@@ -467,7 +467,12 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
 {
     constexpr int PARTS = HD / 4; /* 16-byte pieces per row */
     const int first = stage * TILED_STAGE_KEYS;
-    for (int chunk = threadIdx.x; chunk < TILED_STAGE_KEYS * PARTS; chunk += blockDim.x) {
+    /* The kernels walk a stage in steps of at most TILED_KEY_WALK keys and
+     * stop at the first step past the list's end: rows up to the next
+     * multiple of it are read (stand-ins, weighted zero), none beyond. */
+    const int needed = min(TILED_STAGE_KEYS, (c.length - first + TILED_KEY_WALK - 1) /
+                                                 TILED_KEY_WALK * TILED_KEY_WALK);
+    for (int chunk = threadIdx.x; chunk < needed * PARTS; chunk += blockDim.x) {
         const int key = chunk / PARTS, part = chunk % PARTS;
         const int position = first + key;
         const int entry = position < c.length ? list_ring[key] : 0; /* key 0 stands in */
@@ -496,8 +501,8 @@ static __device__ __forceinline__ tiled_column block_column(const tiled_params &
     tiled_column c;
     c.h = (int)(index % p.H);
     index /= p.H;
-    c.n = p.n0 + (int)(index % p.columns);
-    c.b = (int)(index / p.columns);
+    c.n = (int)(index % p.N);
+    c.b = (int)(index / p.N);
     const size_t column = (size_t)c.b * p.N + c.n;
     c.list = p.keys + column * p.S;
     c.length = p.key_count[column];
@@ -1314,21 +1319,6 @@ static void tiled_gemm(const msa_args *args, cublasComputeType_t compute, float 
                               compute, CUBLAS_GEMM_DEFAULT));
 }
 
-/* The same product for the rows of columns n0 .. n0 + width - 1 only. A
- * column's rows lie N rows apart, so these are B S runs of `width`
- * neighbouring rows, one run per sequence: a strided batch of B S products. */
-static void tiled_gemm_columns(const msa_args *args, cublasComputeType_t compute, float *y,
-                               int ldy, const float *x, int ldx, const float *w, int ldw, int out,
-                               int in, int n0, int width)
-{
-    const msa_size z = args->size;
-    const float one = 1.0f, zero = 0.0f;
-    CUBLAS_CHECK(cublasGemmStridedBatchedEx(
-        args->cublas, CUBLAS_OP_T, CUBLAS_OP_N, out, width, in, &one, w, CUDA_R_32F, ldw, 0,
-        x + (size_t)n0 * ldx, CUDA_R_32F, ldx, (long long)z.N * ldx, &zero, y + (size_t)n0 * ldy,
-        CUDA_R_32F, ldy, (long long)z.N * ldy, z.B * z.S, compute, CUBLAS_GEMM_DEFAULT));
-}
-
 /* Warps per attention block: as many as the queries can fill, at most four. */
 static int warps_for(int S, int rows_per_warp)
 {
@@ -1348,7 +1338,7 @@ static void launch_attention(Kernel kernel, size_t shared_bytes, bool *configure
     const int warps = warps_for(p.S, rows_per_warp);
     const int rows_per_block = warps * rows_per_warp;
     const long tiles = (p.S + rows_per_block - 1) / rows_per_block;
-    const long blocks = (long)B * p.columns * p.H * tiles;
+    const long blocks = (long)B * p.N * p.H * tiles;
     kernel<<<(unsigned)blocks, warps * 32, shared_bytes, stream>>>(p);
     LAUNCH_CHECK();
 }
@@ -1377,13 +1367,14 @@ static void launch_fp32_for(int d, const tiled_params &p, int B, cudaStream_t st
     case 8: launch_fp32<8, 4, 1, 8, LAZY>(p, B, stream); break;
     case 16: launch_fp32<16, 4, 1, 8, LAZY>(p, B, stream); break;
     case 32:
-        switch (getenv("TILED_MAP32") ? atoi(getenv("TILED_MAP32")) : 0) {
-        case 1: launch_fp32<32, 2, 2, 8, LAZY>(p, B, stream); break;
-        case 2: launch_fp32<32, 2, 2, 8, LAZY, 4>(p, B, stream); break;
-        case 3: launch_fp32<32, 1, 2, 8, LAZY>(p, B, stream); break;
-        case 4: launch_fp32<32, 2, 2, 16, LAZY>(p, B, stream); break;
-        default: launch_fp32<32, 4, 2, 8, LAZY>(p, B, stream); break;
-        }
+        /* Short columns: four rows a lane would leave half of a block's
+         * warps without rows and 8 warps on a multiprocessor; two rows a
+         * lane, held to 128 registers, keep 16 warps busy (measured: S=128
+         * faster, S=512 slower). */
+        if (p.S < 256)
+            launch_fp32<32, 2, 2, 8, LAZY, 4>(p, B, stream);
+        else
+            launch_fp32<32, 4, 2, 8, LAZY>(p, B, stream);
         break;
     default: launch_fp32<64, 4, 4, 8, LAZY>(p, B, stream); break;
     }
@@ -1428,45 +1419,6 @@ static void tiled_attend(tiled_flavour flavour, int d, const tiled_params &p, in
         launch_fp32_unsplit(d, p, B, stream);
 }
 
-#define TILED_MAX_CHUNKS 8
-
-/* The second stream and the events of the pipelined layer, made once. The
- * side stream has the highest priority, so that attention blocks are
- * placed as soon as room frees up between the GEMM's. */
-typedef struct {
-    cudaStream_t side;
-    cudaEvent_t projected[TILED_MAX_CHUNKS], attended[TILED_MAX_CHUNKS];
-} tiled_pipeline;
-
-static const tiled_pipeline &tiled_pipeline_get()
-{
-    static tiled_pipeline line;
-    static bool made = false;
-    if (!made) {
-        int least, greatest;
-        CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-        const char *priority = getenv("TILED_PRIORITY");
-        CUDA_CHECK(cudaStreamCreateWithPriority(&line.side, cudaStreamNonBlocking,
-                                                priority && atoi(priority) == 0 ? least : greatest));
-        for (int c = 0; c < TILED_MAX_CHUNKS; c++) {
-            CUDA_CHECK(cudaEventCreateWithFlags(&line.projected[c], cudaEventDisableTiming));
-            CUDA_CHECK(cudaEventCreateWithFlags(&line.attended[c], cudaEventDisableTiming));
-        }
-        made = true;
-    }
-    return line;
-}
-
-/* Column groups of the pipelined layer (1: not pipelined). */
-static int tiled_chunks(msa_size z)
-{
-    const char *wanted = getenv("TILED_CHUNKS");
-    int chunks = wanted ? atoi(wanted) : 1;
-    if (chunks < 1 || chunks > TILED_MAX_CHUNKS || z.N % chunks != 0)
-        chunks = 1;
-    return chunks;
-}
-
 static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool compact)
 {
     const msa_size z = args->size;
@@ -1500,8 +1452,6 @@ static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool 
         (int)(((long)z.D * z.D + (long)z.D * (z.D + TILED_EXTRA) / 4 + TILED_PREP_THREADS - 1) /
               TILED_PREP_THREADS);
     p.list_blocks = z.B * ((z.N + 31) / 32);
-    p.n0 = 0;
-    p.columns = z.N;
     p.q_scale = (float)(1.4426950408889634 / sqrt((double)d));
 
     const long norm_blocks = (p.rows + TILED_PREP_THREADS / 32 - 1) / (TILED_PREP_THREADS / 32);
@@ -1512,38 +1462,9 @@ static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool 
     const bool tf32 = flavour == TF32 || flavour == TF32_ROUNDED;
     const cublasComputeType_t compute = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     const int wide = z.D + TILED_EXTRA;
-    const int chunks = tiled_chunks(z);
-    if (chunks == 1) {
-        tiled_gemm(args, compute, p.proj, 4 * z.D, p.xn, wide, p.w_stack, z.D, 4 * z.D, z.D,
-                   p.rows);
-        tiled_attend(flavour, d, p, z.B, args->stream);
-        tiled_gemm(args, compute, args->out, z.D, p.xn, wide, p.w_out, wide, z.D, wide, p.rows);
-        return;
-    }
-
-    /* Pipelined: the columns in `chunks` groups. The attention of group c
-     * (on the side stream) runs beside the projections of group c + 1 and
-     * the output product of group c - 1 (on the layer's stream). Each group
-     * of O overwrites only its own rows of Xn, which its projections have
-     * already read. */
-    const tiled_pipeline &line = tiled_pipeline_get();
-    const int width = z.N / chunks;
-    for (int c = 0; c < chunks; c++) {
-        tiled_gemm_columns(args, compute, p.proj, 4 * z.D, p.xn, wide, p.w_stack, z.D, 4 * z.D,
-                           z.D, c * width, width);
-        CUDA_CHECK(cudaEventRecord(line.projected[c], args->stream));
-        CUDA_CHECK(cudaStreamWaitEvent(line.side, line.projected[c], 0));
-        tiled_params group = p;
-        group.n0 = c * width;
-        group.columns = width;
-        tiled_attend(flavour, d, group, z.B, line.side);
-        CUDA_CHECK(cudaEventRecord(line.attended[c], line.side));
-    }
-    for (int c = 0; c < chunks; c++) {
-        CUDA_CHECK(cudaStreamWaitEvent(args->stream, line.attended[c], 0));
-        tiled_gemm_columns(args, compute, args->out, z.D, p.xn, wide, p.w_out, wide, z.D, wide,
-                           c * width, width);
-    }
+    tiled_gemm(args, compute, p.proj, 4 * z.D, p.xn, wide, p.w_stack, z.D, 4 * z.D, z.D, p.rows);
+    tiled_attend(flavour, d, p, z.B, args->stream);
+    tiled_gemm(args, compute, args->out, z.D, p.xn, wide, p.w_out, wide, z.D, wide, p.rows);
 }
 
 static void tiled_launch(const msa_args *args) { tiled_launch_with(args, FP32, true); }
