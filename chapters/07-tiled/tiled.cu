@@ -467,14 +467,17 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
 {
     constexpr int PARTS = HD / 4; /* 16-byte pieces per row */
     const int first = stage * TILED_STAGE_KEYS;
-    /* The kernels walk a stage in steps of at most TILED_KEY_WALK keys and
-     * stop at the first step past the list's end: rows up to the next
-     * multiple of it are read (stand-ins, weighted zero), none beyond. */
-    const int needed = min(TILED_STAGE_KEYS, (c.length - first + TILED_KEY_WALK - 1) /
-                                                 TILED_KEY_WALK * TILED_KEY_WALK);
-    for (int chunk = threadIdx.x; chunk < needed * PARTS; chunk += blockDim.x) {
+    for (int chunk = threadIdx.x; chunk < TILED_STAGE_KEYS * PARTS; chunk += blockDim.x) {
         const int key = chunk / PARTS, part = chunk % PARTS;
         const int position = first + key;
+        /* The kernels walk a stage in steps of at most TILED_KEY_WALK keys
+         * and stop at the first step past the list's end: rows up to the
+         * next multiple of it are read (stand-ins, weighted zero), no more.
+         * (A step that starts at or after the end is never taken.) */
+#ifndef TILED_FULL_STAGES /* experiment: copy whole stages, as before */
+        if ((position & -TILED_KEY_WALK) >= c.length)
+            break;
+#endif
         const int entry = position < c.length ? list_ring[key] : 0; /* key 0 stands in */
 #ifndef WORKBOOK_MUTANT
         const bool kept = position < c.length && entry >= 0;
