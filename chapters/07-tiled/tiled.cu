@@ -126,7 +126,6 @@ the key lists, against the baseline's $10 R D + B N H S^2$.
 #include "msa.h"
 
 #define TILED_STAGE_KEYS 64     /* keys per stage of shared memory */
-#define TILED_KEY_WALK 32       /* the most keys an attention step takes at once */
 #define TILED_MAX_WARPS 4       /* warps per attention block */
 #define TILED_PREP_THREADS 256
 #define TILED_EXTRA 8            /* O's extra features: 1, then seven zeros */
@@ -470,14 +469,6 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
     for (int chunk = threadIdx.x; chunk < TILED_STAGE_KEYS * PARTS; chunk += blockDim.x) {
         const int key = chunk / PARTS, part = chunk % PARTS;
         const int position = first + key;
-        /* The kernels walk a stage in steps of at most TILED_KEY_WALK keys
-         * and stop at the first step past the list's end: rows up to the
-         * next multiple of it are read (stand-ins, weighted zero), no more.
-         * (A step that starts at or after the end is never taken.) */
-#ifndef TILED_FULL_STAGES /* experiment: copy whole stages, as before */
-        if ((position & -TILED_KEY_WALK) >= c.length)
-            break;
-#endif
         const int entry = position < c.length ? list_ring[key] : 0; /* key 0 stands in */
 #ifndef WORKBOOK_MUTANT
         const bool kept = position < c.length && entry >= 0;
@@ -498,7 +489,7 @@ static __device__ __forceinline__ tiled_column block_column(const tiled_params &
                                                            int rows_per_block, int *first_row)
 {
     const int tiles = (p.S + rows_per_block - 1) / rows_per_block;
-    long index = blockIdx.x;
+    unsigned index = blockIdx.x;
     const int tile = (int)(index % tiles);
     index /= tiles;
     tiled_column c;
@@ -784,7 +775,7 @@ static __device__ __forceinline__ void prefetch_l2(const float *address)
     asm volatile("prefetch.global.L2 [%0];" ::"l"(address));
 }
 
-template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 1>
+template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 0>
 __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     tiled_attention_fp32(const tiled_params p)
 {
@@ -1346,7 +1337,7 @@ static void launch_attention(Kernel kernel, size_t shared_bytes, bool *configure
     LAUNCH_CHECK();
 }
 
-template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 1>
+template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 0>
 static void launch_fp32(const tiled_params &p, int B, cudaStream_t stream)
 {
     static bool configured = false;
@@ -1374,9 +1365,16 @@ static void launch_fp32_for(int d, const tiled_params &p, int B, cudaStream_t st
          * warps without rows and 8 warps on a multiprocessor; two rows a
          * lane, held to 128 registers, keep 16 warps busy (measured: S=128
          * faster, S=512 slower). */
-        if (p.S < 256)
-            launch_fp32<32, 2, 2, 8, LAZY, 4>(p, B, stream);
-        else
+        if (p.S < 256) {
+            const char *v = getenv("TILED_SHORT"); /* experiment */
+            const int variant = v ? atoi(v) : 0;
+            if (variant == 1)
+                launch_fp32<32, 2, 2, 8, LAZY, 4>(p, B, stream);
+            else if (variant == 2)
+                launch_fp32<32, 2, 2, 4, LAZY>(p, B, stream);
+            else
+                launch_fp32<32, 2, 2, 4, LAZY, 4>(p, B, stream);
+        } else
             launch_fp32<32, 4, 2, 8, LAZY>(p, B, stream);
         break;
     default: launch_fp32<64, 4, 4, 8, LAZY>(p, B, stream); break;
