@@ -127,6 +127,7 @@ the key lists, against the baseline's $10 R D + B N H S^2$.
 
 #define TILED_STAGE_KEYS 64     /* keys per stage of shared memory */
 #define TILED_MAX_WARPS 4       /* warps per attention block */
+#define TILED_SHORT_COLUMN 256  /* below this depth, d = 32 takes two rows a lane */
 #define TILED_PREP_THREADS 256
 #define TILED_EXTRA 8            /* O's extra features: 1, then seven zeros */
 #define TILED_RENORM_LIMIT 256.0f /* 2^8: how far a weight may grow before the reference moves */
@@ -489,7 +490,7 @@ static __device__ __forceinline__ tiled_column block_column(const tiled_params &
                                                            int rows_per_block, int *first_row)
 {
     const int tiles = (p.S + rows_per_block - 1) / rows_per_block;
-    unsigned index = blockIdx.x;
+    long index = blockIdx.x;
     const int tile = (int)(index % tiles);
     index /= tiles;
     tiled_column c;
@@ -619,6 +620,23 @@ For $d = 8$ a lane could hold eight whole rows in the same registers, with
 32 FMAs per load; an earlier version did, and the race (in the notes of
 this chapter) preferred four: past 16 FMAs per load, more rows per lane buy
 nothing and cost warps per multiprocessor.
+
+Short columns change that count. Four rows a lane at $d = 32$ need 255
+registers, so a multiprocessor holds 8 warps, and a warp takes 64 rows, so
+at $S = 128$ a block has only two warps. Each block waits three times
+before and after its arithmetic (for the key list, for the first keys, for
+the gate logits), and 8 warps cannot cover those waits for one another.
+Below $S = 256$ the kernel therefore gives a lane two rows at $d = 32$ and
+asks the compiler, through `__launch_bounds__`, to fit in 128 registers:
+four blocks of four warps, 16 warps per multiprocessor, at the price of
+half the FMAs per load. (To fit, the compiler spills a few dozen bytes to
+the stack, `make ptxas` shows how many; the two ways we found to avoid
+that, 4 keys per step or no register limit, were both slower.) The race keeps the other choice as
+`fused-tiled+four-rows`: at $S = 128$ it takes
+{{median_ms|fused-tiled+four-rows|B=1 S=128 N=256 D=256 H=8}} ms, against
+{{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8}} ms for the kernel. At
+$S = 512$ the trade goes the other way (the chapter's notes have the runs),
+so there both are the same kernel.
 
 A block has as many warps, up to four, as $S$ can fill. Keys are taken
 eight at a time: one *step* computes the scores of its keys for the lane's rows, their weights, and adds them in.
@@ -1353,28 +1371,19 @@ static void launch_tf32(const tiled_params &p, int B, cudaStream_t stream)
                      p, B, 16 * tf32_shape<HD>::TILES, stream);
 }
 
-/* Rows per lane and lanes per row for each head size (the table above). */
+/* Rows per lane and lanes per row for each head size (the table above).
+ * short_columns: below S = 256, two rows a lane at d = 32 (see the prose). */
 template <bool LAZY>
-static void launch_fp32_for(int d, const tiled_params &p, int B, cudaStream_t stream)
+static void launch_fp32_for(int d, const tiled_params &p, int B, cudaStream_t stream,
+                            bool short_columns)
 {
     switch (d) {
     case 8: launch_fp32<8, 4, 1, 8, LAZY>(p, B, stream); break;
     case 16: launch_fp32<16, 4, 1, 8, LAZY>(p, B, stream); break;
     case 32:
-        /* Short columns: four rows a lane would leave half of a block's
-         * warps without rows and 8 warps on a multiprocessor; two rows a
-         * lane, held to 128 registers, keep 16 warps busy (measured: S=128
-         * faster, S=512 slower). */
-        if (p.S < 256) {
-            const char *v = getenv("TILED_SHORT"); /* experiment */
-            const int variant = v ? atoi(v) : 0;
-            if (variant == 1)
-                launch_fp32<32, 2, 2, 8, LAZY, 4>(p, B, stream);
-            else if (variant == 2)
-                launch_fp32<32, 2, 2, 4, LAZY>(p, B, stream);
-            else
-                launch_fp32<32, 2, 2, 4, LAZY, 4>(p, B, stream);
-        } else
+        if (short_columns && p.S < TILED_SHORT_COLUMN)
+            launch_fp32<32, 2, 2, 8, LAZY, 4>(p, B, stream); /* 128 registers, 4 blocks an SM */
+        else
             launch_fp32<32, 4, 2, 8, LAZY>(p, B, stream);
         break;
     default: launch_fp32<64, 4, 4, 8, LAZY>(p, B, stream); break;
@@ -1403,7 +1412,7 @@ static void launch_tf32_for(int d, const tiled_params &p, int B, cudaStream_t st
     }
 }
 
-typedef enum { FP32, FP32_EAGER, FP32_UNSPLIT, TF32, TF32_ROUNDED } tiled_flavour;
+typedef enum { FP32, FP32_EAGER, FP32_UNSPLIT, FP32_FOUR_ROWS, TF32, TF32_ROUNDED } tiled_flavour;
 
 static void tiled_attend(tiled_flavour flavour, int d, const tiled_params &p, int B,
                          cudaStream_t stream)
@@ -1412,10 +1421,10 @@ static void tiled_attend(tiled_flavour flavour, int d, const tiled_params &p, in
         launch_tf32_for<false>(d, p, B, stream);
     else if (flavour == TF32_ROUNDED)
         launch_tf32_for<true>(d, p, B, stream);
-    else if (flavour == FP32)
-        launch_fp32_for<true>(d, p, B, stream);
+    else if (flavour == FP32 || flavour == FP32_FOUR_ROWS)
+        launch_fp32_for<true>(d, p, B, stream, flavour == FP32);
     else if (flavour == FP32_EAGER)
-        launch_fp32_for<false>(d, p, B, stream);
+        launch_fp32_for<false>(d, p, B, stream, true);
     else
         launch_fp32_unsplit(d, p, B, stream);
 }
@@ -1477,6 +1486,10 @@ static void tiled_launch_tf32_rounded(const msa_args *args)
 static void tiled_launch_dense(const msa_args *args) { tiled_launch_with(args, FP32, false); }
 static void tiled_launch_eager(const msa_args *args) { tiled_launch_with(args, FP32_EAGER, true); }
 static void tiled_launch_unsplit(const msa_args *args) { tiled_launch_with(args, FP32_UNSPLIT, true); }
+static void tiled_launch_four_rows(const msa_args *args)
+{
+    tiled_launch_with(args, FP32_FOUR_ROWS, true);
+}
 
 const msa_kernel fused_tiled_kernel = {"fused-tiled", 7, TOLERANCE_FP32, tiled_refuses,
                                        tiled_scratch_floats, tiled_launch};
@@ -1484,8 +1497,9 @@ const msa_kernel fused_tiled_tf32_kernel = {"fused-tiled-tf32", 7, TOLERANCE_TF3
                                             tiled_scratch_floats, tiled_launch_tf32};
 
 /* The same layer with every key streamed (masked ones weighted zero), with
- * the reference moved at every step, with whole rows per lane, and with the
- * TF32 operands rounded: the comparisons below. */
+ * the reference moved at every step, with whole rows per lane, with four
+ * rows a lane even for short columns, and with the TF32 operands rounded:
+ * the comparisons below. */
 static const msa_kernel fused_tiled_dense_kernel = {"fused-tiled+dense", 7, TOLERANCE_FP32,
                                                     tiled_refuses, tiled_scratch_floats,
                                                     tiled_launch_dense};
@@ -1495,6 +1509,10 @@ static const msa_kernel fused_tiled_eager_kernel = {"fused-tiled+eager", 7, TOLE
 static const msa_kernel fused_tiled_unsplit_kernel = {"fused-tiled+unsplit", 7, TOLERANCE_FP32,
                                                       tiled_refuses, tiled_scratch_floats,
                                                       tiled_launch_unsplit};
+static const msa_kernel fused_tiled_four_rows_kernel = {"fused-tiled+four-rows", 7,
+                                                        TOLERANCE_FP32, tiled_refuses,
+                                                        tiled_scratch_floats,
+                                                        tiled_launch_four_rows};
 static const msa_kernel fused_tiled_tf32_rounded_kernel = {"fused-tiled-tf32+rounded", 7,
                                                            TOLERANCE_TF32, tiled_refuses,
                                                            tiled_scratch_floats,
@@ -1586,10 +1604,11 @@ int main(int argc, char **argv)
                                       &fused_tiled_kernel,       &fused_tiled_tf32_kernel,
                                       &fused_tiled_dense_kernel, &fused_tiled_eager_kernel,
                                       &fused_tiled_unsplit_kernel,
+                                      &fused_tiled_four_rows_kernel,
                                       &fused_tiled_tf32_rounded_kernel};
     return msa_chapter_main(argc, argv, 7,
                             "chapter 7, MSA column attention at any depth: online softmax over "
                             "tiles of keys, FP32 and TF32, against the unfused cuBLAS layer",
-                            contenders, 8);
+                            contenders, 9);
 }
 #endif

@@ -26,6 +26,7 @@ expect_status "the mutant refuses like the real thing" 2 build/chapter7-mutant -
 gpu_expect "chapter7 passes at the default size, every contender" 0 build/chapter7 --check-only
 gpu_expect "chapter7 passes at S=64 D=128 H=8, every contender" 0 build/chapter7 B=1 S=64 N=16 D=128 H=8 --check-only
 gpu_expect "fused-tiled kernels pass at d=32, S=100 (one partial stage)" 0 build/chapter7 --only-new B=1 S=100 N=16 D=256 H=8 --check-only
+gpu_expect "fused-tiled kernels pass at d=32, S=200 (short columns: two query tiles of 128, stages of 64)" 0 build/chapter7 --only-new B=1 S=200 N=8 D=256 H=8 --check-only
 gpu_expect "fused-tiled kernels pass at d=8, S=200, B=2 (stages of 64, then 8)" 0 build/chapter7 --only-new B=2 S=200 N=8 D=64 H=8 --check-only
 gpu_expect "fused-tiled kernels pass at d=16, S=130" 0 build/chapter7 --only-new B=1 S=130 N=12 D=128 H=8 --check-only
 gpu_expect "fused-tiled kernels pass at d=64, S=70" 0 build/chapter7 --only-new B=1 S=70 N=12 D=256 H=4 --check-only
