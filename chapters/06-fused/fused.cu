@@ -1279,8 +1279,9 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_multicast(const fused_
             mbarrier_init(barrier + 8 * k);
         mbarrier_init_fence();
         mbarrier_expect_bytes(barrier_x, (unsigned)((S + 4) * D * sizeof(float)));
-        mbarrier_expect_bytes(barrier_w, (unsigned)(4 * L::OWN * D * sizeof(float)));
-        mbarrier_expect_bytes(barrier_o, (unsigned)(L::OWN * D * sizeof(float)));
+        /* with no one to share with, the weights come by cp.async (below): nothing to count */
+        mbarrier_expect_bytes(barrier_w, SHARE > 1 ? (unsigned)(4 * L::OWN * D * sizeof(float)) : 0u);
+        mbarrier_expect_bytes(barrier_o, SHARE > 1 ? (unsigned)(L::OWN * D * sizeof(float)) : 0u);
         /* the partner's half of O; with no partner, nothing (the phase completes now) */
         mbarrier_expect_bytes(barrier_pair,
                               SPLIT > 1 ? (unsigned)(S * L::OWN * sizeof(float)) : 0u);
@@ -1312,7 +1313,7 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_multicast(const fused_
 
     /* This block's share of the weight rows of its half, sent to every block
      * of the cluster that holds the same half. */
-    if (warp == 1) {
+    if (SHARE > 1 && warp == 1) {
         unsigned short same_half = 0;
 #pragma unroll
         for (int k = 0; k < SHARE; k++)
@@ -1330,12 +1331,41 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_multicast(const fused_
                 bulk_copy(destination, source, D * sizeof(float), counted_on);
         }
     }
+    if constexpr (SHARE == 1) {
+        /* No one to share with. A bulk copy per 256-byte row is slow (run 4:
+         * 160 of them took ~12k cycles to land), so the rows of W_q, W_k, W_v,
+         * W_g come as in fused, warp w copying those its warp tile uses; but
+         * each block starts at another 128-byte line of them, so that the 64
+         * blocks reading the same rows do not all ask for the same line at the
+         * same moment. */
+        const int rows = 4 * L::OWN / FUSED_WARPS, first = warp * rows;
+        const int chunks = rows * (D / 4), start = (int)((column * 8) % chunks);
+        const float *source =
+            weight_matrix(p, first / L::OWN) + ((size_t)split * L::OWN + first % L::OWN) * D;
+#pragma unroll 1
+        for (int k = lane; k < chunks; k += 32) {
+            const int chunk = (k + start) % chunks;
+            const int row = chunk / (D / 4), c = 4 * (chunk % (D / 4));
+            copy_async_16(weights + (first + row) * L::W_STRIDE + c, source + (size_t)row * D + c);
+        }
+        copy_async_commit();
+    }
 
     mbarrier_wait(barrier_x);
+    if constexpr (SHARE == 1) {
+        /* W_o, needed last, only now: it does not compete with X on the way in */
+        copy_rows_async<D>(weights + MATRIX_O * L::OWN * L::W_STRIDE, L::W_STRIDE,
+                           p.wo + (size_t)split * L::OWN * D, L::OWN);
+        copy_async_commit();
+    }
     layer_norm_rows<D>(xn, L::X_STRIDE, S, vectors, vectors + D);
     __syncthreads();
 
     mbarrier_wait(barrier_w);
+    if constexpr (SHARE == 1) {
+        copy_async_wait<1>(); /* this warp's rows of W_q, W_k, W_v, W_g */
+        __syncwarp();
+    }
     project<D, SPLIT, true, 4 * L::OWN>(p, proj, vectors, b, n, split, xn, L::X_STRIDE, weights, 0);
     __syncthreads();
 
@@ -1348,6 +1378,7 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_multicast(const fused_
     attend_any_head_count<D, SPLIT>(proj, kept, probs, gathered, partner_gathered,
                                     partner_barrier, split, S, p.H);
     mbarrier_wait(barrier_o);
+    copy_async_wait<0>();           /* W_o, when it came by cp.async */
     __syncthreads();                /* this block's half of O */
     mbarrier_wait(barrier_pair);    /* and the partner's */
     if constexpr (SPLIT > 1)
@@ -1434,8 +1465,14 @@ static bool share_pays(msa_size z)
 }
 
 template <int D, int SPLIT>
-static void launch_multicast_sharing(const msa_args *args, int most_shared)
+static void launch_multicast_sharing(const msa_args *args, int most_shared, bool in_one_wave)
 {
+    /* Run 4: with every block in one wave, multicast rows cost more than they
+     * save (D=32, S=8: 0.0088 ms shared by 4 against 0.0076 for fused); with
+     * several waves it paid (S=64, N=256, D=64: 0.2134 against 0.2202). */
+    const msa_size z = args->size;
+    if (!in_one_wave && (long)z.B * z.N * SPLIT <= device_facts().sm_count)
+        most_shared = 1;
     if (most_shared >= 4 && share_pays<D, SPLIT, 4>(args->size))
         launch_multicast<D, SPLIT, 4>(args);
     else if (most_shared >= 2 && share_pays<D, SPLIT, 2>(args->size))
@@ -1446,7 +1483,7 @@ static void launch_multicast_sharing(const msa_args *args, int most_shared)
 
 /* The split as fused_launch_with decides it; then the sharing. most_shared
  * caps SHARE (the notes' experiments compare 1, 2 and 4). */
-static void multicast_launch_with(const msa_args *args, int most_shared)
+static void multicast_launch_with(const msa_args *args, int most_shared, bool in_one_wave)
 {
     const msa_size z = args->size;
     const fused_device_facts facts = device_facts();
@@ -1455,24 +1492,24 @@ static void multicast_launch_with(const msa_args *args, int most_shared)
     const bool split = few_columns && z.H % 2 == 0;
     switch (z.D) {
     case 32:
-        launch_multicast_sharing<32, 1>(args, most_shared);
+        launch_multicast_sharing<32, 1>(args, most_shared, in_one_wave);
         break;
     case 64:
         if (split && multicast_layout<64, 2>::bytes(z.S) <= limit)
-            launch_multicast_sharing<64, 2>(args, most_shared);
+            launch_multicast_sharing<64, 2>(args, most_shared, in_one_wave);
         else
-            launch_multicast_sharing<64, 1>(args, most_shared);
+            launch_multicast_sharing<64, 1>(args, most_shared, in_one_wave);
         break;
     default: /* 128: split and resident, or fused's streamed path */
         if (split && multicast_layout<128, 2>::bytes(z.S) <= limit)
-            launch_multicast_sharing<128, 2>(args, most_shared);
+            launch_multicast_sharing<128, 2>(args, most_shared, in_one_wave);
         else
             fused_launch_with(args, 1);
         break;
     }
 }
 
-static void multicast_launch(const msa_args *args) { multicast_launch_with(args, 4); }
+static void multicast_launch(const msa_args *args) { multicast_launch_with(args, 4, false); }
 
 [[maybe_unused]] static const msa_kernel fused_multicast_kernel = {
     "fused+multicast", 6, TOLERANCE_FP32, fused_refuses, NULL, multicast_launch};

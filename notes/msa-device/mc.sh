@@ -47,7 +47,7 @@ echo "== verify and sanitizers (untimed, side by side)"
 (timeout 60 tests/gpu_runs.sh verify 6 > "$OUT/verify.log" 2>&1; echo "verify exit $?" >> "$OUT/verify.log") &
 v=$!
 pids=()
-for size in "B=1 S=5 N=4 D=64 H=2" "B=1 S=9 N=4 D=32 H=8"; do
+for size in "B=1 S=5 N=4 D=64 H=2" "B=1 S=9 N=136 D=32 H=8"; do
   for tool in memcheck racecheck synccheck; do
     f="/tmp/san-$tool-${size// /_}.log"
     (timeout 60 compute-sanitizer --tool $tool --error-exitcode 1 build/chapter6 $size \

@@ -27,10 +27,18 @@ rep('''    layer_norm_rows<D>(xn, L::X_STRIDE, S, vectors, vectors + D);
     __syncthreads();
 
     mbarrier_wait(barrier_w);
+    if constexpr (SHARE == 1) {
+        copy_async_wait<1>(); /* this warp's rows of W_q, W_k, W_v, W_g */
+        __syncwarp();
+    }
 ''', '''    layer_norm_rows<D>(xn, L::X_STRIDE, S, vectors, vectors + D);
     __syncthreads();
     TL(3);
     mbarrier_wait(barrier_w);
+    if constexpr (SHARE == 1) {
+        copy_async_wait<1>(); /* this warp's rows of W_q, W_k, W_v, W_g */
+        __syncwarp();
+    }
     TL(4);
 ''')
 rep('''weights, 0);
