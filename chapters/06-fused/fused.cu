@@ -954,6 +954,97 @@ const msa_kernel fused_kernel = {"fused", 6, TOLERANCE_FP32, fused_refuses, NULL
     "fused+nocluster", 6, TOLERANCE_FP32, fused_refuses, NULL, fused_launch_one_block};
 
 /*md
+## The race
+
+At the small case, on the GPU named in the results, one forward of the
+fused kernel takes {{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} ms, against
+{{median_ms|unfused|B=2 S=8 N=32 D=64 H=4}} ms for the sixteen launches of
+the framework-style layer: {{speedup|fused|unfused|B=2 S=8 N=32 D=64 H=4}}
+times faster. Replayed as a CUDA graph the baseline drops to
+{{median_ms|unfused+graph|B=2 S=8 N=32 D=64 H=4}} ms, because much of its
+time was the CPU issuing launches, while the fused kernel, a graph of one
+node, stays where it was ({{median_ms|fused+graph|B=2 S=8 N=32 D=64 H=4}}
+ms): {{speedup|fused+graph|unfused+graph|B=2 S=8 N=32 D=64 H=4}} times
+faster. What the graph leaves to the baseline is the GPU's own cost of
+sixteen dependent kernels, each of which must start, spread over the
+machine and drain before the next may begin, with every intermediate going
+out to memory and back.
+
+Splitting a column over a cluster of two blocks pays a little at the small
+case, where one block per column takes
+{{median_ms|fused+nocluster|B=2 S=8 N=32 D=64 H=4}} ms, and much more once
+a block has real arithmetic to do: at $S = 64$ the split kernel takes
+{{median_ms|fused|B=2 S=64 N=32 D=64 H=4}} ms against
+{{median_ms|fused+nocluster|B=2 S=64 N=32 D=64 H=4}} ms, and at $D = 128$
+{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms against
+{{median_ms|fused+nocluster|B=2 S=8 N=32 D=128 H=4}} ms (there the split
+also lets each block keep all its weight rows in shared memory instead of
+streaming them).
+
+## Where the time goes, and what is left
+
+Well ahead of the layer it replaces, the fused kernel is still far from
+the floors we computed at the start: a third of a
+microsecond of arithmetic, well under a tenth of one of memory traffic.
+Compare the three feature sizes at $S = 8$. With $D = 32$ the kernel takes
+{{median_ms|fused|B=2 S=8 N=32 D=32 H=4}} ms, with $D = 64$
+{{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} ms and with $D = 128$
+{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms, while the work grows sixteen
+times from the first to the last. Most of the time is a fixed cost that
+has little to do with the arithmetic.
+
+Some of it is the price of any launch: even an empty kernel, timed the
+same way, is not free, and launching it with this kernel's grid, clusters
+of two and shared memory costs no more than launching it bare. The rest is
+waiting, and we took it apart with three experiments
+(`notes/msa-device/`), each a suspect that did not hold up:
+
+- *The machine code.* The flush evicts the kernel's instructions too, and
+  they are not small. So we made them smaller: the warp tile of each call
+  to `project` is now fixed at compile time, and the loops that run a
+  handful of times (the copies, LayerNorm's rows) are no longer unrolled,
+  which takes the small case's instantiation from about 47 to 38 KB.
+  The time did not move. Nor did it when the timed launch followed a launch
+  of the same kernel on other inputs, which brings its code back into the
+  cache: the code's fetch is not what the kernel waits for.
+- *Cold data.* Reading the inputs into the L2 cache just before the timed
+  launch saves only a small fraction of the time.
+- *The launch.* As said, an empty kernel launched like ours costs what a
+  bare one does.
+
+What is left is the chain inside a block, which a timeline of `clock64()`
+marks lays out phase by phase. The longest wait, over a third of the
+block's time, comes before LayerNorm: the block waits for the column's
+rows, and before it gets there each thread must also issue its share of
+the 40 KB of weight rows that all 128 blocks ask for at the same moment,
+5 MB of requests for the same 80 KB. Then the projections, attention and
+the output projection each take far longer than their arithmetic, one
+dependent step after another with eight warps per multiprocessor to hide
+the latencies. Moving the cluster barrier's wait into the first copy's
+shadow takes one of those steps off the chain, too little to tell from
+the spread of the timings. So two goals of this chapter are still open:
+4 microseconds per forward at the small case, and a lead of five times
+over the baseline when both run as CUDA graphs. Loading each weight row
+once per cluster and sending it to every block that needs it (Hopper's
+bulk copies can multicast within a cluster) would attack the first wait;
+the last section of this chapter
+tries it.
+
+The sweep in the results shows the other end. With 256 columns of 64
+sequences there are enough blocks to fill the GPU, and the fused kernel
+only keeps pace with the unfused layer:
+{{median_ms|fused|B=1 S=64 N=256 D=64 H=8}} ms against
+{{median_ms|unfused|B=1 S=64 N=256 D=64 H=8}} ms at $D = 64$, and
+{{median_ms|fused|B=1 S=64 N=256 D=128 H=8}} ms against
+{{median_ms|unfused|B=1 S=64 N=256 D=128 H=8}} ms at $D = 128$. Now each
+multiprocessor runs a single block of eight warps that holds a whole
+column, with too few warps in flight to hide the latency of each step,
+while cuBLAS computes the projections of all columns at once as one large,
+well-tiled matrix product. And the kernel stops at $S = 64$ by
+construction. Chapter 7 takes it from there.
+*/
+
+/*md
 ## The weights once per cluster: `fused+multicast`
 
 The timeline says where to look first: over a third of the block's time
@@ -1007,12 +1098,42 @@ the unnormalised weights are stored before their sum is known, so that
 $A V$ and the sum's shuffles overlap; $1/Z$ is applied with the gate.
 
 Everything else (LayerNorm, the projections, the layout of shared memory)
-is `fused`'s. What the launcher cannot give a cluster of several columns
-(a column count that no `SHARE` divides, or weights that do not fit in
-shared memory) it hands to `fused`'s launcher, so the variant runs at
-every size `fused` does. `SHARE` is the largest of 4 and 2 that divides
-the column count and does not add a wave of blocks, as the CUDA runtime
-reports how many clusters of that shape fit on the GPU at once.
+is `fused`'s.
+
+That was the plan; the H200 amended it twice. First, a cluster must sit
+within one of the GPU's processing clusters of multiprocessors, and with
+one block per multiprocessor the H200 holds 15 clusters of eight blocks at
+once, or 30 of four: the small case's 128 blocks, in 16 or 32 clusters,
+would need a second wave. Second, the bulk copy engine is slow at small
+copies: one copy per 256-byte row, 160 rows a block, took about 12,000
+cycles to land, against some 5,000 for `fused`'s `cp.async`. (Whole
+matrices in one copy each would be fast, but then the rows lie unpadded,
+and the projection's reads collide in the banks.) So where every block
+fits in one wave, the variant shares nothing: the weight rows come by
+`cp.async` as in `fused`, except that each block starts at another
+128-byte line of them, so that the 64 blocks that read the same rows do
+not all ask for the same line at the same moment, and the rows of $W_o$,
+needed last, are only asked for once $X$ has arrived. The column's rows,
+the vectors, the `st.async` exchange of $O$ and the new attention stay.
+Only with several waves of blocks does the launcher form clusters of
+columns, choosing `SHARE` as the largest of 4 and 2 that divides the
+column count and adds no wave, as the CUDA runtime reports how many
+clusters of that shape fit at once. What it cannot run resident ($D =
+128$ in one block) it hands to `fused`'s launcher, so the variant runs at
+every size `fused` does. (Building for plain `sm_90`, the assembler adds
+an advisory to each multicast copy: such code may be slower on later
+architectures than code built for `sm_90a`. On the H100 and H200 it is
+the same instruction.)
+
+The results table has the variant beside `fused` at every size. Across
+the board it is a few percent faster, up to a tenth at $S = 16$; the
+small case moves from about 10 to about 9.7 microseconds, still short of
+five times the unfused layer as graph replays. A timeline of the new
+kernel (`notes/msa.md`) says where it went: $X$ arrives about a
+microsecond earlier and the projections start sooner, the exchange of
+$O$ costs half the cluster barrier; but the rewritten attention, for all
+its shorter chains on paper, is no faster than `attend`, and the first
+cold round trip to device memory alone takes some 3,000 cycles.
 */
 
 __device__ __forceinline__ unsigned shared_address(const void *pointer)
@@ -1513,96 +1634,6 @@ static void multicast_launch(const msa_args *args) { multicast_launch_with(args,
 
 [[maybe_unused]] static const msa_kernel fused_multicast_kernel = {
     "fused+multicast", 6, TOLERANCE_FP32, fused_refuses, NULL, multicast_launch};
-
-/*md
-## The race
-
-At the small case, on the GPU named in the results, one forward of the
-fused kernel takes {{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} ms, against
-{{median_ms|unfused|B=2 S=8 N=32 D=64 H=4}} ms for the sixteen launches of
-the framework-style layer: {{speedup|fused|unfused|B=2 S=8 N=32 D=64 H=4}}
-times faster. Replayed as a CUDA graph the baseline drops to
-{{median_ms|unfused+graph|B=2 S=8 N=32 D=64 H=4}} ms, because much of its
-time was the CPU issuing launches, while the fused kernel, a graph of one
-node, stays where it was ({{median_ms|fused+graph|B=2 S=8 N=32 D=64 H=4}}
-ms): {{speedup|fused+graph|unfused+graph|B=2 S=8 N=32 D=64 H=4}} times
-faster. What the graph leaves to the baseline is the GPU's own cost of
-sixteen dependent kernels, each of which must start, spread over the
-machine and drain before the next may begin, with every intermediate going
-out to memory and back.
-
-Splitting a column over a cluster of two blocks pays a little at the small
-case, where one block per column takes
-{{median_ms|fused+nocluster|B=2 S=8 N=32 D=64 H=4}} ms, and much more once
-a block has real arithmetic to do: at $S = 64$ the split kernel takes
-{{median_ms|fused|B=2 S=64 N=32 D=64 H=4}} ms against
-{{median_ms|fused+nocluster|B=2 S=64 N=32 D=64 H=4}} ms, and at $D = 128$
-{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms against
-{{median_ms|fused+nocluster|B=2 S=8 N=32 D=128 H=4}} ms (there the split
-also lets each block keep all its weight rows in shared memory instead of
-streaming them).
-
-## Where the time goes, and what is left
-
-Well ahead of the layer it replaces, the fused kernel is still far from
-the floors we computed at the start: a third of a
-microsecond of arithmetic, well under a tenth of one of memory traffic.
-Compare the three feature sizes at $S = 8$. With $D = 32$ the kernel takes
-{{median_ms|fused|B=2 S=8 N=32 D=32 H=4}} ms, with $D = 64$
-{{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} ms and with $D = 128$
-{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms, while the work grows sixteen
-times from the first to the last. Most of the time is a fixed cost that
-has little to do with the arithmetic.
-
-Some of it is the price of any launch: even an empty kernel, timed the
-same way, is not free, and launching it with this kernel's grid, clusters
-of two and shared memory costs no more than launching it bare. The rest is
-waiting, and we took it apart with three experiments
-(`notes/msa-device/`), each a suspect that did not hold up:
-
-- *The machine code.* The flush evicts the kernel's instructions too, and
-  they are not small. So we made them smaller: the warp tile of each call
-  to `project` is now fixed at compile time, and the loops that run a
-  handful of times (the copies, LayerNorm's rows) are no longer unrolled,
-  which takes the small case's instantiation from about 47 to 38 KB.
-  The time did not move. Nor did it when the timed launch followed a launch
-  of the same kernel on other inputs, which brings its code back into the
-  cache: the code's fetch is not what the kernel waits for.
-- *Cold data.* Reading the inputs into the L2 cache just before the timed
-  launch saves only a small fraction of the time.
-- *The launch.* As said, an empty kernel launched like ours costs what a
-  bare one does.
-
-What is left is the chain inside a block, which a timeline of `clock64()`
-marks lays out phase by phase. The longest wait, over a third of the
-block's time, comes before LayerNorm: the block waits for the column's
-rows, and before it gets there each thread must also issue its share of
-the 40 KB of weight rows that all 128 blocks ask for at the same moment,
-5 MB of requests for the same 80 KB. Then the projections, attention and
-the output projection each take far longer than their arithmetic, one
-dependent step after another with eight warps per multiprocessor to hide
-the latencies. Moving the cluster barrier's wait into the first copy's
-shadow takes one of those steps off the chain, too little to tell from
-the spread of the timings. So two goals of this chapter are still open:
-4 microseconds per forward at the small case, and a lead of five times
-over the baseline when both run as CUDA graphs. Loading each weight row once per cluster
-and sending it to every block that needs it (Hopper's bulk copies can
-multicast within a cluster) would attack the first wait; that is for a
-later version.
-
-The sweep in the results shows the other end. With 256 columns of 64
-sequences there are enough blocks to fill the GPU, and the fused kernel
-only keeps pace with the unfused layer:
-{{median_ms|fused|B=1 S=64 N=256 D=64 H=8}} ms against
-{{median_ms|unfused|B=1 S=64 N=256 D=64 H=8}} ms at $D = 64$, and
-{{median_ms|fused|B=1 S=64 N=256 D=128 H=8}} ms against
-{{median_ms|unfused|B=1 S=64 N=256 D=128 H=8}} ms at $D = 128$. Now each
-multiprocessor runs a single block of eight warps that holds a whole
-column, with too few warps in flight to hide the latency of each step,
-while cuBLAS computes the projections of all columns at once as one large,
-well-tiled matrix product. And the kernel stops at $S = 64$ by
-construction. Chapter 7 takes it from there.
-*/
 
 #if WORKBOOK_CHAPTER == 6
 int main(int argc, char **argv)
