@@ -1024,10 +1024,11 @@ the latencies. Moving the cluster barrier's wait into the first copy's
 shadow takes one of those steps off the chain, too little to tell from
 the spread of the timings. So two goals of this chapter are still open:
 4 microseconds per forward at the small case, and a lead of five times
-over the baseline when both run as CUDA graphs. Loading each weight row once per cluster
-and sending it to every block that needs it (Hopper's bulk copies can
-multicast within a cluster) would attack the first wait; that is for a
-later version.
+over the baseline when both run as CUDA graphs. Loading each weight row
+once per cluster and sending it to every block that needs it (Hopper's
+bulk copies can multicast within a cluster) would attack the first wait;
+the last section of this chapter
+tries it.
 
 The sweep in the results shows the other end. With 256 columns of 64
 sequences there are enough blocks to fill the GPU, and the fused kernel
@@ -1043,13 +1044,605 @@ well-tiled matrix product. And the kernel stops at $S = 64$ by
 construction. Chapter 7 takes it from there.
 */
 
+/*md
+## The weights once per cluster: `fused+multicast`
+
+The timeline says where to look first: over a third of the block's time
+goes by before LayerNorm may start, while 128 blocks each pull their 40 KB
+of weight rows, 5 MB of requests for the same 80 KB, through the L2 cache
+at once. Every column needs every weight, but not every *block* needs to
+fetch them. Hopper's bulk copy engine (the "tensor memory accelerator",
+here used without tensors) can copy a run of bytes from device memory into
+shared memory and *multicast* it: one read from the L2, delivered to the
+same place in the shared memory of several blocks of a cluster.
+
+So `fused+multicast` groups the blocks of `SHARE` neighbouring columns into
+one cluster, beside the split of each column into `SPLIT` halves that
+`fused` already does: a cluster of `SPLIT` $\times$ `SHARE` blocks, block
+$x$ with rank `share` $\cdot$ `SPLIT` $+$ `split`. The blocks that hold the
+same half of different columns need the same weight rows; each of them
+fetches a `SHARE`-th of the rows and multicasts every row to all of them.
+With clusters of eight at the small case (two halves of four columns), the
+L2 sends each weight row to four blocks at once, and the weights cross the
+chip a quarter as often.
+
+A bulk copy does not complete into a thread's register file or a
+`cp.async` group but onto an *mbarrier*, a 64-bit counter in shared memory:
+the block announces how many bytes it expects (`expect_tx`), each copy
+counts its bytes down as they land, and the barrier's phase completes when
+all have. Threads wait by polling it (`try_wait`). That suits multicast: a
+block cannot know who sends it what, only how much. It also frees the
+threads: one lane issues a whole row, where `cp.async` needed sixteen, so
+the copies are issued by one warp in a few instructions.
+
+Three things must happen in order. Every block of the cluster must have
+initialised its barriers before any copy may complete on them, so after
+the initialisation (and a fence that publishes it to the cluster) the
+blocks meet once at a cluster barrier, and only then are the weights
+issued. The column's own rows of $X$ and the four vectors are not shared;
+they are issued before that barrier and arrive meanwhile. And no block may
+leave while copies into it are on their way; it cannot, since it waits for
+every byte it was promised.
+
+The same counter replaces the second cluster barrier. In `fused`, each
+block wrote its half of $O$ into its partner's shared memory and both met
+at `cluster.sync()` before the output projection, about 400 cycles even
+when the partner had long arrived. Here the writes are `st.async`, remote
+stores that count their bytes down on a barrier in the receiving block:
+the partner expects $S \cdot D / 2$ floats and waits on its own barrier
+for exactly those. And attention itself is rewritten for a shorter chain:
+the head size is a compile-time constant (a switch on $H$ picks one of
+four copies), the score's dot product keeps four partial sums, the
+exponentials are base 2 with $\log_2 e$ folded into the query's scale, and
+the unnormalised weights are stored before their sum is known, so that
+$A V$ and the sum's shuffles overlap; $1/Z$ is applied with the gate.
+
+Everything else (LayerNorm, the projections, the layout of shared memory)
+is `fused`'s.
+
+That was the plan; the H200 amended it twice. First, a cluster must sit
+within one of the GPU's processing clusters of multiprocessors, and with
+one block per multiprocessor the H200 holds 15 clusters of eight blocks at
+once, or 30 of four: the small case's 128 blocks, in 16 or 32 clusters,
+would need a second wave. Second, the bulk copy engine is slow at small
+copies: one copy per 256-byte row, 160 rows a block, took about 12,000
+cycles to land, against some 5,000 for `fused`'s `cp.async`. (Whole
+matrices in one copy each would be fast, but then the rows lie unpadded,
+and the projection's reads collide in the banks.) So where every block
+fits in one wave, the variant shares nothing: the weight rows come by
+`cp.async` as in `fused`, except that each block starts at another
+128-byte line of them, so that the 64 blocks that read the same rows do
+not all ask for the same line at the same moment, and the rows of $W_o$,
+needed last, are only asked for once $X$ has arrived. The column's rows,
+the vectors, the `st.async` exchange of $O$ and the new attention stay.
+Only with several waves of blocks does the launcher form clusters of
+columns, choosing `SHARE` as the largest of 4 and 2 that divides the
+column count and adds no wave, as the CUDA runtime reports how many
+clusters of that shape fit at once. What it cannot run resident ($D =
+128$ in one block) it hands to `fused`'s launcher, so the variant runs at
+every size `fused` does. (Building for plain `sm_90`, the assembler adds
+an advisory to each multicast copy: such code may be slower on later
+architectures than code built for `sm_90a`. On the H100 and H200 it is
+the same instruction.)
+
+The results table has the variant beside `fused` at every size. Across
+the board it is a few percent faster, up to a tenth at $S = 16$; the
+small case moves from about 10 to about 9.7 microseconds, still short of
+five times the unfused layer as graph replays. A timeline of the new
+kernel (`notes/msa.md`) says where it went: $X$ arrives about a
+microsecond earlier and the projections start sooner, the exchange of
+$O$ costs half the cluster barrier; but the rewritten attention, for all
+its shorter chains on paper, is no faster than `attend`, and the first
+cold round trip to device memory alone takes some 3,000 cycles.
+*/
+
+__device__ __forceinline__ unsigned shared_address(const void *pointer)
+{
+    return (unsigned)__cvta_generic_to_shared(pointer);
+}
+
+/* An mbarrier expecting one arrival: the thread that announces the bytes. */
+__device__ __forceinline__ void mbarrier_init(unsigned barrier)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(barrier) : "memory");
+}
+
+/* Publishes the initialisations to the async proxy and the cluster. */
+__device__ __forceinline__ void mbarrier_init_fence()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void mbarrier_expect_bytes(unsigned barrier, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier),
+                 "r"(bytes)
+                 : "memory");
+}
+
+/* Each barrier of the kernel completes one phase only: phase parity 0. */
+__device__ __forceinline__ void mbarrier_wait(unsigned barrier)
+{
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n"
+                     ".reg .pred complete;\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 complete, [%1], 0;\n"
+                     "selp.u32 %0, 1, 0, complete;\n"
+                     "}\n"
+                     : "=r"(done)
+                     : "r"(barrier)
+                     : "memory");
+}
+
+/* bytes from device memory to this block's shared memory, counted on barrier. */
+__device__ __forceinline__ void bulk_copy(unsigned destination, const float *source,
+                                          unsigned bytes, unsigned barrier)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1], %2, [%3];\n" ::"r"(destination),
+                 "l"(source), "r"(bytes), "r"(barrier)
+                 : "memory");
+}
+
+/* The same, into the same offsets of every block of the cluster in `blocks`
+ * (a bit per rank), each copy counted on that block's barrier. */
+__device__ __forceinline__ void bulk_copy_multicast(unsigned destination, const float *source,
+                                                    unsigned bytes, unsigned barrier,
+                                                    unsigned short blocks)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1], %2, [%3], %4;\n" ::"r"(destination),
+                 "l"(source), "r"(bytes), "r"(barrier), "h"(blocks)
+                 : "memory");
+}
+
+/* The address of the same shared-memory offset in block `rank` of the cluster. */
+__device__ __forceinline__ unsigned cluster_address(unsigned local, int rank)
+{
+    unsigned remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(local), "r"(rank));
+    return remote;
+}
+
+/* One float into another block's shared memory, counted on its barrier. */
+__device__ __forceinline__ void store_remote(unsigned remote, float value, unsigned remote_barrier)
+{
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];\n" ::"r"(
+                     remote),
+                 "r"(__float_as_uint(value)), "r"(remote_barrier)
+                 : "memory");
+}
+
+/* The barriers sit after fused_layout's arrays: X and the vectors, the
+ * QKVG weight rows, the W_o rows, the partner's half of O. */
+enum { BARRIER_X, BARRIER_W, BARRIER_O, BARRIER_PAIR, BARRIER_COUNT };
+
+template <int D, int SPLIT>
+struct multicast_layout {
+    typedef fused_layout<D, SPLIT, true> L;
+    __host__ __device__ static size_t barriers(int S)
+    {
+        return L::probs(S) + (size_t)FUSED_WARPS * FUSED_MAX_S; /* in floats, 16-byte aligned */
+    }
+    __host__ __device__ static size_t bytes(int S)
+    {
+        return barriers(S) * sizeof(float) + BARRIER_COUNT * sizeof(unsigned long long);
+    }
+};
+
+/*md
+Attention, with the head size `d` fixed at compile time. The tasks and
+lanes are `attend`'s; what changes is the length of the chain each lane
+walks.
+*/
+
+template <int D, int SPLIT, int d>
+__device__ void attend_heads(float *proj, const float *kept, float *probs_of_warp, float *gathered,
+                             unsigned partner_gathered, unsigned partner_barrier, int split, int S)
+{
+    typedef fused_layout<D, SPLIT, true> L;
+    constexpr int HEADS = D / d / SPLIT; /* this block's heads */
+    const int lane = threadIdx.x % 32;
+    int span = 1;
+    while (span < S && span < 32)
+        span *= 2;
+    const int tasks = HEADS * S, tasks_per_warp = 32 / span, slot = lane % span;
+    const int lanes_per_row = d < span ? d : span, groups = span / lanes_per_row;
+    const int feature_lane = slot % lanes_per_row, group = slot / lanes_per_row;
+    float *probs = probs_of_warp + (lane / span) * span;
+
+    for (int first = (threadIdx.x / 32) * tasks_per_warp; first < tasks;
+         first += FUSED_WARPS * tasks_per_warp) {
+        const int task = first + lane / span;
+        const bool active = task < tasks;
+        const int head = active ? task / S : 0, s = active ? task % S : 0;
+        float *query = proj + s * L::P_STRIDE + head * d;
+
+        float score[2];
+        bool keep[2];
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            const int j = slot + span * half;
+#ifndef WORKBOOK_MUTANT
+            keep[half] = active && j < S && kept[j] != 0.0f;
+#else
+            keep[half] = active && j < S; /* the mutant forgets the mask: the check must catch it */
+#endif
+            score[half] = -INFINITY;
+            if (keep[half]) {
+                const float4 *q4 = reinterpret_cast<const float4 *>(query);
+                const float4 *k4 =
+                    reinterpret_cast<const float4 *>(proj + j * L::P_STRIDE + L::OWN + head * d);
+                float partial[4] = {0.0f, 0.0f, 0.0f, 0.0f}; /* four short chains, not one long */
+#pragma unroll
+                for (int c = 0; c < d / 4; c++) {
+                    const float4 q = q4[c], k = k4[c];
+                    partial[0] = fmaf(q.x, k.x, partial[0]);
+                    partial[1] = fmaf(q.y, k.y, partial[1]);
+                    partial[2] = fmaf(q.z, k.z, partial[2]);
+                    partial[3] = fmaf(q.w, k.w, partial[3]);
+                }
+                score[half] = (partial[0] + partial[1]) + (partial[2] + partial[3]);
+            }
+        }
+        float largest = fmaxf(score[0], score[1]);
+        for (int mask = span / 2; mask > 0; mask /= 2)
+            largest = fmaxf(largest, __shfl_xor_sync(0xffffffffu, largest, mask));
+        /* q carries log2(e) / sqrt(d): exp2 of the difference is e^(score - max) */
+        const float e0 = keep[0] ? exp2f(score[0] - largest) : 0.0f;
+        const float e1 = keep[1] ? exp2f(score[1] - largest) : 0.0f;
+        if (active && slot < S)
+            probs[slot] = e0; /* unnormalised: A V need not wait for the sum */
+        if (active && slot + span < S)
+            probs[slot + span] = e1;
+        float total = e0 + e1;
+        for (int mask = span / 2; mask > 0; mask /= 2)
+            total += __shfl_xor_sync(0xffffffffu, total, mask);
+        __syncwarp();
+
+        const float *values = proj + 2 * L::OWN + head * d;
+        const float *gates = proj + s * L::P_STRIDE + 3 * L::OWN + head * d;
+        for (int c = feature_lane; c < d; c += lanes_per_row) {
+            float sum[2] = {0.0f, 0.0f};
+            if (active) {
+                int j = group;
+#pragma unroll 2
+                for (; j + groups < S; j += 2 * groups) {
+                    sum[0] = fmaf(probs[j], values[j * L::P_STRIDE + c], sum[0]);
+                    sum[1] = fmaf(probs[j + groups], values[(j + groups) * L::P_STRIDE + c], sum[1]);
+                }
+                if (j < S)
+                    sum[0] = fmaf(probs[j], values[j * L::P_STRIDE + c], sum[0]);
+            }
+            float o = sum[0] + sum[1];
+            for (int mask = lanes_per_row; mask < span; mask *= 2)
+                o += __shfl_xor_sync(0xffffffffu, o, mask);
+            /* No kept key: total is 0, O = 0, and the output bo. */
+            o *= gates[c] * (total > 0.0f ? 1.0f / total : 0.0f);
+            if (active && group == 0) {
+                if constexpr (SPLIT > 1) {
+                    /* into both blocks' copy of O: the output projection needs all of it */
+                    const int at = s * L::X_STRIDE + split * L::OWN + head * d + c;
+                    gathered[at] = o;
+                    store_remote(partner_gathered + 4u * at, o, partner_barrier);
+                } else {
+                    query[c] = o; /* over the query, read by this task only, and done with */
+                }
+            }
+        }
+        __syncwarp(); /* the next round reuses probs */
+    }
+}
+
+template <int D, int SPLIT>
+__device__ __forceinline__ void attend_any_head_count(float *proj, const float *kept, float *probs,
+                                                      float *gathered, unsigned partner_gathered,
+                                                      unsigned partner_barrier, int split, int S,
+                                                      int H)
+{
+    switch (H) {
+    case 1:
+        if constexpr (SPLIT == 1)
+            attend_heads<D, SPLIT, D>(proj, kept, probs, gathered, partner_gathered,
+                                      partner_barrier, split, S);
+        break;
+    case 2:
+        attend_heads<D, SPLIT, D / 2>(proj, kept, probs, gathered, partner_gathered,
+                                      partner_barrier, split, S);
+        break;
+    case 4:
+        attend_heads<D, SPLIT, D / 4>(proj, kept, probs, gathered, partner_gathered,
+                                      partner_barrier, split, S);
+        break;
+    default: /* 8 */
+        attend_heads<D, SPLIT, D / 8>(proj, kept, probs, gathered, partner_gathered,
+                                      partner_barrier, split, S);
+        break;
+    }
+}
+
+/*md
+The kernel. Thread 0 sets up the barriers and announces the bytes each
+will receive; warp 0 issues the column's rows and the vectors, one lane a
+row; after the cluster barrier warp 1 issues this block's share of the
+weight rows, the rows $W_q, W_k, W_v, W_g$ first, $W_o$'s last. From then
+on the phases are `fused`'s, each waiting on the barrier of what it reads.
+*/
+
+template <int D, int SPLIT, int SHARE>
+__global__ void __launch_bounds__(FUSED_THREADS, 1) fused_multicast(const fused_params p)
+{
+    typedef fused_layout<D, SPLIT, true> L;
+    typedef multicast_layout<D, SPLIT> M;
+    constexpr int BLOCKS = SPLIT * SHARE; /* the cluster */
+    extern __shared__ float4 fused_shared[];
+    float *shared = reinterpret_cast<float *>(fused_shared);
+    float *weights = shared + L::weights();
+    float *xn = shared + L::xn();
+    float *proj = shared + L::proj(p.S);
+    float *gathered = shared + L::gathered(p.S);
+    float *vectors = shared + L::vectors(p.S); /* gamma | beta | bg | bo */
+    float *kept = shared + L::kept(p.S);
+    float *probs = shared + L::probs(p.S) + (threadIdx.x / 32) * FUSED_MAX_S;
+    const unsigned barrier = shared_address(shared + M::barriers(p.S));
+    const unsigned barrier_x = barrier + 8 * BARRIER_X, barrier_w = barrier + 8 * BARRIER_W;
+    const unsigned barrier_o = barrier + 8 * BARRIER_O, barrier_pair = barrier + 8 * BARRIER_PAIR;
+
+    const int S = p.S, N = p.N, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int rank = BLOCKS > 1 ? (int)cg::this_cluster().block_rank() : 0;
+    const int split = rank % SPLIT, share = rank / SPLIT;
+    const long column = blockIdx.x / SPLIT;
+    const int b = (int)(column / N), n = (int)(column % N);
+
+    if (threadIdx.x == 0) {
+        for (int k = 0; k < BARRIER_COUNT; k++)
+            mbarrier_init(barrier + 8 * k);
+        mbarrier_init_fence();
+        mbarrier_expect_bytes(barrier_x, (unsigned)((S + 4) * D * sizeof(float)));
+        /* with no one to share with, the weights come by cp.async (below): nothing to count */
+        mbarrier_expect_bytes(barrier_w, SHARE > 1 ? (unsigned)(4 * L::OWN * D * sizeof(float)) : 0u);
+        mbarrier_expect_bytes(barrier_o, SHARE > 1 ? (unsigned)(L::OWN * D * sizeof(float)) : 0u);
+        /* the partner's half of O; with no partner, nothing (the phase completes now) */
+        mbarrier_expect_bytes(barrier_pair,
+                              SPLIT > 1 ? (unsigned)(S * L::OWN * sizeof(float)) : 0u);
+    }
+    __syncthreads();
+
+    /* The column's rows and the vectors: a bulk copy per row, one lane each. */
+    if (warp == 0) {
+        const float *x = p.msa + ((size_t)b * S * N + n) * D;
+        for (int row = lane; row < S + 4; row += 32) {
+            const int which = row - S;
+            const float *source = row < S        ? x + (size_t)row * N * D
+                                  : which == 0   ? p.ln_gamma
+                                  : which == 1   ? p.ln_beta
+                                  : which == 2   ? p.bg
+                                                 : p.bo;
+            float *destination = row < S ? xn + row * L::X_STRIDE : vectors + which * D;
+            bulk_copy(shared_address(destination), source, D * sizeof(float), barrier_x);
+        }
+    }
+    /* The mask, by threads that copy nothing. */
+#pragma unroll 1
+    for (int j = threadIdx.x - 64; j >= 0 && j < S; j += FUSED_THREADS - 64)
+        kept[j] = p.mask[((size_t)b * S + j) * N + n] != 0.0f ? 1.0f : 0.0f;
+    if constexpr (BLOCKS > 1) {
+        cg::this_cluster().barrier_arrive(); /* "my barriers are ready" */
+        cg::this_cluster().barrier_wait();   /* "and so are everyone's" */
+    }
+
+    /* This block's share of the weight rows of its half, sent to every block
+     * of the cluster that holds the same half. */
+    if (SHARE > 1 && warp == 1) {
+        unsigned short same_half = 0;
+#pragma unroll
+        for (int k = 0; k < SHARE; k++)
+            same_half |= (unsigned short)(1u << (k * SPLIT + split));
+#pragma unroll 1
+        for (int row = share + SHARE * lane; row < 5 * L::OWN; row += 32 * SHARE) {
+            const int matrix = row / L::OWN;
+            const float *source =
+                weight_matrix(p, matrix) + ((size_t)split * L::OWN + row % L::OWN) * D;
+            const unsigned destination = shared_address(weights + row * L::W_STRIDE);
+            const unsigned counted_on = matrix == MATRIX_O ? barrier_o : barrier_w;
+            if constexpr (SHARE > 1)
+                bulk_copy_multicast(destination, source, D * sizeof(float), counted_on, same_half);
+            else
+                bulk_copy(destination, source, D * sizeof(float), counted_on);
+        }
+    }
+    if constexpr (SHARE == 1) {
+        /* No one to share with. A bulk copy per 256-byte row is slow (run 4:
+         * 160 of them took ~12k cycles to land), so the rows of W_q, W_k, W_v,
+         * W_g come as in fused, warp w copying those its warp tile uses; but
+         * each block starts at another 128-byte line of them, so that the 64
+         * blocks reading the same rows do not all ask for the same line at the
+         * same moment. */
+        const int rows = 4 * L::OWN / FUSED_WARPS, first = warp * rows;
+        const int chunks = rows * (D / 4), start = (int)((column * 8) % chunks);
+        const float *source =
+            weight_matrix(p, first / L::OWN) + ((size_t)split * L::OWN + first % L::OWN) * D;
+#pragma unroll 1
+        for (int k = lane; k < chunks; k += 32) {
+            const int chunk = (k + start) % chunks;
+            const int row = chunk / (D / 4), c = 4 * (chunk % (D / 4));
+            copy_async_16(weights + (first + row) * L::W_STRIDE + c, source + (size_t)row * D + c);
+        }
+        copy_async_commit();
+    }
+
+    mbarrier_wait(barrier_x);
+    if constexpr (SHARE == 1) {
+        /* W_o, needed last, only now: it does not compete with X on the way in */
+        copy_rows_async<D>(weights + MATRIX_O * L::OWN * L::W_STRIDE, L::W_STRIDE,
+                           p.wo + (size_t)split * L::OWN * D, L::OWN);
+        copy_async_commit();
+    }
+    layer_norm_rows<D>(xn, L::X_STRIDE, S, vectors, vectors + D);
+    __syncthreads();
+
+    mbarrier_wait(barrier_w);
+    if constexpr (SHARE == 1) {
+        copy_async_wait<1>(); /* this warp's rows of W_q, W_k, W_v, W_g */
+        __syncwarp();
+    }
+    project<D, SPLIT, true, 4 * L::OWN>(p, proj, vectors, b, n, split, xn, L::X_STRIDE, weights, 0);
+    __syncthreads();
+
+    unsigned partner_gathered = 0, partner_barrier = 0;
+    if constexpr (SPLIT > 1) {
+        const int partner = rank ^ 1; /* same column, other half */
+        partner_gathered = cluster_address(shared_address(gathered), partner);
+        partner_barrier = cluster_address(barrier_pair, partner);
+    }
+    attend_any_head_count<D, SPLIT>(proj, kept, probs, gathered, partner_gathered,
+                                    partner_barrier, split, S, p.H);
+    mbarrier_wait(barrier_o);
+    copy_async_wait<0>();           /* W_o, when it came by cp.async */
+    __syncthreads();                /* this block's half of O */
+    mbarrier_wait(barrier_pair);    /* and the partner's */
+    if constexpr (SPLIT > 1)
+        project<D, SPLIT, true, L::OWN>(p, proj, vectors, b, n, split, gathered, L::X_STRIDE,
+                                        weights + 4 * L::OWN * L::W_STRIDE, 4 * L::OWN);
+    else
+        project<D, SPLIT, true, L::OWN>(p, proj, vectors, b, n, split, proj, L::P_STRIDE,
+                                        weights + 4 * L::OWN * L::W_STRIDE, 4 * L::OWN);
+}
+
+/* How many clusters of this instantiation fit on the GPU at once, for each S
+ * (asked once, then remembered: the launcher also runs inside graph capture). */
+template <int D, int SPLIT, int SHARE>
+static int clusters_at_once(int S)
+{
+    static int known[FUSED_MAX_S + 1];
+    if (!known[S]) {
+        CUDA_CHECK(cudaFuncSetAttribute(fused_multicast<D, SPLIT, SHARE>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        device_facts().shared_bytes_optin));
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3(SPLIT * SHARE);
+        config.blockDim = dim3(FUSED_THREADS);
+        config.dynamicSmemBytes = multicast_layout<D, SPLIT>::bytes(S);
+        cudaLaunchAttribute attribute[1];
+        attribute[0].id = cudaLaunchAttributeClusterDimension;
+        attribute[0].val.clusterDim.x = SPLIT * SHARE;
+        attribute[0].val.clusterDim.y = 1;
+        attribute[0].val.clusterDim.z = 1;
+        config.attrs = attribute;
+        config.numAttrs = 1;
+        int count = 0;
+        CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, fused_multicast<D, SPLIT, SHARE>,
+                                                  &config));
+        known[S] = count > 0 ? count : -1;
+    }
+    return known[S];
+}
+
+template <int D, int SPLIT, int SHARE>
+static void launch_multicast(const msa_args *args)
+{
+    const msa_size z = args->size;
+    static bool configured = false;
+    if (!configured) {
+        CUDA_CHECK(cudaFuncSetAttribute(fused_multicast<D, SPLIT, SHARE>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        device_facts().shared_bytes_optin));
+        configured = true;
+    }
+    const float log2_e = 1.4426950408889634f;
+    fused_params p = {args->msa, args->mask, args->ln_gamma, args->ln_beta, args->wq,
+                      args->wk,  args->wv,   args->wg,       args->bg,      args->wo,
+                      args->bo,  args->out,  z.S,            z.N,           z.H,
+                      log2_e / sqrtf((float)(z.D / z.H))};
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)((size_t)z.B * z.N * SPLIT));
+    config.blockDim = dim3(FUSED_THREADS);
+    config.dynamicSmemBytes = multicast_layout<D, SPLIT>::bytes(z.S);
+    config.stream = args->stream;
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = SPLIT * SHARE;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.attrs = attribute;
+    config.numAttrs = SPLIT * SHARE > 1 ? 1 : 0;
+    CUDA_CHECK(cudaLaunchKernelEx(&config, fused_multicast<D, SPLIT, SHARE>, p));
+    LAUNCH_CHECK();
+}
+
+/* Clusters of SHARE columns, if SHARE divides the columns and adds no wave
+ * of blocks (one block per multiprocessor, as __launch_bounds__ says). */
+template <int D, int SPLIT, int SHARE>
+static bool share_pays(msa_size z)
+{
+    const long columns = (long)z.B * z.N;
+    if (SHARE > 1 && columns % SHARE != 0)
+        return false;
+    const long sms = device_facts().sm_count;
+    const long plain_waves = (columns * SPLIT + sms - 1) / sms;
+    const int fit = clusters_at_once<D, SPLIT, SHARE>(z.S);
+    return fit > 0 && (columns / SHARE + fit - 1) / fit <= plain_waves;
+}
+
+template <int D, int SPLIT>
+static void launch_multicast_sharing(const msa_args *args, int most_shared, bool in_one_wave)
+{
+    /* Run 4: with every block in one wave, multicast rows cost more than they
+     * save (D=32, S=8: 0.0088 ms shared by 4 against 0.0076 for fused); with
+     * several waves it paid (S=64, N=256, D=64: 0.2134 against 0.2202). */
+    const msa_size z = args->size;
+    if (!in_one_wave && (long)z.B * z.N * SPLIT <= device_facts().sm_count)
+        most_shared = 1;
+    if (most_shared >= 4 && share_pays<D, SPLIT, 4>(args->size))
+        launch_multicast<D, SPLIT, 4>(args);
+    else if (most_shared >= 2 && share_pays<D, SPLIT, 2>(args->size))
+        launch_multicast<D, SPLIT, 2>(args);
+    else
+        launch_multicast<D, SPLIT, 1>(args);
+}
+
+/* The split as fused_launch_with decides it; then the sharing. most_shared
+ * caps SHARE (the notes' experiments compare 1, 2 and 4). */
+static void multicast_launch_with(const msa_args *args, int most_shared, bool in_one_wave)
+{
+    const msa_size z = args->size;
+    const fused_device_facts facts = device_facts();
+    const size_t limit = (size_t)facts.shared_bytes_optin;
+    const bool few_columns = (long)z.B * z.N * 2 <= facts.sm_count;
+    const bool split = few_columns && z.H % 2 == 0;
+    switch (z.D) {
+    case 32:
+        launch_multicast_sharing<32, 1>(args, most_shared, in_one_wave);
+        break;
+    case 64:
+        if (split && multicast_layout<64, 2>::bytes(z.S) <= limit)
+            launch_multicast_sharing<64, 2>(args, most_shared, in_one_wave);
+        else
+            launch_multicast_sharing<64, 1>(args, most_shared, in_one_wave);
+        break;
+    default: /* 128: split and resident, or fused's streamed path */
+        if (split && multicast_layout<128, 2>::bytes(z.S) <= limit)
+            launch_multicast_sharing<128, 2>(args, most_shared, in_one_wave);
+        else
+            fused_launch_with(args, 1);
+        break;
+    }
+}
+
+static void multicast_launch(const msa_args *args) { multicast_launch_with(args, 4, false); }
+
+[[maybe_unused]] static const msa_kernel fused_multicast_kernel = {
+    "fused+multicast", 6, TOLERANCE_FP32, fused_refuses, NULL, multicast_launch};
+
 #if WORKBOOK_CHAPTER == 6
 int main(int argc, char **argv)
 {
-    const msa_kernel *contenders[] = {&unfused_kernel, &fused_nocluster_kernel, &fused_kernel};
+    const msa_kernel *contenders[] = {&unfused_kernel, &fused_nocluster_kernel, &fused_kernel,
+                                      &fused_multicast_kernel};
     return msa_chapter_main(argc, argv, 6,
                             "chapter 6, MSA column attention fused into one kernel, against "
                             "the unfused cuBLAS layer",
-                            contenders, 3);
+                            contenders, 4);
 }
 #endif
