@@ -99,5 +99,3 @@ gpu_expect "chapter6 mutant (fused forgets the mask) is rejected" 1 \
     build/chapter6-mutant --kernel fused --check-only
 gpu_expect "chapter6 mutant is rejected with one block a column too" 1 \
     build/chapter6-mutant --kernel fused+nocluster B=1 S=16 N=40 D=64 H=4 --check-only
-gpu_expect "chapter6 mutant is rejected by fused+multicast" 1 \
-    build/chapter6-mutant --kernel fused+multicast --check-only
