@@ -761,6 +761,111 @@ __device__ __forceinline__ void shared_quads_body(float *preatt, const float *in
 }
 
 /*md
+## Step 4: a block per row of tiles
+
+(prose to follow the measurement)
+*/
+
+/* The key half of shared_copy_chunk: this thread's 8 copies of one chunk of keys. */
+template <int stride>
+__device__ __forceinline__ void shared_copy_keys(float *key_slot, const float *keys,
+                                                 size_t row_stride)
+{
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        copy_float_async(key_slot + 32 * q, keys);
+        copy_float_async(key_slot + 8 * stride + 32 * q, keys + 8);
+        keys += 32 * row_stride;
+    }
+}
+
+/* Step 4: block `blockIdx.x` walks one row of tiles of one head, left to
+ * right, up to the diagonal. The query tile is copied once; the key tiles
+ * alternate between two buffers, and the copies of tile x + 1 are issued
+ * while tile x is multiplied, one chunk of keys per chunk multiplied
+ * (`spread`) or all at the tile's start. The rows are listed longest
+ * first, heads innermost, so that the short rows fill the tail. */
+template <bool spread, bool streaming>
+__device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp, int B, int T,
+                                                 int NH, int HS)
+{
+    constexpr int stride = SHARED_TILE + SHARED_PAD;
+    extern __shared__ float4 shared_space[];
+    const int tile_floats = HS * stride;
+    float *query_tile = reinterpret_cast<float *>(shared_space); /* [HS][stride] */
+    float *key_tiles = query_tile + tile_floats;                 /* 2 x [HS][stride] */
+
+    const int heads = B * NH, tiles = T / SHARED_TILE;
+    const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
+    const int C = NH * HS, b = head / NH, h = head % NH, chunks = HS / SHARED_CHUNK;
+    const size_t row_stride = 3 * (size_t)C, key_tile_step = SHARED_TILE * row_stride;
+    const float *sequence = inp + (size_t)b * T * row_stride + h * HS + shared_copy_source(row_stride);
+    const float *queries = sequence + (size_t)tile_row * key_tile_step;
+    const float *keys = sequence + C; /* this thread's first source float of key tile 0 */
+    const int destination = shared_copy_destination<stride>();
+
+    for (int chunk = 0; chunk < chunks; chunk++) {
+        const int first = chunk * SHARED_CHUNK;
+        shared_copy_chunk<stride>(query_tile + first * stride + destination,
+                                  key_tiles + first * stride + destination, queries + first,
+                                  keys + first, row_stride);
+        copy_async_commit();
+    }
+
+    const int row_a = 8 * (threadIdx.x / 16), col_a = 4 * (threadIdx.x % 16);
+    const float scale = 1.0f / sqrtf((float)HS);
+    float *scores = preatt + (size_t)head * T * T;
+    for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
+        const float *key_tile = key_tiles + (tile_col % 2) * tile_floats;
+        /* Where tile_col + 1 goes: the buffer of tile_col - 1, which every
+         * thread has finished reading once it passes this tile's first barrier. */
+        float *next_slot = key_tiles + ((tile_col + 1) % 2) * tile_floats + destination;
+        const bool more = tile_col < tile_row;
+        keys += key_tile_step;
+        if (tile_col > 0) {
+            copy_async_wait(0); /* this tile's copies were issued during the last one */
+            __syncthreads();
+        }
+        if (!spread) {
+            if (more)
+                for (int first = 0; first < HS; first += SHARED_CHUNK)
+                    shared_copy_keys<stride>(next_slot + first * stride, keys + first, row_stride);
+            copy_async_commit(); /* possibly empty: keeps the count of groups fixed */
+        }
+        float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
+        for (int chunk = 0; chunk < chunks; chunk++) {
+            if (tile_col == 0) {
+                /* After chunk `chunk` of the first tile come its later chunks
+                 * and the groups of the next tile issued so far. */
+                copy_async_wait(spread ? chunks - 1 : chunks - chunk);
+                __syncthreads();
+            }
+            if (spread) {
+                if (more) {
+                    /* opaque for the same reason as the stores' base below */
+                    const float *chunk_keys = keys + chunk * SHARED_CHUNK;
+                    asm volatile("" : "+l"(chunk_keys));
+                    shared_copy_keys<stride>(next_slot + chunk * SHARED_CHUNK * stride, chunk_keys,
+                                             row_stride);
+                }
+                copy_async_commit();
+            }
+            shared_multiply_chunk<stride, 4, 64>(sum, query_tile + chunk * SHARED_CHUNK * stride,
+                                                 key_tile + chunk * SHARED_CHUNK * stride, row_a,
+                                                 col_a);
+        }
+        /* Left to itself the compiler computes the store addresses of every
+         * row once, before the loop over tiles, and holds them through the
+         * multiplications: 26 registers more than step 3. An empty asm makes
+         * the base opaque, so they are computed here, per tile. */
+        float *tile_scores = scores;
+        asm volatile("" : "+l"(tile_scores));
+        shared_store_tile<4, 64, streaming>(tile_scores, sum, T, tile_row, tile_col, row_a, col_a,
+                                            scale);
+    }
+}
+
+/*md
 ## The kernels
 
 Each step is a kernel of its own, so that the profiler and the race can
@@ -799,6 +904,25 @@ __global__ void SHARED_BOUNDS shared_quads_scores(float *preatt, const float *__
                                                   int B, int T, int NH, int HS)
 {
     shared_quads_body(preatt, inp, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_rows_scores(float *preatt, const float *__restrict__ inp,
+                                                int B, int T, int NH, int HS)
+{
+    shared_rows_body<true, false>(preatt, inp, B, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_rows_streaming_scores(float *preatt,
+                                                          const float *__restrict__ inp, int B,
+                                                          int T, int NH, int HS)
+{
+    shared_rows_body<true, true>(preatt, inp, B, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_rows_burst_scores(float *preatt, const float *__restrict__ inp,
+                                                      int B, int T, int NH, int HS)
+{
+    shared_rows_body<false, false>(preatt, inp, B, T, NH, HS);
 }
 
 __global__ void SHARED_BOUNDS shared_persistent_scores(float *preatt,
@@ -898,6 +1022,19 @@ static void shared_launch_persistent(const triangle_args *args, shared_kernel_fu
     LAUNCH_CHECK();
 }
 
+/* Step 4: one block per row of tiles and head, the query tile and two key tiles. */
+static void shared_launch_rows(const triangle_args *args, shared_kernel_function kernel,
+                               size_t *allowed)
+{
+    const triangle_size s = args->size;
+    const size_t bytes = 3 * (size_t)s.HS * (SHARED_TILE + SHARED_PAD) * sizeof(float);
+    shared_allow(kernel, bytes, allowed);
+    const int blocks = s.T / SHARED_TILE * s.B * s.NH;
+    kernel<<<blocks, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
+                                                             s.HS);
+    LAUNCH_CHECK();
+}
+
 static void shared_staged_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
@@ -935,6 +1072,24 @@ static void shared_persistent_launch(const triangle_args *args)
     shared_launch_persistent(args, shared_persistent_scores, &allowed, &resident_blocks);
 }
 
+static void shared_rows_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_rows(args, shared_rows_scores, &allowed);
+}
+
+static void shared_rows_streaming_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_rows(args, shared_rows_streaming_scores, &allowed);
+}
+
+static void shared_rows_burst_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_rows(args, shared_rows_burst_scores, &allowed);
+}
+
 const triangle_kernel shared_staged_kernel = {"shared+staged", 5, TOLERANCE_FP32,
                                               shared_whole_refuses, shared_staged_launch};
 const triangle_kernel shared_padded_kernel = {"shared+padded", 5, TOLERANCE_FP32,
@@ -945,6 +1100,13 @@ const triangle_kernel shared_triangle_kernel = {"shared+triangle", 5, TOLERANCE_
                                                 shared_whole_refuses, shared_triangle_launch};
 const triangle_kernel shared_quads_kernel = {"shared+quads", 5, TOLERANCE_FP32,
                                              shared_whole_refuses, shared_quads_launch};
+const triangle_kernel shared_rows_kernel = {"shared+rows", 5, TOLERANCE_FP32, shared_whole_refuses,
+                                            shared_rows_launch};
+const triangle_kernel shared_rows_streaming_kernel = {"shared+rows+cs", 5, TOLERANCE_FP32,
+                                                      shared_whole_refuses,
+                                                      shared_rows_streaming_launch};
+const triangle_kernel shared_rows_burst_kernel = {"shared+rows+burst", 5, TOLERANCE_FP32,
+                                                  shared_whole_refuses, shared_rows_burst_launch};
 const triangle_kernel shared_persistent_kernel = {"shared+persistent", 5, TOLERANCE_FP32,
                                                   shared_refuses, shared_persistent_launch};
 
@@ -1009,7 +1171,8 @@ int main(int argc, char **argv)
         &cublas_permute_kernel,   &cublas_direct_kernel,  &naive_kernel,
         &registers_kernel,        &vectorized_kernel,     &shared_staged_kernel,
         &shared_padded_kernel,    &shared_kernel,         &shared_persistent_kernel,
-        &shared_triangle_kernel,  &shared_quads_kernel};
+        &shared_triangle_kernel,  &shared_quads_kernel,   &shared_rows_kernel,
+        &shared_rows_streaming_kernel, &shared_rows_burst_kernel};
     return triangle_chapter_main(argc, argv, 5,
                                  "chapter 5, shared memory: three steps and one that did not pay, against chapters 2-4 and cuBLAS",
                                  contenders, (int)(sizeof contenders / sizeof contenders[0]));
