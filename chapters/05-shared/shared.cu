@@ -779,16 +779,101 @@ __device__ __forceinline__ void shared_copy_keys(float *key_slot, const float *k
     }
 }
 
+/* A copy that happens only if `copy`, with no "memory" clobber: it writes
+ * the other key buffer, so the compiler may move the reads of the tile being
+ * multiplied across it (that is what keeps them two steps ahead). */
+__device__ __forceinline__ void copy_float_async_if(float *shared_destination,
+                                                    const float *source, bool copy)
+{
+    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t"
+                 "@p cp.async.ca.shared.global [%0], [%1], 4;\n}\n" ::"r"(destination),
+                 "l"(source), "r"((int)copy));
+}
+
+/* shared_multiply_chunk with this thread's 8 copies of a chunk of the next
+ * key tile slipped in, one after every second value of k. */
+template <int stride, int row_gap, int col_gap>
+__device__ __forceinline__ void shared_multiply_chunk_copying(float (&sum)[SHARED_THREAD_TILE][SHARED_THREAD_TILE],
+                                                              const float *query_k, const float *key_k,
+                                                              int row_a, int col_a, float *key_slot,
+                                                              const float *keys, size_t row_stride,
+                                                              bool copy)
+{
+#pragma unroll
+    for (int k = 0; k < SHARED_CHUNK; k++) {
+        const float4 qa = shared_load_float4(query_k + k * stride + row_a);
+        const float4 qb = shared_load_float4(query_k + k * stride + row_a + row_gap);
+        const float4 ka = shared_load_float4(key_k + k * stride + col_a);
+        const float4 kb = shared_load_float4(key_k + k * stride + col_a + col_gap);
+        const float query[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
+        const float key[8] = {ka.x, ka.y, ka.z, ka.w, kb.x, kb.y, kb.z, kb.w};
+#pragma unroll
+        for (int r = 0; r < SHARED_THREAD_TILE; r++)
+#pragma unroll
+            for (int c = 0; c < SHARED_THREAD_TILE; c++)
+                sum[r][c] = fmaf(query[r], key[c], sum[r][c]);
+        if (k % 2 == 1) { /* copy k / 2 of shared_copy_keys' 8 */
+            const int q = k / 4, second = (k / 2) % 2;
+            /* opaque, so that each address is computed here rather than all
+             * eight before the loop, where they would take 16 registers */
+            const float *source = keys;
+            asm volatile("" : "+l"(source));
+            copy_float_async_if(key_slot + 32 * q + second * 8 * stride,
+                                source + q * 32 * row_stride + second * 8, copy);
+        }
+    }
+}
+
+/* An off-diagonal tile keeps every score: no tests, and one pointer, at the
+ * thread's first row and column, for all 16 stores. The sums are scaled in
+ * place first, so that each store can take its values from registers that
+ * nothing overwrites soon after (a store reads its registers only when the
+ * memory pipeline takes it). */
+template <int row_gap, int col_gap, bool streaming>
+__device__ __forceinline__ void shared_store_kept_tile(float *corner,
+                                                       float (&sum)[SHARED_THREAD_TILE][SHARED_THREAD_TILE],
+                                                       int T, float scale)
+{
+#pragma unroll
+    for (int r = 0; r < SHARED_THREAD_TILE; r++)
+#pragma unroll
+        for (int c = 0; c < SHARED_THREAD_TILE; c++)
+            sum[r][c] *= scale;
+#pragma unroll
+    for (int r = 0; r < SHARED_THREAD_TILE; r++) {
+        float *row = corner + (size_t)(r < 4 ? r : row_gap + r - 4) * T;
+#pragma unroll
+        for (int run = 0; run < 2; run++) {
+            const float *s = &sum[r][4 * run];
+            const float4 v = make_float4(s[0], s[1], s[2], s[3]);
+            float4 *destination = reinterpret_cast<float4 *>(row + run * col_gap);
+            if (streaming)
+                __stcs(destination, v);
+            else
+                __stwb(destination, v);
+        }
+    }
+}
+
+enum {
+    ROWS_STREAMING = 1,    /* __stcs stores */
+    ROWS_QUICK_STORES = 2, /* off-diagonal tiles through shared_store_kept_tile */
+    ROWS_WARPS_4X8 = 4,    /* warps of 4 x 8 threads: 4 wavefronts per k instead of 6 */
+    ROWS_COPY_IN_LOOP = 8  /* the next tile's key copies between the k steps */
+};
+
 /* Step 4: block `blockIdx.x` walks one row of tiles of one head, left to
  * right, up to the diagonal. The query tile is copied once; the key tiles
  * alternate between two buffers, and the copies of tile x + 1 are issued
- * while tile x is multiplied, one chunk of keys per chunk multiplied
- * (`spread`) or all at the tile's start. The rows are listed longest
- * first, heads innermost, so that the short rows fill the tail. */
-template <bool spread, bool streaming>
+ * while tile x is multiplied, one chunk of keys per chunk multiplied. The
+ * rows are listed longest first, heads innermost, so that the short rows
+ * fill the tail. */
+template <int features>
 __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp, int B, int T,
                                                  int NH, int HS)
 {
+    constexpr bool streaming = features & ROWS_STREAMING;
     constexpr int stride = SHARED_TILE + SHARED_PAD;
     extern __shared__ float4 shared_space[];
     const int tile_floats = HS * stride;
@@ -812,7 +897,15 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         copy_async_commit();
     }
 
-    const int row_a = 8 * (threadIdx.x / 16), col_a = 4 * (threadIdx.x % 16);
+    int row_a, col_a;
+    if (features & ROWS_WARPS_4X8) { /* a warp: 4 rows of 8 threads */
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+        row_a = 8 * (4 * (warp / 2) + lane / 8);
+        col_a = 4 * (8 * (warp % 2) + lane % 8);
+    } else { /* a warp: 2 rows of 16 threads, as in steps 1-3 */
+        row_a = 8 * (threadIdx.x / 16);
+        col_a = 4 * (threadIdx.x % 16);
+    }
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)head * T * T;
     for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
@@ -826,33 +919,30 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
             copy_async_wait(0); /* this tile's copies were issued during the last one */
             __syncthreads();
         }
-        if (!spread) {
-            if (more)
-                for (int first = 0; first < HS; first += SHARED_CHUNK)
-                    shared_copy_keys<stride>(next_slot + first * stride, keys + first, row_stride);
-            copy_async_commit(); /* possibly empty: keeps the count of groups fixed */
-        }
         float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
         for (int chunk = 0; chunk < chunks; chunk++) {
             if (tile_col == 0) {
                 /* After chunk `chunk` of the first tile come its later chunks
                  * and the groups of the next tile issued so far. */
-                copy_async_wait(spread ? chunks - 1 : chunks - chunk);
+                copy_async_wait(chunks - 1);
                 __syncthreads();
             }
-            if (spread) {
-                if (more) {
-                    /* opaque for the same reason as the stores' base below */
-                    const float *chunk_keys = keys + chunk * SHARED_CHUNK;
-                    asm volatile("" : "+l"(chunk_keys));
+            const float *query_k = query_tile + chunk * SHARED_CHUNK * stride;
+            const float *key_k = key_tile + chunk * SHARED_CHUNK * stride;
+            /* opaque for the same reason as the stores' base below */
+            const float *chunk_keys = keys + chunk * SHARED_CHUNK;
+            asm volatile("" : "+l"(chunk_keys));
+            if (features & ROWS_COPY_IN_LOOP) {
+                shared_multiply_chunk_copying<stride, 4, 64>(sum, query_k, key_k, row_a, col_a,
+                                                             next_slot + chunk * SHARED_CHUNK * stride,
+                                                             chunk_keys, row_stride, more);
+            } else {
+                if (more)
                     shared_copy_keys<stride>(next_slot + chunk * SHARED_CHUNK * stride, chunk_keys,
                                              row_stride);
-                }
-                copy_async_commit();
+                shared_multiply_chunk<stride, 4, 64>(sum, query_k, key_k, row_a, col_a);
             }
-            shared_multiply_chunk<stride, 4, 64>(sum, query_tile + chunk * SHARED_CHUNK * stride,
-                                                 key_tile + chunk * SHARED_CHUNK * stride, row_a,
-                                                 col_a);
+            copy_async_commit(); /* possibly empty: keeps the count of groups fixed */
         }
         /* Left to itself the compiler computes the store addresses of every
          * row once, before the loop over tiles, and holds them through the
@@ -860,8 +950,14 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
          * the base opaque, so they are computed here, per tile. */
         float *tile_scores = scores;
         asm volatile("" : "+l"(tile_scores));
-        shared_store_tile<4, 64, streaming>(tile_scores, sum, T, tile_row, tile_col, row_a, col_a,
-                                            scale);
+        if ((features & ROWS_QUICK_STORES) && more)
+            shared_store_kept_tile<4, 64, streaming>(
+                tile_scores + ((size_t)tile_row * SHARED_TILE + row_a) * T +
+                    tile_col * SHARED_TILE + col_a,
+                sum, T, scale);
+        else
+            shared_store_tile<4, 64, streaming>(tile_scores, sum, T, tile_row, tile_col, row_a,
+                                                col_a, scale);
     }
 }
 
@@ -906,23 +1002,40 @@ __global__ void SHARED_BOUNDS shared_quads_scores(float *preatt, const float *__
     shared_quads_body(preatt, inp, T, NH, HS);
 }
 
-__global__ void SHARED_BOUNDS shared_rows_scores(float *preatt, const float *__restrict__ inp,
-                                                int B, int T, int NH, int HS)
+__global__ void SHARED_BOUNDS shared_rows_scores(float *preatt, const float *__restrict__ inp, int B,
+                                          int T, int NH, int HS)
 {
-    shared_rows_body<true, false>(preatt, inp, B, T, NH, HS);
+    shared_rows_body<0>(preatt, inp, B, T, NH, HS);
 }
 
-__global__ void SHARED_BOUNDS shared_rows_streaming_scores(float *preatt,
-                                                          const float *__restrict__ inp, int B,
-                                                          int T, int NH, int HS)
+__global__ void SHARED_BOUNDS shared_rows_stores_scores(float *preatt, const float *__restrict__ inp, int B,
+                                          int T, int NH, int HS)
 {
-    shared_rows_body<true, true>(preatt, inp, B, T, NH, HS);
+    shared_rows_body<ROWS_QUICK_STORES>(preatt, inp, B, T, NH, HS);
 }
 
-__global__ void SHARED_BOUNDS shared_rows_burst_scores(float *preatt, const float *__restrict__ inp,
-                                                      int B, int T, int NH, int HS)
+__global__ void SHARED_BOUNDS shared_rows_warps_scores(float *preatt, const float *__restrict__ inp, int B,
+                                          int T, int NH, int HS)
 {
-    shared_rows_body<false, false>(preatt, inp, B, T, NH, HS);
+    shared_rows_body<ROWS_WARPS_4X8>(preatt, inp, B, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_rows_stores_warps_scores(float *preatt, const float *__restrict__ inp, int B,
+                                          int T, int NH, int HS)
+{
+    shared_rows_body<ROWS_QUICK_STORES | ROWS_WARPS_4X8>(preatt, inp, B, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_rows_interleaved_scores(float *preatt, const float *__restrict__ inp, int B,
+                                          int T, int NH, int HS)
+{
+    shared_rows_body<ROWS_QUICK_STORES | ROWS_WARPS_4X8 | ROWS_COPY_IN_LOOP>(preatt, inp, B, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_rows_interleaved_streaming_scores(float *preatt, const float *__restrict__ inp, int B,
+                                          int T, int NH, int HS)
+{
+    shared_rows_body<ROWS_QUICK_STORES | ROWS_WARPS_4X8 | ROWS_COPY_IN_LOOP | ROWS_STREAMING>(preatt, inp, B, T, NH, HS);
 }
 
 __global__ void SHARED_BOUNDS shared_persistent_scores(float *preatt,
@@ -1078,16 +1191,34 @@ static void shared_rows_launch(const triangle_args *args)
     shared_launch_rows(args, shared_rows_scores, &allowed);
 }
 
-static void shared_rows_streaming_launch(const triangle_args *args)
+static void shared_rows_stores_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
-    shared_launch_rows(args, shared_rows_streaming_scores, &allowed);
+    shared_launch_rows(args, shared_rows_stores_scores, &allowed);
 }
 
-static void shared_rows_burst_launch(const triangle_args *args)
+static void shared_rows_warps_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
-    shared_launch_rows(args, shared_rows_burst_scores, &allowed);
+    shared_launch_rows(args, shared_rows_warps_scores, &allowed);
+}
+
+static void shared_rows_stores_warps_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_rows(args, shared_rows_stores_warps_scores, &allowed);
+}
+
+static void shared_rows_interleaved_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_rows(args, shared_rows_interleaved_scores, &allowed);
+}
+
+static void shared_rows_interleaved_streaming_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_rows(args, shared_rows_interleaved_streaming_scores, &allowed);
 }
 
 const triangle_kernel shared_staged_kernel = {"shared+staged", 5, TOLERANCE_FP32,
@@ -1101,12 +1232,17 @@ const triangle_kernel shared_triangle_kernel = {"shared+triangle", 5, TOLERANCE_
 const triangle_kernel shared_quads_kernel = {"shared+quads", 5, TOLERANCE_FP32,
                                              shared_whole_refuses, shared_quads_launch};
 const triangle_kernel shared_rows_kernel = {"shared+rows", 5, TOLERANCE_FP32, shared_whole_refuses,
-                                            shared_rows_launch};
-const triangle_kernel shared_rows_streaming_kernel = {"shared+rows+cs", 5, TOLERANCE_FP32,
-                                                      shared_whole_refuses,
-                                                      shared_rows_streaming_launch};
-const triangle_kernel shared_rows_burst_kernel = {"shared+rows+burst", 5, TOLERANCE_FP32,
-                                                  shared_whole_refuses, shared_rows_burst_launch};
+    shared_rows_launch};
+const triangle_kernel shared_rows_stores_kernel = {"shared+rows+stores", 5, TOLERANCE_FP32, shared_whole_refuses,
+    shared_rows_stores_launch};
+const triangle_kernel shared_rows_warps_kernel = {"shared+rows+warps", 5, TOLERANCE_FP32, shared_whole_refuses,
+    shared_rows_warps_launch};
+const triangle_kernel shared_rows_stores_warps_kernel = {"shared+rows+stores+warps", 5, TOLERANCE_FP32, shared_whole_refuses,
+    shared_rows_stores_warps_launch};
+const triangle_kernel shared_rows_interleaved_kernel = {"shared+rows+interleaved", 5, TOLERANCE_FP32, shared_whole_refuses,
+    shared_rows_interleaved_launch};
+const triangle_kernel shared_rows_interleaved_streaming_kernel = {"shared+rows+interleaved+cs", 5, TOLERANCE_FP32, shared_whole_refuses,
+    shared_rows_interleaved_streaming_launch};
 const triangle_kernel shared_persistent_kernel = {"shared+persistent", 5, TOLERANCE_FP32,
                                                   shared_refuses, shared_persistent_launch};
 
@@ -1172,7 +1308,8 @@ int main(int argc, char **argv)
         &registers_kernel,        &vectorized_kernel,     &shared_staged_kernel,
         &shared_padded_kernel,    &shared_kernel,         &shared_persistent_kernel,
         &shared_triangle_kernel,  &shared_quads_kernel,   &shared_rows_kernel,
-        &shared_rows_streaming_kernel, &shared_rows_burst_kernel};
+        &shared_rows_stores_kernel, &shared_rows_warps_kernel, &shared_rows_stores_warps_kernel,
+        &shared_rows_interleaved_kernel, &shared_rows_interleaved_streaming_kernel};
     return triangle_chapter_main(argc, argv, 5,
                                  "chapter 5, shared memory: three steps and one that did not pay, against chapters 2-4 and cuBLAS",
                                  contenders, (int)(sizeof contenders / sizeof contenders[0]));
