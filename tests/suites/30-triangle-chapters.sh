@@ -7,6 +7,7 @@ for n in 3 4 5; do
     expect_status "chapter$n --list exits 0" 0 build/chapter$n --list
 done
 expect_output "chapter5 lists its steps" "shared\+persistent" build/chapter5 --list
+expect_output "chapter5 lists step 5" "shared\+rows\+interleaved" build/chapter5 --list
 
 # Refusals: exit status 2 and a reason, before any GPU is touched.
 expect_status "registers refuses T not a multiple of 128" 2 build/chapter3 --kernel registers T=200
@@ -19,6 +20,9 @@ expect_status "shared refuses HS not a multiple of 16" 2 build/chapter5 --kernel
 expect_output "shared's refusal names the reason" "multiple of 16" build/chapter5 --kernel shared C=480 NH=12
 expect_status "shared refuses HS over 128" 2 build/chapter5 --kernel shared C=768 NH=3
 expect_status "shared+staged refuses HS not a multiple of 16" 2 build/chapter5 --kernel shared+staged C=96 NH=12
+expect_status "shared+rows refuses HS over 128" 2 build/chapter5 --kernel shared+rows C=768 NH=3
+expect_output "shared+rows' refusal names the reason" "a query tile and two key tiles" build/chapter5 --kernel shared+rows C=768 NH=3
+expect_status "shared+rows+interleaved refuses T not a multiple of 128" 2 build/chapter5 --kernel shared+rows+interleaved T=1000
 expect_status "chapter5 as a whole refuses what one contender refuses" 2 build/chapter5 T=200
 expect_status "the mutants refuse like the real thing" 2 build/chapter5-mutant --kernel shared T=200
 
@@ -37,9 +41,11 @@ gpu_expect "chapter5 shared kernels pass at HS=128, T=384" 0 build/chapter5 --on
 gpu_expect "chapter5 shared kernels pass at HS=48" 0 build/chapter5 --only-new B=2 T=256 C=576 NH=12 --check-only
 gpu_expect "chapter5 shared+persistent passes at HS=256" 0 build/chapter5 --kernel shared+persistent B=1 T=256 C=768 NH=3 --check-only
 gpu_expect "chapter5 shared passes at T=2048" 0 build/chapter5 --kernel shared B=2 T=2048 --check-only
+gpu_expect "chapter5 shared+rows+interleaved passes at T=2048" 0 build/chapter5 --kernel shared+rows+interleaved B=2 T=2048 --check-only
 gpu_expect "chapter5 shared+persistent passes with fewer tiles than blocks" 0 build/chapter5 --kernel shared+persistent B=1 T=128 C=64 NH=1 --check-only
 
 # Each mutant carries a one-line bug in its chapter's kernel; the check must fail (exit 1).
 gpu_expect "chapter3 mutant is rejected by the check" 1 build/chapter3-mutant --kernel registers B=2 T=256 --check-only
 gpu_expect "chapter4 mutant is rejected by the check" 1 build/chapter4-mutant --kernel vectorized B=2 T=256 --check-only
 gpu_expect "chapter5 mutant is rejected by the check" 1 build/chapter5-mutant --kernel shared B=2 T=256 --check-only
+gpu_expect "chapter5 mutant is rejected by the check of step 5" 1 build/chapter5-mutant --kernel shared+rows+interleaved B=2 T=256 --check-only
