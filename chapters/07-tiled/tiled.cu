@@ -631,8 +631,8 @@ asks the compiler, through `__launch_bounds__`, to fit in 128 registers:
 four blocks of four warps, 16 warps per multiprocessor, at the price of
 half the FMAs per load. (To fit, the compiler spills a few dozen bytes to
 the stack, `make ptxas` shows how many; the two ways we found to avoid
-that, 4 keys per step or no register limit, were both slower.) The race keeps the other choice as
-`fused-tiled+four-rows`: at $S = 128$ it takes
+that, 4 keys per step or no register limit, were both slower.) The race
+keeps the other choice as `fused-tiled+four-rows`: at $S = 128$ it takes
 {{median_ms|fused-tiled+four-rows|B=1 S=128 N=256 D=256 H=8}} ms, against
 {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8}} ms for the kernel. At
 $S = 512$ the trade goes the other way (the chapter's notes have the runs),
@@ -793,6 +793,9 @@ static __device__ __forceinline__ void prefetch_l2(const float *address)
     asm volatile("prefetch.global.L2 [%0];" ::"l"(address));
 }
 
+/* MIN_BLOCKS: blocks that must fit on a multiprocessor at once (it caps the
+ * registers). 0 leaves them free: it compiles like the one-argument
+ * __launch_bounds__, where 1 does not (1 cost d = 8 13 registers and 8%). */
 template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 0>
 __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     tiled_attention_fp32(const tiled_params p)
