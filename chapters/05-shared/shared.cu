@@ -289,25 +289,33 @@ the gaps are compile-time constants, so every read is one instruction with
 a constant offset.
 */
 
+/* One value of k: 4 float4 reads, 64 FMAs. */
+template <int stride, int row_gap, int col_gap>
+__device__ __forceinline__ void shared_multiply_k(float (&sum)[SHARED_THREAD_TILE][SHARED_THREAD_TILE],
+                                                  const float *query_k, const float *key_k,
+                                                  int row_a, int col_a, int k)
+{
+    const float4 qa = shared_load_float4(query_k + k * stride + row_a);
+    const float4 qb = shared_load_float4(query_k + k * stride + row_a + row_gap);
+    const float4 ka = shared_load_float4(key_k + k * stride + col_a);
+    const float4 kb = shared_load_float4(key_k + k * stride + col_a + col_gap);
+    const float query[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
+    const float key[8] = {ka.x, ka.y, ka.z, ka.w, kb.x, kb.y, kb.z, kb.w};
+#pragma unroll
+    for (int r = 0; r < SHARED_THREAD_TILE; r++)
+#pragma unroll
+        for (int c = 0; c < SHARED_THREAD_TILE; c++)
+            sum[r][c] = fmaf(query[r], key[c], sum[r][c]);
+}
+
 template <int stride, int row_gap, int col_gap>
 __device__ __forceinline__ void shared_multiply_chunk(float (&sum)[SHARED_THREAD_TILE][SHARED_THREAD_TILE],
                                                       const float *query_k, const float *key_k,
                                                       int row_a, int col_a)
 {
 #pragma unroll
-    for (int k = 0; k < SHARED_CHUNK; k++) {
-        const float4 qa = shared_load_float4(query_k + k * stride + row_a);
-        const float4 qb = shared_load_float4(query_k + k * stride + row_a + row_gap);
-        const float4 ka = shared_load_float4(key_k + k * stride + col_a);
-        const float4 kb = shared_load_float4(key_k + k * stride + col_a + col_gap);
-        const float query[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
-        const float key[8] = {ka.x, ka.y, ka.z, ka.w, kb.x, kb.y, kb.z, kb.w};
-#pragma unroll
-        for (int r = 0; r < SHARED_THREAD_TILE; r++)
-#pragma unroll
-            for (int c = 0; c < SHARED_THREAD_TILE; c++)
-                sum[r][c] = fmaf(query[r], key[c], sum[r][c]);
-    }
+    for (int k = 0; k < SHARED_CHUNK; k++)
+        shared_multiply_k<stride, row_gap, col_gap>(sum, query_k, key_k, row_a, col_a, k);
 }
 
 /* One float4 per run of 4 columns and per row, written when its first
@@ -888,17 +896,7 @@ __device__ __forceinline__ void shared_multiply_chunk_copying(float (&sum)[SHARE
 {
 #pragma unroll
     for (int k = 0; k < SHARED_CHUNK; k++) {
-        const float4 qa = shared_load_float4(query_k + k * stride + row_a);
-        const float4 qb = shared_load_float4(query_k + k * stride + row_a + row_gap);
-        const float4 ka = shared_load_float4(key_k + k * stride + col_a);
-        const float4 kb = shared_load_float4(key_k + k * stride + col_a + col_gap);
-        const float query[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
-        const float key[8] = {ka.x, ka.y, ka.z, ka.w, kb.x, kb.y, kb.z, kb.w};
-#pragma unroll
-        for (int r = 0; r < SHARED_THREAD_TILE; r++)
-#pragma unroll
-            for (int c = 0; c < SHARED_THREAD_TILE; c++)
-                sum[r][c] = fmaf(query[r], key[c], sum[r][c]);
+        shared_multiply_k<stride, row_gap, col_gap>(sum, query_k, key_k, row_a, col_a, k);
         if (k % 2 == 1) { /* copy k / 2 of shared_copy_keys' 8 */
             const int q = k / 4, second = (k / 2) % 2;
             /* opaque, so that the PTX computes each address next to its copy
