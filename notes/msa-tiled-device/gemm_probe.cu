@@ -5,55 +5,16 @@
 // column). Median of 20, L2 flushed before each run, like common/timing.cu.
 //
 //   nvcc -O2 -arch=sm_90 notes/msa-tiled-device/gemm_probe.cu -lcublasLt -lcublas -o gemm_probe
-#include <cublasLt.h>
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <algorithm>
-#include <vector>
-
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1); } } while (0)
-#define BK(x) do { cublasStatus_t s = (x); if (s != CUBLAS_STATUS_SUCCESS) { printf("%s: status %d\n", #x, (int)s); exit(1); } } while (0)
-
-static char *flush_buffer;
-static const size_t FLUSH = 256u << 20;
-
-template <typename F> static double median_ms(F run)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-    run(); CK(cudaDeviceSynchronize());
-    std::vector<float> t;
-    for (int i = 0; i < 20; i++) {
-        CK(cudaMemsetAsync(flush_buffer, i, FLUSH));
-        CK(cudaEventRecord(a));
-        run();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms; CK(cudaEventElapsedTime(&ms, a, b)); t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[10];
-}
+#include "probe.h"
 
 int main()
 {
-    CK(cudaMalloc(&flush_buffer, FLUSH));
-    cublasHandle_t h; BK(cublasCreate(&h));
-    cublasLtHandle_t lt; BK(cublasLtCreate(&lt));
-    const size_t ws_bytes = 64u << 20;
-    void *ws; CK(cudaMalloc(&ws, ws_bytes));
-    BK(cublasSetWorkspace(h, ws, ws_bytes));
-    const long maxrows = 131072;
-    float *x, *w, *y, *bias;
-    CK(cudaMalloc(&x, maxrows * 264 * sizeof(float)));
-    CK(cudaMalloc(&y, maxrows * 1024 * sizeof(float)));
-    CK(cudaMalloc(&w, 1024 * 264 * sizeof(float)));
-    CK(cudaMalloc(&bias, 1024 * sizeof(float)));
-    CK(cudaMemset(x, 0, maxrows * 264 * sizeof(float)));
-    CK(cudaMemset(w, 0, 1024 * 264 * sizeof(float)));
-    CK(cudaMemset(bias, 0, 1024 * sizeof(float)));
+    Probe p;
+    cublasHandle_t h = p.h;
+    cublasLtHandle_t lt = p.lt;
+    void *ws = p.ws;
+    const size_t ws_bytes = p.ws_bytes;
+    float *x = p.x, *w = p.w, *y = p.y, *bias = p.bias;
     const float one = 1, zero = 0;
 
     struct Case { const char *name; int out, in, ldx; long rows; bool use_bias; };
@@ -81,6 +42,7 @@ int main()
                     BK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, c.out, (int)c.rows, c.in, &one, w,
                                     CUDA_R_32F, c.in, x, CUDA_R_32F, c.ldx, &zero, y, CUDA_R_32F,
                                     c.out, compute, CUBLAS_GEMM_DEFAULT));
+                    return true;
                 });
                 printf("%s %-42s GemmEx        %8.4f ms %6.1f TFLOP/s\n", cname, c.name, ms, flop / ms / 1e9);
             }
@@ -108,6 +70,7 @@ int main()
                 double ms = median_ms([&] {
                     BK(cublasLtMatmul(lt, desc, &one, w, la, x, lb, &zero, y, lc, y, lc, &found[i].algo,
                                       ws, ws_bytes, 0));
+                    return true;
                 });
                 int id = -1, tile = -1, stages = -1, splitk = -1;
                 size_t got;

@@ -8,57 +8,18 @@
 // common/timing.cu.
 //
 //   nvcc -O2 -arch=sm_90 notes/msa-tiled-device/gemm_search.cu -lcublasLt -lcublas -o gemm_search
-#include <cublasLt.h>
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <algorithm>
-#include <vector>
-
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1); } } while (0)
-#define BK(x) do { cublasStatus_t s = (x); if (s != CUBLAS_STATUS_SUCCESS) { printf("%s: status %d\n", #x, (int)s); exit(1); } } while (0)
-
-static char *flush_buffer;
-static const size_t FLUSH = 256u << 20;
-
-template <typename F> static double median_ms(F run, int reps)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-    if (!run()) return -1;
-    CK(cudaDeviceSynchronize());
-    std::vector<float> t;
-    for (int i = 0; i < reps; i++) {
-        CK(cudaMemsetAsync(flush_buffer, i, FLUSH));
-        CK(cudaEventRecord(a));
-        run();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms; CK(cudaEventElapsedTime(&ms, a, b)); t.push_back(ms);
-    }
-    CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    return t[reps / 2];
-}
+#include "probe.h"
 
 struct Found { cublasLtMatmulAlgo_t algo; int id, tile, stages, swizzle; double ms; };
 
 int main()
 {
-    CK(cudaMalloc(&flush_buffer, FLUSH));
-    cublasHandle_t h; BK(cublasCreate(&h));
-    cublasLtHandle_t lt; BK(cublasLtCreate(&lt));
-    const size_t ws_bytes = 64u << 20;
-    void *ws; CK(cudaMalloc(&ws, ws_bytes));
-    BK(cublasSetWorkspace(h, ws, ws_bytes));
-    const long maxrows = 131072;
-    float *x, *w, *y;
-    CK(cudaMalloc(&x, maxrows * 264 * sizeof(float)));
-    CK(cudaMalloc(&y, maxrows * 1024 * sizeof(float)));
-    CK(cudaMalloc(&w, 1024 * 264 * sizeof(float)));
-    CK(cudaMemset(x, 0, maxrows * 264 * sizeof(float)));
-    CK(cudaMemset(w, 0, 1024 * 264 * sizeof(float)));
+    Probe p;
+    cublasHandle_t h = p.h;
+    cublasLtHandle_t lt = p.lt;
+    void *ws = p.ws;
+    const size_t ws_bytes = p.ws_bytes;
+    float *x = p.x, *w = p.w, *y = p.y;
     const float one = 1, zero = 0;
 
     int ids[256], id_count = 0;
