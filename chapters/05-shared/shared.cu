@@ -1333,8 +1333,9 @@ starts; then the waits for shared-memory reads in the loop, the stores, and
 the barriers. The persistent ring and the triangle grid added bookkeeping
 and lost; the tiles of k-quads saved copies but spent the registers the
 loop reads ahead with, and lost; steps 4 and 5 took work away (block
-starts, copies, tests, wavefronts) and won, a little each. Closing the rest of the gap with plain FP32 instructions takes
-hand-scheduled code; chapter 8 takes the other road, the tensor cores.
+starts, copies, tests, wavefronts) and won, a little each. Closing the rest
+of the gap with plain FP32 instructions takes hand-scheduled code; chapter
+8 takes the other road, the tensor cores.
 
 cuBLAS is not beaten by cleverness it lacks in general: it is beaten on a
 problem it was not told about. It computes the full square of scores, twice
