@@ -182,6 +182,20 @@ int cli_choose_kernels(const char *program, const cli_options *options,
     return -1;
 }
 
+int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *names,
+              const int *chapters, int count, cli_options *options, int *first, int *last)
+{
+    char message[2048];
+    const cli_status status = cli_parse(spec, argc, argv, options, message, sizeof message);
+    if (status == CLI_DONE)
+        return 0;
+    if (status == CLI_ERROR) {
+        fprintf(stderr, "%s\n", message);
+        return 2;
+    }
+    return cli_choose_kernels(spec->program, options, names, chapters, count, first, last);
+}
+
 void cli_format_shape(const cli_spec *spec, const long *sizes, char *buffer, size_t capacity)
 {
     size_t used = 0;

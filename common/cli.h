@@ -72,6 +72,14 @@ int cli_choose_kernels(const char *program, const cli_options *options,
                        const char *const *names, const int *chapters, int count, int *first,
                        int *last);
 
+/* The start every chapter program shares: parses the command line (a bad
+ * one is explained on stderr), then chooses the kernels as
+ * cli_choose_kernels does. Returns -1 to go on, with *options and
+ * [*first, *last] set; otherwise the exit status: 0 after --help or --list,
+ * 2 for a bad command line or an unknown kernel. */
+int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *names,
+              const int *chapters, int count, cli_options *options, int *first, int *last);
+
 /* Formats the sizes as the CSV's shape column: "B=8 T=1024 C=768 NH=12". */
 void cli_format_shape(const cli_spec *spec, const long *sizes, char *buffer, size_t capacity);
 

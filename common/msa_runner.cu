@@ -129,25 +129,18 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     char program[32];
     snprintf(program, sizeof program, "chapter%d", chapter);
     cli_spec spec = {program, summary, 5, {"B", "S", "N", "D", "H"}, {2, 8, 32, 64, 4}, 1};
-    cli_options options;
-    char message[2048];
-    cli_status status = cli_parse(&spec, argc, argv, &options, message, sizeof message);
-    if (status == CLI_DONE)
-        return 0;
-    if (status == CLI_ERROR) {
-        fprintf(stderr, "%s\n", message);
-        return 2;
-    }
     const char *names[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
         names[k] = kernels[k]->name;
         chapters[k] = kernels[k]->chapter;
     }
-    const int chosen =
-        cli_choose_kernels(program, &options, names, chapters, kernel_count, &first, &last);
+    cli_options options;
+    const int chosen = cli_start(&spec, argc, argv, names, chapters, kernel_count, &options,
+                                 &first, &last);
     if (chosen >= 0)
         return chosen;
+    char message[2048];
 
     /* Inputs from files first: they decide B, S, N and D. */
     msa_inputs inputs;

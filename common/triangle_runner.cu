@@ -23,24 +23,15 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     char program[32];
     snprintf(program, sizeof program, "chapter%d", chapter);
     cli_spec spec = {program, summary, 4, {"B", "T", "C", "NH"}, {8, 1024, 768, 12}, 0};
-    cli_options options;
-    char message[1024];
-    cli_status status = cli_parse(&spec, argc, argv, &options, message, sizeof message);
-    if (status == CLI_DONE)
-        return 0;
-    if (status == CLI_ERROR) {
-        fprintf(stderr, "%s\n", message);
-        return 2;
-    }
-
     const char *names[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
         names[k] = kernels[k]->name;
         chapters[k] = kernels[k]->chapter;
     }
-    const int chosen =
-        cli_choose_kernels(program, &options, names, chapters, kernel_count, &first, &last);
+    cli_options options;
+    const int chosen = cli_start(&spec, argc, argv, names, chapters, kernel_count, &options,
+                                 &first, &last);
     if (chosen >= 0)
         return chosen;
 

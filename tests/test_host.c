@@ -395,6 +395,33 @@ static void test_cli_choose_kernels(void **state)
     assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), 0);
 }
 
+static void test_cli_start(void **state)
+{
+    (void)state;
+    const char *names[2] = {"cublas-permute", "naive"};
+    const int chapters[2] = {1, 2};
+    cli_options options;
+    int first = -7, last = -7;
+    char *run[] = {"chapterX", "T=256", "--kernel", "2", NULL};
+    assert_int_equal(cli_start(&triangle_spec, 4, run, names, chapters, 2, &options, &first, &last),
+                     -1);
+    assert_int_equal(options.sizes[1], 256);
+    assert_int_equal(first, 1);
+    assert_int_equal(last, 1);
+    char *help[] = {"chapterX", "--help", NULL};
+    assert_int_equal(cli_start(&triangle_spec, 2, help, names, chapters, 2, &options, &first, &last),
+                     0);
+    char *bad[] = {"chapterX", "T=abc", NULL};
+    assert_int_equal(cli_start(&triangle_spec, 2, bad, names, chapters, 2, &options, &first, &last),
+                     2);
+    char *unknown[] = {"chapterX", "--kernel", "fast", NULL};
+    assert_int_equal(
+        cli_start(&triangle_spec, 3, unknown, names, chapters, 2, &options, &first, &last), 2);
+    char *list[] = {"chapterX", "--list", NULL};
+    assert_int_equal(cli_start(&triangle_spec, 2, list, names, chapters, 2, &options, &first, &last),
+                     0);
+}
+
 static void test_cli_shape_matches_csv_spelling(void **state)
 {
     (void)state;
@@ -474,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_cli_sizes_and_flags),
         cmocka_unit_test(test_cli_errors),
         cmocka_unit_test(test_cli_choose_kernels),
+        cmocka_unit_test(test_cli_start),
         cmocka_unit_test(test_cli_find_kernel),
         cmocka_unit_test(test_cli_shape_matches_csv_spelling),
         cmocka_unit_test(test_triangle_reference_by_hand),
