@@ -55,3 +55,26 @@ expect_output() {
 }
 
 have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
+
+# msa_write_npy FILE SHAPE COUNT [DESCR [FORTRAN [FILL]]]: a version 1.0 .npy
+# file of COUNT floats, its header padded to 64 bytes as NumPy pads it. FILL
+# is zero (the default) or one (float32 1.0, for a mask that keeps all).
+msa_write_npy() {
+    local file=$1 shape=$2 count=$3 descr=${4:-<f4} fortran=${5:-False} fill=${6:-zero}
+    local dict="{'descr': '$descr', 'fortran_order': $fortran, 'shape': $shape, }"
+    local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
+    local header=$(( total - 10 )) pad=$(( total - 10 - ${#dict} - 1 ))
+    {
+        printf '\223NUMPY\001\000'
+        printf "\\$(printf %03o $((header & 255)))\\$(printf %03o $((header >> 8)))"
+        printf '%s' "$dict"
+        printf "%${pad}s" ''
+        printf '\n'
+        if [ "$fill" = one ]; then
+            local i
+            for ((i = 0; i < count; i++)); do printf '\000\000\200\077'; done
+        else
+            head -c $((count * 4)) /dev/zero
+        fi
+    } > "$file"
+}

@@ -91,37 +91,45 @@ So we split the layer where its two kinds of work meet, and let each part be
 done by what does it best:
 
 ```
- launch 1  prepare      LayerNorm every row          msa  -> Xn   (R x (D+8))
-                        list each column's kept keys mask -> keys (B N x S), counts
-                        stack Wq Wk Wv Wg; Wo | bo   weights -> Wqkvg (4D x D), Wob (D x (D+8))
- launch 2  cuBLAS       P = Xn Wqkvg^T               one GEMM, R x D by D x 4D
- launch 3  attention    per (b, n, head, query tile): online softmax over the
+ launch 1  order keys   each column's sequences,     mask -> order, biases (B N x S),
+                        kept keys first              counts
+ launch 2  count keys   where each column's kept     counts -> starts; the total,
+                        keys start                   straight to the host
+ launch 3  prepare      LayerNorm every row, kept    msa  -> Xn (R x (D+8))
+                        keys' rows first
+                        stack Wq Wg Wk Wv; Wo | bo   weights -> W (4D x D), Wob (D x (D+8))
+ launch 4  cuBLAS       P = Xn W^T, kept-key rows    one GEMM, kept x D by D x 4D
+ launch 5  cuBLAS       P = Xn W^T, the other rows   one GEMM, (R - kept) x D by D x 2D
+ launch 6  attention    per (b, n, head, query tile): online softmax over the
                         column's kept keys, then O = sigmoid(G + bg) * (A V)
                                                      P -> O (R x (D+8)), in Xn's place
- launch 4  cuBLAS       out = [O 1] Wob^T            one GEMM, R x (D+8) by (D+8) x D
+ launch 7  cuBLAS       out = [O 1] Wob^T            one GEMM, R x (D+8) by (D+8) x D
 ```
 
-The four projections become a single GEMM with $4D$ output features, the
-shape cuBLAS is tuned for. The price is the traffic of the intermediate:
-$P$ is $4 R D$ floats, 537 MB at $S = 512$, written once and read once,
+The four projections become GEMMs with many output features, the shape
+cuBLAS is tuned for. The price is the traffic of the intermediate: $P$ is
+up to $4 R D$ floats, 537 MB at $S = 512$, written once and read once,
 about a quarter of a millisecond at the card's 4.8 TB/s; a tenth of the
-FP32 floor, a real share of the TF32 one. The results below
-measure what the split costs and what it buys.
+FP32 floor, a real share of the TF32 one. Why the rows of kept keys come
+first, and why the projections take two GEMMs, is the subject of the next
+section. The results below measure what the split costs and what it buys.
 
-Two small tricks keep the launches at four. The output bias rides inside the
+Two small tricks save launches. The output bias rides inside the
 last product: $O$ gets one more feature that is always 1, and $W_o$ one
 more input feature that holds $b_o$, so $[O\ 1]\,[W_o\ b_o]^T = O W_o^T + b_o$
 with no separate bias pass over the output. (Seven zero features follow the
 1, so that a row is a whole number of 32-byte sectors, the unit in which
 the memory system moves data: no row shares a sector with the next, and the
 GEMM does no more passes over its inner dimension than it would for $D$
-alone.) And $O$ is written over $\hat X$,
-which launch 2 consumed: the layer's scratch is $R\,(5D + 8)$ floats, plus
-the key lists, against the baseline's $10 R D + B N H S^2$.
+alone.) And $O$ is written over $\hat X$, which launches 4 and 5 consumed:
+the layer's scratch is $R\,(5D + 11)$ floats and the weights, against the
+baseline's $10 R D + B N H S^2$.
 */
 
 #include <math.h>
 #include <stdint.h>
+
+#include <cub/block/block_scan.cuh>
 
 #include "msa.h"
 
@@ -129,56 +137,92 @@ the key lists, against the baseline's $10 R D + B N H S^2$.
 #define TILED_MAX_WARPS 4       /* warps per attention block */
 #define TILED_SHORT_COLUMN 256  /* below this depth, d = 32 takes two rows a lane */
 #define TILED_PREP_THREADS 256
+#define TILED_SCAN_THREADS 256
+#define TILED_LIST_THREADS 512
 #define TILED_EXTRA 8            /* O's extra features: 1, then seven zeros */
 #define TILED_RENORM_LIMIT 256.0f /* 2^8: how far a weight may grow before the reference moves */
 
 /*md
-## Launch 1: the mask becomes a list
+## Launches 1 to 3: the kept keys first
 
 A masked key gets weight zero, so it contributes nothing to the sum of any
 query. Instead of computing its score and then throwing it away, we can
-leave it out. The first launch writes, for every column $(b, n)$, the list
-of the keys it keeps, in order, and their number; the attention kernel then
-walks the list and never sees a masked key.
+leave it out. And if no query ever reads a key's $K$ and $V$, there is no
+reason to compute them either: of the four projections, a masked row needs
+only two, $Q$ and $G$ (it is still a query, and still has an output).
 
 How much that saves depends on the data. Real MSAs are padded at the end of
 shallow alignments; our drawn mask has, per column, a one-in-eight chance
 each of keeping every key, none or exactly one, and otherwise keeps each key
 with probability 3/4, so on average $1/8 + 5/8 \cdot 3/4 \approx 59\%$ of
-the keys survive and the attention does 59% of its nominal work. The tally
-of useful work does not change: it is the formula above, for every shape
-and every mask. So the time can beat what the floor predicts for the
-attention part, and the table reports a rate computed from the nominal
-count. To keep that honest, the chapter also races `fused-tiled+dense`, the
-same kernel fed with every key (masked ones carry a weight of exactly zero).
+the keys survive: the attention does 59% of its nominal work, and the $K$
+and $V$ projections 59% of theirs, about a sixth of all the projection work.
+The tally of useful work does not change: it is the formula above, for
+every shape and every mask. So the time can beat what the floor predicts,
+and the table reports a rate computed from the nominal count. To keep that
+honest, the chapter also races `fused-tiled+dense`, the same kernels fed
+with every key (each projected, masked ones weighted exactly zero).
 
-A block takes 32 neighbouring columns of one batch entry, one lane per
-column, so that the warps read the mask in rows of 32 consecutive floats.
-The eight warps split the $S$ keys into eight runs; each counts the kept
-keys of its run, the counts are added up in shared memory to find where each
-run's keys start in the list, and a second pass writes them. In the dense
-variant the list holds every key, a masked key $s$ stored as $-1 - s$.
+A GEMM works on a block of consecutive rows, so to project only the kept
+rows they must be consecutive. The first three launches arrange that:
 
-The same launch does the LayerNorm (one warp per row, as in chapter 6, with
-the row's $D$ values in registers between the two passes) and copies the
-weights into the stacked layout the two GEMMs read. The three jobs share
-one grid: the first blocks copy weights, the next list keys, the rest
-normalise rows.
+1. `tiled_order_keys` writes, for every column $(b, n)$, its *order*: the
+   sequences it keeps, in increasing $s$, then the ones it masks; beside
+   each position a bias, 0 for a kept key and $-\infty$ for a masked one;
+   and the count of kept keys. A block takes 32 neighbouring columns of
+   one batch entry, one lane per column, so that the warps read the mask
+   in rows of 32 consecutive floats; its 16 warps split the $S$ sequences
+   into runs, count the kept keys of each run, and add the counts up in
+   shared memory to find where each run's keys go. Writing the order with
+   a lane per column would send the 32 lanes of a store to 32 columns'
+   lists, 32 different places; so for the second pass each lane gathers 32
+   mask values of its column into the bits of one word, and the warp then
+   takes the columns one at a time, a lane per sequence, the position of
+   each kept key being the number of kept bits below it (`__popc`).
+2. `tiled_count_keys`, one block, adds up the counts (a prefix sum, with
+   cub's `BlockScan`) to find where each column's kept keys start in one
+   list of all the layer's kept rows, followed by all the others.
+3. `tiled_prepare` normalises every row (one warp per row, as in chapter 6,
+   with the row's $D$ values in registers between the two passes) and
+   writes it to its place in that list, and its first blocks copy the
+   weights into the stacked layout the GEMMs read: $W_q$ and $W_g$ first,
+   then $W_k$ and $W_v$.
+
+Then one GEMM projects the kept rows onto all $4D$ features, and a second
+one the other rows onto the first $2D$, $Q$ and $G$. In the dense variant
+the order is the identity and every row is "kept".
+
+There is a catch. cuBLAS takes the number of rows as an argument of the
+call, on the host, and that number is the count launch 2 computed on the
+GPU. So launch 2 also writes the total straight into page-locked host
+memory (mapped into the GPU's address space), the host records an event
+behind it, issues launch 3, and waits for the event before it issues the
+GEMMs: while it waits, the GPU has launch 3 to work on. Two cases skip the
+wait and project every row onto all four (correct, only slower): a layer
+whose $K$ and $V$ projections are under a GFLOP (some 20 us of cuBLAS in
+FP32; below that, what skipping saves is small next to a stop on the
+host), and a CUDA graph being captured, which cannot stop for the host at
+all; the `+graph` rows of the race show what that costs.
 */
 
 typedef struct {
     const float *msa, *mask, *ln_gamma, *ln_beta;
     const float *wq, *wk, *wv, *wg, *bg, *wo, *bo;
-    float *xn;          /* R x (D + 8): LayerNorm'd rows; later gated O, then 1 and 7 zeros */
-    float *proj;        /* R x 4D: Q | K | V | G (the gate before its bias and sigmoid) */
-    int *keys;          /* B N lists of S key indices: the kept keys of each column */
-    int *key_count;     /* B N list lengths */
-    float *w_stack;     /* 4D x D: Wq, Wk, Wv, Wg */
+    float *xn;          /* R x (D + 8): LayerNorm'd rows, kept first; later gated O, 1, 7 zeros */
+    float *proj;        /* R x 4D: Q | G | K | V (G before its bias and sigmoid), rows as in xn */
+    int *order;         /* B N x S: each column's sequences, the kept ones first */
+    int *slot;          /* R, as msa's rows: where in its column's order each row went */
+    float *key_bias;    /* B N x S: 0 where `order` holds a kept key, -inf where a masked one */
+    int *key_count;     /* B N: how many keys each column keeps */
+    int *key_start;     /* B N + 1: first row of each column's kept keys; last entry: all kept */
+    int *host_kept;     /* the total of kept keys in host memory, or NULL (see launch 2) */
+    float *w_stack;     /* 4D x D: Wq, Wg, Wk, Wv */
     float *w_out;       /* D x (D + 8): Wo | bo and 7 zeros */
     int S, N, D, H;
     long rows;          /* R = B S N */
-    int compact;        /* 1: lists of kept keys; 0: every key, masked ones negative */
-    int weight_blocks, list_blocks; /* the prepare launch's blocks per job */
+    int columns;        /* B N */
+    int compact;        /* 1: masked keys go after the kept ones; 0: the order is s (dense) */
+    int weight_blocks;  /* launch 3's blocks that stack weights; the rest normalise rows */
     float q_scale;      /* log2(e) / sqrt(d) */
 } tiled_params;
 
@@ -189,10 +233,190 @@ static __device__ __forceinline__ float tiled_warp_sum(float value)
     return value;
 }
 
-/* Row r of P (or of msa, out) for sequence s of column (b, n). */
+/* The row of msa (and of out, and of O) for sequence s of column (b, n). */
 static __device__ __forceinline__ size_t tiled_row(const tiled_params &p, int b, int s, int n)
 {
     return ((size_t)b * p.S + s) * p.N + n;
+}
+
+/* A column (b, n) as the attention kernels and the LayerNorm see it, once
+ * launches 1 and 2 have ordered its sequences, kept keys first. */
+typedef struct {
+    int b, n, h;
+    int length;             /* how many keys the column keeps */
+    int start;              /* the row of P (and xn) of its first kept key */
+    int rest;               /* the row of its first masked sequence */
+    const float *head;      /* P's row `start`, at the head's features */
+    const float *key_bias;  /* the column's biases, by position in its order */
+    const int *order;       /* the column's sequences, by position */
+} tiled_column;
+
+/* Column (b, n) as launch 2 left it. */
+static __device__ __forceinline__ tiled_column column_of(const tiled_params &p, int b, int n)
+{
+    const int column = b * p.N + n;
+    tiled_column c;
+    c.b = b;
+    c.n = n;
+    c.h = 0;
+    c.length = p.key_count[column];
+    c.start = p.key_start[column];
+    c.rest = p.key_start[p.columns] + (column * p.S - c.start);
+    c.head = p.proj + (size_t)c.start * (4 * p.D);
+    c.key_bias = p.key_bias + (size_t)column * p.S;
+    c.order = p.order + (size_t)column * p.S;
+    return c;
+}
+
+/* The row of P (and xn) that holds position i of the column's order. */
+static __device__ __forceinline__ int column_row(const tiled_column &c, int i)
+{
+    return i < c.length ? c.start + i : c.rest + (i - c.length);
+}
+
+/* Where sequence s0 + j goes in its column's order: bit j of `bits` says
+ * whether it is kept, and the kept (masked) ones of s0..s0+31 go, in order,
+ * from kept_at (masked_at) on. */
+static __device__ __forceinline__ int order_position(const tiled_params &p, unsigned bits, int j,
+                                                     int s0, int kept_at, int masked_at)
+{
+    const int below = __popc(bits & ((1u << j) - 1)); /* kept ones before it */
+    return !p.compact ? s0 + j : bits >> j & 1 ? kept_at + below : masked_at + (j - below);
+}
+
+/* Launch 1: a block per 32 neighbouring columns of one batch entry, the 16
+ * warps each taking a run of the S sequences. First a lane per column: each
+ * counts the kept keys of its column in its warp's run (reading the mask in
+ * rows of 32 neighbouring floats), and the counts added up say where each
+ * run's keys go. Then the warp writes its run 32 sequences at a time: each
+ * lane gathers its column's 32 mask values into the bits of one word, and
+ * the warp goes through the 32 columns, a lane per sequence, so that the
+ * order and the biases go out to neighbouring addresses. */
+__global__ void __launch_bounds__(TILED_LIST_THREADS) tiled_order_keys(const tiled_params p)
+{
+    constexpr int WARPS = TILED_LIST_THREADS / 32;
+    __shared__ int run_count[WARPS][32];
+    const int groups = (p.N + 31) / 32;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int b = blockIdx.x / groups, first_column = blockIdx.x % groups * 32;
+    const int n = first_column + lane;
+    const int run = (p.S + WARPS - 1) / WARPS;
+    const int first = min(p.S, warp * run), last = min(p.S, first + run);
+    const bool column = n < p.N;
+    const float *mask = p.mask + (size_t)b * p.S * p.N + n;
+
+    int kept = 0;
+    if (column)
+#pragma unroll 8
+        for (int s = first; s < last; s++)
+            kept += mask[(size_t)s * p.N] != 0.0f;
+    run_count[warp][lane] = kept;
+    __syncthreads();
+    int before = 0, total = 0; /* kept keys in the runs before this one; in the column */
+    for (int w = 0; w < WARPS; w++) {
+        before += w < warp ? run_count[w][lane] : 0;
+        total += run_count[w][lane];
+    }
+    int kept_at = before, masked_at = total + (first - before); /* where the next ones go */
+    for (int s0 = first; s0 < last; s0 += 32) {
+        const int here = min(32, last - s0);
+        unsigned bits = 0; /* bit j: sequence s0 + j of this lane's column is kept */
+        if (column)
+            for (int j = 0; j < here; j++)
+                bits |= (unsigned)(mask[(size_t)(s0 + j) * p.N] != 0.0f) << j;
+        if (column) /* where each sequence went, for the LayerNorm: a lane per column */
+            for (int j = 0; j < here; j++)
+                p.slot[tiled_row(p, b, s0 + j, n)] =
+                    order_position(p, bits, j, s0, kept_at, masked_at);
+        for (int c = 0; c < 32 && first_column + c < p.N; c++) { /* a lane per sequence */
+            const unsigned column_bits = __shfl_sync(0xffffffffu, bits, c);
+            const int column_kept_at = __shfl_sync(0xffffffffu, kept_at, c);
+            const int column_masked_at = __shfl_sync(0xffffffffu, masked_at, c);
+            if (lane < here) {
+                const size_t at = ((size_t)b * p.N + first_column + c) * p.S +
+                                  order_position(p, column_bits, lane, s0, column_kept_at,
+                                                 column_masked_at);
+                p.order[at] = s0 + lane;
+                p.key_bias[at] = column_bits >> lane & 1 ? 0.0f : -INFINITY;
+            }
+        }
+        kept_at += __popc(bits);
+        masked_at += here - __popc(bits);
+    }
+    if (column && warp == 0)
+        p.key_count[(size_t)b * p.N + n] = p.compact ? total : p.S;
+}
+
+/* Launch 2, one block: where each column's kept keys start (a prefix sum of
+ * the counts, cub's block scan), and how many there are in all. */
+__global__ void __launch_bounds__(TILED_SCAN_THREADS) tiled_count_keys(const tiled_params p)
+{
+    typedef cub::BlockScan<int, TILED_SCAN_THREADS> Scan;
+    __shared__ typename Scan::TempStorage scan_space;
+    const int per_thread = (p.columns + TILED_SCAN_THREADS - 1) / TILED_SCAN_THREADS;
+    const int first = min(p.columns, (int)threadIdx.x * per_thread);
+    const int last = min(p.columns, first + per_thread);
+    int mine = 0, before, all_kept;
+    for (int c = first; c < last; c++)
+        mine += p.key_count[c];
+    Scan(scan_space).ExclusiveSum(mine, before, all_kept);
+    for (int c = first; c < last; c++) {
+        p.key_start[c] = before;
+        before += p.key_count[c];
+    }
+    if (threadIdx.x == 0) {
+        p.key_start[p.columns] = all_kept;
+        if (p.host_kept)
+            *p.host_kept = all_kept; /* straight into the host's memory */
+    }
+}
+
+/* One warp per row of msa, taken in memory order: it normalises the row
+ * and writes it to the row of xn that the row's slot in its column's order
+ * says. Lane l holds features 4l..4l+3 and 4l+128..4l+131. */
+static __device__ void prepare_layer_norm(const tiled_params &p, long block)
+{
+    const int D = p.D, lane = threadIdx.x % 32;
+    const long row = block * (TILED_PREP_THREADS / 32) + threadIdx.x / 32;
+    if (row >= p.rows)
+        return;
+    const tiled_column c = column_of(p, (int)(row / p.N / p.S), (int)(row % p.N));
+    const float *x = p.msa + row * D;
+    float *y = p.xn + (size_t)column_row(c, p.slot[row]) * (D + TILED_EXTRA);
+    float4 value[2];
+    float sum = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        const int f = 4 * lane + 128 * k;
+        value[k] = f < D ? *reinterpret_cast<const float4 *>(x + f) : make_float4(0, 0, 0, 0);
+        sum += value[k].x + value[k].y + value[k].z + value[k].w;
+    }
+    const float mean = tiled_warp_sum(sum) / D;
+    float squares = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        if (4 * lane + 128 * k < D) {
+            const float4 v = value[k];
+            squares += (v.x - mean) * (v.x - mean) + (v.y - mean) * (v.y - mean) +
+                       (v.z - mean) * (v.z - mean) + (v.w - mean) * (v.w - mean);
+        }
+    }
+    const float inverse_std = 1.0f / sqrtf(tiled_warp_sum(squares) / D + (float)MSA_LAYERNORM_EPS);
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        const int f = 4 * lane + 128 * k;
+        if (f < D) {
+            const float4 v = value[k];
+            const float4 gamma = *reinterpret_cast<const float4 *>(p.ln_gamma + f);
+            const float4 beta = *reinterpret_cast<const float4 *>(p.ln_beta + f);
+            float4 out;
+            out.x = (v.x - mean) * inverse_std * gamma.x + beta.x;
+            out.y = (v.y - mean) * inverse_std * gamma.y + beta.y;
+            out.z = (v.z - mean) * inverse_std * gamma.z + beta.z;
+            out.w = (v.w - mean) * inverse_std * gamma.w + beta.w;
+            *reinterpret_cast<float4 *>(y + f) = out;
+        }
+    }
 }
 
 static __device__ void prepare_weights(const tiled_params &p, long block)
@@ -203,8 +427,8 @@ static __device__ void prepare_weights(const tiled_params &p, long block)
     if (i < stacked) {
         const long element = 4 * i;
         const int row = (int)(element / D), column = (int)(element % D);
-        const int matrix = row / D;
-        const float *w = matrix == 0 ? p.wq : matrix == 1 ? p.wk : matrix == 2 ? p.wv : p.wg;
+        const int matrix = row / D; /* Q and G first: the rows past the kept keys need only those */
+        const float *w = matrix == 0 ? p.wq : matrix == 1 ? p.wg : matrix == 2 ? p.wk : p.wv;
         *reinterpret_cast<float4 *>(p.w_stack + element) =
             *reinterpret_cast<const float4 *>(w + (size_t)(row % D) * D + column);
         return;
@@ -221,99 +445,14 @@ static __device__ void prepare_weights(const tiled_params &p, long block)
     }
 }
 
-static __device__ void prepare_key_lists(const tiled_params &p, long block)
-{
-    __shared__ int run_count[TILED_PREP_THREADS / 32][32];
-    const int groups = (p.N + 31) / 32;
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int b = (int)(block / groups), n = (int)(block % groups) * 32 + lane;
-    const int run = (p.S + 7) / 8;
-    const int first = min(p.S, warp * run), last = min(p.S, first + run);
-    const bool column = n < p.N;
-    const float *mask = p.mask + (size_t)b * p.S * p.N + n;
-
-    int kept = 0;
-    if (column)
-#pragma unroll 8
-        for (int s = first; s < last; s++)
-            kept += mask[(size_t)s * p.N] != 0.0f;
-    run_count[warp][lane] = kept;
-    __syncthreads();
-    if (!column)
-        return;
-    int before = 0, total = 0;
-    for (int w = 0; w < TILED_PREP_THREADS / 32; w++) {
-        before += w < warp ? run_count[w][lane] : 0;
-        total += run_count[w][lane];
-    }
-    int *list = p.keys + ((size_t)b * p.N + n) * p.S;
-    if (p.compact) {
-#pragma unroll 8
-        for (int s = first; s < last; s++)
-            if (mask[(size_t)s * p.N] != 0.0f)
-                list[before++] = s;
-    } else {
-#pragma unroll 8
-        for (int s = first; s < last; s++)
-            list[s] = mask[(size_t)s * p.N] != 0.0f ? s : -1 - s;
-    }
-    if (warp == 0)
-        p.key_count[(size_t)b * p.N + n] = p.compact ? total : p.S;
-}
-
-/* One warp per row; lane l holds features 4l..4l+3 and 4l+128..4l+131. */
-static __device__ void prepare_layer_norm(const tiled_params &p, long block)
-{
-    const int D = p.D, lane = threadIdx.x % 32;
-    const long row = block * (TILED_PREP_THREADS / 32) + threadIdx.x / 32;
-    if (row >= p.rows)
-        return;
-    const float *x = p.msa + row * D;
-    float4 value[2];
-    float sum = 0.0f;
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-        const int i = 4 * lane + 128 * k;
-        value[k] = i < D ? *reinterpret_cast<const float4 *>(x + i) : make_float4(0, 0, 0, 0);
-        sum += value[k].x + value[k].y + value[k].z + value[k].w;
-    }
-    const float mean = tiled_warp_sum(sum) / D;
-    float squares = 0.0f;
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-        if (4 * lane + 128 * k < D) {
-            const float4 v = value[k];
-            squares += (v.x - mean) * (v.x - mean) + (v.y - mean) * (v.y - mean) +
-                       (v.z - mean) * (v.z - mean) + (v.w - mean) * (v.w - mean);
-        }
-    }
-    const float inverse_std = 1.0f / sqrtf(tiled_warp_sum(squares) / D + (float)MSA_LAYERNORM_EPS);
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-        const int i = 4 * lane + 128 * k;
-        if (i < D) {
-            const float4 v = value[k];
-            const float4 gamma = *reinterpret_cast<const float4 *>(p.ln_gamma + i);
-            const float4 beta = *reinterpret_cast<const float4 *>(p.ln_beta + i);
-            float4 y;
-            y.x = (v.x - mean) * inverse_std * gamma.x + beta.x;
-            y.y = (v.y - mean) * inverse_std * gamma.y + beta.y;
-            y.z = (v.z - mean) * inverse_std * gamma.z + beta.z;
-            y.w = (v.w - mean) * inverse_std * gamma.w + beta.w;
-            *reinterpret_cast<float4 *>(p.xn + row * (D + TILED_EXTRA) + i) = y;
-        }
-    }
-}
-
+/* Launch 3: the first weight_blocks blocks stack weights, the rest normalise rows. */
 __global__ void __launch_bounds__(TILED_PREP_THREADS) tiled_prepare(const tiled_params p)
 {
     const long block = blockIdx.x;
     if (block < p.weight_blocks)
         prepare_weights(p, block);
-    else if (block < p.weight_blocks + p.list_blocks)
-        prepare_key_lists(p, block - p.weight_blocks);
     else
-        prepare_layer_norm(p, block - p.weight_blocks - p.list_blocks);
+        prepare_layer_norm(p, block - p.weight_blocks);
 }
 
 /*md
@@ -374,12 +513,12 @@ accumulator starts at $-m$ instead of 0, so the fused multiply-adds of the
 dot product deliver $s_j - m$ directly.
 
 The masked and all-masked cases now come for free. A column with no kept
-key has an empty list: the block walks no keys, $\ell$ stays 0, and the
-kernel writes $O = 0$ (it multiplies by $1/\ell$ only when $\ell > 0$), so
-after the output projection the column's rows are $b_o$, as the layer's
-definition says. Past the end of a list, in the last block of keys, a
-position's score is set to $-\infty$ and its weight is exactly 0; a block
-with no kept key at all is skipped before it can set $m$ to $-\infty$.
+key has no keys to walk: $\ell$ stays 0, and the kernel writes $O = 0$ (it
+multiplies by $1/\ell$ only when $\ell > 0$), so after the output
+projection the column's rows are $b_o$, as the layer's definition says.
+Past the last kept key, in the last block of keys, a position's score is
+set to $-\infty$ and its weight is exactly 0; a block with no kept key at
+all is skipped before it can set $m$ to $-\infty$.
 */
 
 static __device__ __forceinline__ float exp2_fast(float x)
@@ -396,7 +535,7 @@ static __device__ __forceinline__ void tiled_copy_16(float *shared_destination, 
                  : "memory");
 }
 
-static __device__ __forceinline__ void tiled_copy_4(int *shared_destination, const int *source)
+static __device__ __forceinline__ void tiled_copy_4(float *shared_destination, const float *source)
 {
     const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(destination), "l"(source)
@@ -417,75 +556,63 @@ static __device__ __forceinline__ void tiled_copy_wait_all()
 ## Streaming the keys
 
 Both attention kernels, FP32 and TF32, share the way keys reach them. A
-block serves one column $(b, n)$, one head $h$ and a tile of query rows,
-and walks the column's key list in *stages* of 64 keys. For each stage it
-copies the 64 rows of $K_h$ and of $V_h$ named by the list (each $d$ floats
-long, gathered from wherever the list points) into shared memory with
-`cp.async`, 16 bytes per copy, and writes a bias per key: 0 for a key to
-keep, $-\infty$ for a position past the end of the list or a masked key of
-the dense variant.
+block serves one column $(b, n)$, one head $h$ and a tile of query rows:
+positions of the column's order, so a tile may hold kept and masked
+sequences alike (every row needs its output). Its keys are the first
+`length` positions of the order, and their rows of $P$ are consecutive,
+which is what launches 1 to 3 were for. The block walks them in *stages*
+of 64 keys. For each stage it copies the 64 rows of $K_h$ and of $V_h$
+(each $d$ floats long) into shared memory with `cp.async`, 16 bytes per
+copy, and each key's bias beside them, 4 bytes per copy: 0 for a key to
+keep, $-\infty$ for a masked key of the dense variant; for a position past
+the end of the keys, the thread writes $-\infty$ itself.
 
 Two stages of shared memory alternate: while the block computes with one,
-the copies of the next are in flight. The list itself is read one stage
-further ahead, with 4-byte `cp.async` copies into a small ring of its own,
-so that when the block starts the copies of stage $t + 1$, the list entries
-that say *which* rows to copy are already on chip and no thread stalls on a
-dependent load from device memory. A single barrier per stage separates
+the copies of the next are in flight. A single barrier per stage separates
 "the copies of stage $t$ have arrived" from "stage $t - 1$'s buffer may be
-refilled".
+refilled". The copies of stage 0 are the first thing a block does, before
+it loads its queries, so that the two wait together. (An earlier version
+read the kept keys through a list of their indices, and had to wait for
+the list before it could even start copying the keys.)
 
 The row strides in shared memory differ per kernel (the tensor-core kernel
 pads them, for reasons given below); `KEY_STRIDE` and `VALUE_STRIDE` say
 how far apart two keys' rows are. `tiled_stages` holds the layout of the two
-stages and the list ring in shared memory and the three moves of the walk
-(the first list, the first stage, and the next stage at the top of each
-one), so that each kernel below only waits, computes and moves on.
+stages in shared memory and the move of the walk (start the copies of the
+next stage), so that each kernel below only waits, computes and moves on.
 */
 
-typedef struct {
-    int b, n, h;
-    const int *list;    /* the column's key list in device memory */
-    int length;         /* its length */
-    const float *head;  /* P's row for s = 0 of the column, at the head's features */
-    size_t step;        /* floats from one sequence's row of P to the next (N rows) */
-} tiled_column;
+#ifndef WORKBOOK_MUTANT
+#define TILED_PAST_END_BIAS (-INFINITY)
+#else
+#define TILED_PAST_END_BIAS 0.0f /* the mutant forgets where the kept keys end */
+#endif
 
-/* Starts the copies of the list entries of stage `stage` into list_ring. */
-static __device__ __forceinline__ void fetch_list(const tiled_column &c, int stage, int *list_ring)
-{
-    const int first = stage * TILED_STAGE_KEYS;
-    for (int i = threadIdx.x; i < TILED_STAGE_KEYS; i += blockDim.x)
-        if (first + i < c.length)
-            tiled_copy_4(list_ring + i, c.list + first + i);
-}
-
-/* Starts the copies of stage `stage`'s key and value rows; writes its biases. */
+/* Starts the copies of stage `stage`'s key and value rows and biases. */
 template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
 __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_column &c,
-                                            int stage, const int *list_ring, float *keys,
-                                            float *values, float *bias)
+                                            int stage, float *keys, float *values, float *bias)
 {
     constexpr int PARTS = HD / 4; /* 16-byte pieces per row */
     const int first = stage * TILED_STAGE_KEYS;
     for (int chunk = threadIdx.x; chunk < TILED_STAGE_KEYS * PARTS; chunk += blockDim.x) {
         const int key = chunk / PARTS, part = chunk % PARTS;
         const int position = first + key;
-        const int entry = position < c.length ? list_ring[key] : 0; /* key 0 stands in */
-#ifndef WORKBOOK_MUTANT
-        const bool kept = position < c.length && entry >= 0;
-#else
-        const bool kept = entry >= 0; /* the mutant forgets where the list ends */
-#endif
-        const int s = entry >= 0 ? entry : -1 - entry;
-        const float *row = c.head + s * c.step + 4 * part;
-        tiled_copy_16(keys + key * KEY_STRIDE + 4 * part, row + p.D);
-        tiled_copy_16(values + key * VALUE_STRIDE + 4 * part, row + 2 * p.D);
-        if (part == 0)
-            bias[key] = kept ? 0.0f : -INFINITY;
+        const bool inside = position < c.length;
+        /* Past the end, the first key stands in (its weight will be 0). */
+        const float *row = c.head + (size_t)(inside ? position : 0) * (4 * p.D) + 4 * part;
+        tiled_copy_16(keys + key * KEY_STRIDE + 4 * part, row + 2 * p.D);
+        tiled_copy_16(values + key * VALUE_STRIDE + 4 * part, row + 3 * p.D);
+        if (part == 0) {
+            if (inside)
+                tiled_copy_4(bias + key, c.key_bias + position);
+            else
+                bias[key] = TILED_PAST_END_BIAS;
+        }
     }
 }
 
-/* The block's column, head and first query row, from blockIdx.x. */
+/* The block's column, head and first query position, from blockIdx.x. */
 static __device__ __forceinline__ tiled_column block_column(const tiled_params &p,
                                                            int rows_per_block, int *first_row)
 {
@@ -493,36 +620,29 @@ static __device__ __forceinline__ tiled_column block_column(const tiled_params &
     long index = blockIdx.x;
     const int tile = (int)(index % tiles);
     index /= tiles;
-    tiled_column c;
-    c.h = (int)(index % p.H);
+    const int h = (int)(index % p.H);
     index /= p.H;
-    c.n = (int)(index % p.N);
-    c.b = (int)(index / p.N);
-    const size_t column = (size_t)c.b * p.N + c.n;
-    c.list = p.keys + column * p.S;
-    c.length = p.key_count[column];
-    c.step = (size_t)p.N * 4 * p.D;
-    c.head = p.proj + tiled_row(p, c.b, 0, c.n) * (4 * p.D) + c.h * p.D / p.H;
+    tiled_column c = column_of(p, (int)(index / p.N), (int)(index % p.N));
+    c.h = h;
+    c.head += h * (p.D / p.H);
     *first_row = tile * rows_per_block;
     return c;
 }
 
-/* The two stages of shared memory and the ring of list entries, laid out
- * one after the other in the block's dynamic shared memory, and the walk
- * through them that both attention kernels share. */
+/* The two stages of shared memory, laid out one after the other in the
+ * block's dynamic shared memory, and the walk through them that both
+ * attention kernels share. */
 template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
 struct tiled_stages {
     static constexpr int KEYS = TILED_STAGE_KEYS;
     static constexpr size_t BYTES =
-        (2 * (size_t)KEYS * (KEY_STRIDE + VALUE_STRIDE) + 4 * KEYS) * sizeof(float);
+        (2 * (size_t)KEYS * (KEY_STRIDE + VALUE_STRIDE) + 2 * KEYS) * sizeof(float);
     float *keys;   /* [2][KEYS][KEY_STRIDE] */
     float *values; /* [2][KEYS][VALUE_STRIDE] */
     float *bias;   /* [2][KEYS] */
-    int *list;     /* [2][KEYS] */
 
     __device__ explicit tiled_stages(float *shared)
-        : keys(shared), values(keys + 2 * KEYS * KEY_STRIDE),
-          bias(values + 2 * KEYS * VALUE_STRIDE), list(reinterpret_cast<int *>(bias + 2 * KEYS))
+        : keys(shared), values(keys + 2 * KEYS * KEY_STRIDE), bias(values + 2 * KEYS * VALUE_STRIDE)
     {
     }
     __device__ float *keys_of(int stage) const { return keys + (stage & 1) * KEYS * KEY_STRIDE; }
@@ -531,39 +651,16 @@ struct tiled_stages {
         return values + (stage & 1) * KEYS * VALUE_STRIDE;
     }
     __device__ float *bias_of(int stage) const { return bias + (stage & 1) * KEYS; }
-    __device__ int *list_of(int stage) const { return list + (stage & 1) * KEYS; }
 
-    /* First thing in the block: the copies of stage 0's list entries. */
-    __device__ void fetch_first_list(const tiled_column &c, int stages) const
-    {
-        if (stages > 0) {
-            fetch_list(c, 0, list_of(0));
-            tiled_copy_commit();
-        }
-    }
-    /* Once the list entries are needed: wait for them, then start stage 0's
-     * rows and stage 1's list. */
-    __device__ void fetch_first_stage(const tiled_params &p, const tiled_column &c,
-                                      int stages) const
-    {
-        if (stages > 0) {
-            tiled_copy_wait_all();
-            __syncthreads();
-            fetch_next(p, c, -1, stages);
-        }
-    }
-    /* Right after the barrier that opens stage `stage`: start the copies of
-     * stage + 1 into the other buffer, and of the list one stage further. */
+    /* Starts the copies of stage + 1 into its buffer: called with stage = -1
+     * first thing in the block, then right after the barrier that opens each
+     * stage (which is when the other buffer is free again). */
     __device__ void fetch_next(const tiled_params &p, const tiled_column &c, int stage,
                                int stages) const
     {
-        if (stage + 1 < stages) {
-            fetch_stage<HD, KEY_STRIDE, VALUE_STRIDE>(p, c, stage + 1, list_of(stage + 1),
-                                                      keys_of(stage + 1), values_of(stage + 1),
-                                                      bias_of(stage + 1));
-            if (stage + 2 < stages)
-                fetch_list(c, stage + 2, list_of(stage + 2));
-        }
+        if (stage + 1 < stages)
+            fetch_stage<HD, KEY_STRIDE, VALUE_STRIDE>(p, c, stage + 1, keys_of(stage + 1),
+                                                      values_of(stage + 1), bias_of(stage + 1));
         tiled_copy_commit();
     }
 };
@@ -623,9 +720,9 @@ nothing and cost warps per multiprocessor.
 
 Short columns change that count. Four rows a lane at $d = 32$ need 255
 registers, so a multiprocessor holds 8 warps, and a warp takes 64 rows, so
-at $S = 128$ a block has only two warps. Each block waits three times
-before and after its arithmetic (for the key list, for the first keys, for
-the gate logits), and 8 warps cannot cover those waits for one another.
+at $S = 128$ a block has only two warps. Each block waits twice, before
+and after its arithmetic (for its first keys and queries, for the gate
+logits), and 8 warps cannot cover those waits for one another.
 Below $S = 256$ the kernel therefore gives a lane two rows at $d = 32$ and
 asks the compiler, through `__launch_bounds__`, to fit in 128 registers:
 four blocks of four warps, 16 warps per multiprocessor, at the price of
@@ -771,13 +868,16 @@ __device__ __forceinline__ void fp32_step(const float (&q)[ROWS][HD / SPLIT],
 /*md
 When all the keys of the column have been seen, each lane finishes its rows
 on its own: $O = a / \ell$ (or 0 when $\ell = 0$), times the gate
-$\sigma(G + b_g)$, whose logits launch 2 left in $P$, written into the
-lane's features of the row of $O$. The gate's logits are needed only then,
+$\sigma(G + b_g)$, whose logits the projections left in $P$, written into
+the lane's features of $O$, in the row of the sequence that the row's
+position in the order names (the row of `out` it will become). The gate's
+logits are needed only then,
 so the block asks for them to be brought into L2 (`prefetch.global.L2`)
 when it starts, and reads them at the end without waiting for device
 memory. Even L2 is several hundred clocks away, and with two warps per
 scheduler nothing hides that wait, so each lane asks for all the logits of
-all its rows before it uses the first: one wait instead of one per row.
+all its rows (and the order's entries for them) before it uses the first:
+one wait instead of one per row.
 (Nsight Compute's stall samples showed the row-by-row version spending a
 fifth of the kernel's time at S = 128 waiting here.) The blocks of head 0 also write the row's constant features, a 1
 and seven zeros, that carry $b_o$ through the last GEMM.
@@ -811,14 +911,14 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     const tiled_column c = block_column(p, rows_per_block, &first_row);
     const size_t width = 4 * (size_t)p.D;
     const int stages = (c.length + KEYS - 1) / KEYS;
-    ring.fetch_first_list(c, stages); /* the first thing the block waits for */
+    ring.fetch_next(p, c, -1, stages); /* stage 0's keys, the first thing the block waits for */
 
     float q[ROWS][F], acc[ROWS][F], m[ROWS], l[ROWS];
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
         const int row = min(first_row + warp * GROUPS * ROWS + r * GROUPS + group, p.S - 1);
-        const float *query = p.proj + tiled_row(p, c.b, row, c.n) * width + c.h * HD + part * F;
-        prefetch_l2(query + 3 * p.D); /* the gate logits, needed at the end */
+        const float *query = p.proj + (size_t)column_row(c, row) * width + c.h * HD + part * F;
+        prefetch_l2(query + p.D); /* the gate logits, needed at the end */
 #pragma unroll
         for (int i = 0; i < F; i += 4) {
             const float4 v = *reinterpret_cast<const float4 *>(query + i);
@@ -835,7 +935,6 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     }
     bool first = true;
 
-    ring.fetch_first_stage(p, c, stages);
     for (int stage = 0; stage < stages; stage++) {
         tiled_copy_wait_all();
         __syncthreads(); /* stage's rows are in; the other buffer is free */
@@ -858,16 +957,19 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     }
 
     /* Every gate logit the lane needs is requested before the first is used,
-     * so the lane waits for L2 once, not once per row. */
+     * so the lane waits for L2 once, not once per row; the same for the
+     * sequence each row stands for, which says where its O goes. */
     const int feature = c.h * HD + part * F;
     float4 gate[ROWS][F / 4], gate_bias[F / 4];
+    int sequence[ROWS];
 #pragma unroll
     for (int i = 0; i < F; i += 4)
         gate_bias[i / 4] = *reinterpret_cast<const float4 *>(p.bg + feature + i);
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
         const int row = min(first_row + warp * GROUPS * ROWS + r * GROUPS + group, p.S - 1);
-        const float *logits = p.proj + tiled_row(p, c.b, row, c.n) * width + 3 * p.D + feature;
+        sequence[r] = c.order[row];
+        const float *logits = p.proj + (size_t)column_row(c, row) * width + p.D + feature;
 #pragma unroll
         for (int i = 0; i < F; i += 4)
             gate[r][i / 4] = *reinterpret_cast<const float4 *>(logits + i);
@@ -879,9 +981,9 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
         const int row = first_row + warp * GROUPS * ROWS + r * GROUPS + group;
         if (row >= p.S)
             continue;
-        const size_t at = tiled_row(p, c.b, row, c.n);
+        const size_t out_row = tiled_row(p, c.b, sequence[r], c.n);
         const float inverse = l[r] > 0.0f ? 1.0f / l[r] : 0.0f;
-        float *o = p.xn + at * stride + feature;
+        float *o = p.xn + out_row * stride + feature;
 #pragma unroll
         for (int i = 0; i < F; i += 4) {
             const float4 g = gate[r][i / 4], bg = gate_bias[i / 4];
@@ -893,9 +995,9 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
             *reinterpret_cast<float4 *>(o + i) = y;
         }
         if (c.h == 0 && part == 0) {
-            *reinterpret_cast<float4 *>(p.xn + at * stride + p.D) =
+            *reinterpret_cast<float4 *>(p.xn + out_row * stride + p.D) =
                 make_float4(1.0f, 0.0f, 0.0f, 0.0f);
-            *reinterpret_cast<float4 *>(p.xn + at * stride + p.D + 4) =
+            *reinterpret_cast<float4 *>(p.xn + out_row * stride + p.D + 4) =
                 make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
     }
@@ -1175,7 +1277,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
     const size_t width = 4 * (size_t)p.D;
     const int warp_row = first_row + warp * 16 * TILES;
     const int stages = (c.length + KEYS - 1) / KEYS;
-    ring.fetch_first_list(c, stages);
+    ring.fetch_next(p, c, -1, stages); /* stage 0's keys */
 
     uint32_t qa[TILES][HD / 8][4];
     float o[TILES][HD / 8][4], m[TILES][2], l[TILES][2];
@@ -1184,9 +1286,9 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
 #pragma unroll
         for (int half = 0; half < 2; half++) {
             const int row = min(warp_row + 16 * mt + g + 8 * half, p.S - 1);
-            const float *query = p.proj + tiled_row(p, c.b, row, c.n) * width + c.h * HD + t;
+            const float *query = p.proj + (size_t)column_row(c, row) * width + c.h * HD + t;
             if (t == 0)
-                prefetch_l2(query + 3 * p.D); /* the gate logits, needed at the end */
+                prefetch_l2(query + p.D); /* the gate logits, needed at the end */
 #pragma unroll
             for (int kk = 0; kk < HD / 8; kk++) {
                 qa[mt][kk][half] = to_tf32(query[8 * kk] * p.q_scale);         /* column t */
@@ -1200,7 +1302,6 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
         }
     bool first = true;
 
-    ring.fetch_first_stage(p, c, stages);
     for (int stage = 0; stage < stages; stage++) {
         tiled_copy_wait_all();
         if (ROUNDED)
@@ -1223,8 +1324,10 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
         }
     }
 
-    /* As in the FP32 kernel: all the gate logits first, one wait for L2. */
+    /* As in the FP32 kernel: all the gate logits and sequences first, one
+     * wait for L2. */
     float2 gate[TILES][2][HD / 8], gate_bias[HD / 8];
+    int sequence[TILES][2];
 #pragma unroll
     for (int dn = 0; dn < HD / 8; dn++)
         gate_bias[dn] = *reinterpret_cast<const float2 *>(p.bg + c.h * HD + 2 * t + 8 * dn);
@@ -1233,8 +1336,9 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
 #pragma unroll
         for (int half = 0; half < 2; half++) {
             const int row = min(warp_row + 16 * mt + g + 8 * half, p.S - 1);
+            sequence[mt][half] = c.order[row];
             const float *logits =
-                p.proj + tiled_row(p, c.b, row, c.n) * width + 3 * p.D + c.h * HD + 2 * t;
+                p.proj + (size_t)column_row(c, row) * width + p.D + c.h * HD + 2 * t;
 #pragma unroll
             for (int dn = 0; dn < HD / 8; dn++)
                 gate[mt][half][dn] = *reinterpret_cast<const float2 *>(logits + 8 * dn);
@@ -1252,7 +1356,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
             if (row >= p.S)
                 continue;
             const float inverse = total > 0.0f ? 1.0f / total : 0.0f;
-            const size_t at = tiled_row(p, c.b, row, c.n);
+            const size_t at = tiled_row(p, c.b, sequence[mt][half], c.n);
             float *out = p.xn + at * stride + c.h * HD + 2 * t;
 #pragma unroll
             for (int dn = 0; dn < HD / 8; dn++) {
@@ -1272,7 +1376,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
 ## Launching it
 
 The launcher lays out its scratch, fills in the parameters and issues the
-four launches on the layer's stream. The two GEMMs are `cublasGemmEx` calls
+seven launches on the layer's stream, waiting once for the count of kept
+keys as described above. The three GEMMs are `cublasGemmEx` calls
 like the baseline's: row-major $Y = X W^T$ is column-major
 $Y^T = W X^T$, with $W$ read transposed. The FP32 kernel asks for strict
 FP32 (`CUBLAS_COMPUTE_32F`); the TF32 kernel lets cuBLAS use the tensor
@@ -1284,7 +1389,7 @@ $d = 8, 16, 32, 64$. Every other $B$, $S$, $N$ and $H$ runs.
 */
 
 typedef struct {
-    size_t xn, proj, keys, key_count, w_stack, w_out, total; /* offsets, in floats */
+    size_t xn, proj, order, slot, key_bias, key_count, key_start, w_stack, w_out, total; /* floats */
 } tiled_scratch;
 
 static size_t round_up_64(size_t floats) { return (floats + 63) / 64 * 64; }
@@ -1295,9 +1400,12 @@ static tiled_scratch scratch_layout(msa_size z)
     tiled_scratch at;
     at.xn = 0;
     at.proj = at.xn + round_up_64(rows * (z.D + TILED_EXTRA));
-    at.keys = at.proj + round_up_64(rows * 4 * z.D);
-    at.key_count = at.keys + round_up_64(columns * z.S);
-    at.w_stack = at.key_count + round_up_64(columns);
+    at.order = at.proj + round_up_64(rows * 4 * z.D);
+    at.slot = at.order + round_up_64(rows);
+    at.key_bias = at.slot + round_up_64(rows);
+    at.key_count = at.key_bias + round_up_64(rows);
+    at.key_start = at.key_count + round_up_64(columns);
+    at.w_stack = at.key_start + round_up_64(columns + 1);
     at.w_out = at.w_stack + round_up_64((size_t)4 * z.D * z.D);
     at.total = at.w_out + round_up_64((size_t)z.D * (z.D + TILED_EXTRA));
     return at;
@@ -1432,6 +1540,37 @@ static void tiled_attend(tiled_flavour flavour, int d, const tiled_params &p, in
         launch_fp32_unsplit(d, p, B, stream);
 }
 
+/* The count of kept keys, where the host can read it: page-locked host
+ * memory that launch 2 writes through its device address, and the event
+ * that says it is there. One of each for the process, made on first use. */
+static volatile int *kept_on_host;
+static int *kept_on_host_for_device;
+static cudaEvent_t kept_counted;
+
+static void count_on_host_ready(void)
+{
+    if (kept_on_host)
+        return;
+    int *memory;
+    CUDA_CHECK(cudaHostAlloc(&memory, sizeof(int), cudaHostAllocMapped));
+    CUDA_CHECK(cudaHostGetDevicePointer(&kept_on_host_for_device, memory, 0));
+    CUDA_CHECK(cudaEventCreateWithFlags(&kept_counted, cudaEventDisableTiming));
+    kept_on_host = memory;
+}
+
+/* Whether the host should wait for the count of kept keys before it issues
+ * the GEMMs: only when the layer is projected on a plain stream (a CUDA
+ * graph being captured cannot stop for the host), and only when the K and V
+ * projections are worth at least a GFLOP (20 us of cuBLAS), so that what
+ * skipping the masked rows saves is larger than the host's round trip. */
+static bool wait_for_count(const msa_args *args, long rows, bool compact)
+{
+    cudaStreamCaptureStatus capture;
+    CUDA_CHECK(cudaStreamIsCapturing(args->stream, &capture));
+    const double kv_flops = 4.0 * rows * args->size.D * args->size.D;
+    return compact && capture == cudaStreamCaptureStatusNone && kv_flops >= 1e9;
+}
+
 static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool compact)
 {
     const msa_size z = args->size;
@@ -1451,8 +1590,11 @@ static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool 
     p.bo = args->bo;
     p.xn = args->scratch + at.xn;
     p.proj = args->scratch + at.proj;
-    p.keys = reinterpret_cast<int *>(args->scratch + at.keys);
+    p.order = reinterpret_cast<int *>(args->scratch + at.order);
+    p.slot = reinterpret_cast<int *>(args->scratch + at.slot);
+    p.key_bias = args->scratch + at.key_bias;
     p.key_count = reinterpret_cast<int *>(args->scratch + at.key_count);
+    p.key_start = reinterpret_cast<int *>(args->scratch + at.key_start);
     p.w_stack = args->scratch + at.w_stack;
     p.w_out = args->scratch + at.w_out;
     p.S = z.S;
@@ -1460,22 +1602,44 @@ static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool 
     p.D = z.D;
     p.H = z.H;
     p.rows = (long)z.B * z.S * z.N;
+    p.columns = z.B * z.N;
     p.compact = compact ? 1 : 0;
     p.weight_blocks =
         (int)(((long)z.D * z.D + (long)z.D * (z.D + TILED_EXTRA) / 4 + TILED_PREP_THREADS - 1) /
               TILED_PREP_THREADS);
-    p.list_blocks = z.B * ((z.N + 31) / 32);
     p.q_scale = (float)(1.4426950408889634 / sqrt((double)d));
+    const bool wait = wait_for_count(args, p.rows, compact);
+    if (wait)
+        count_on_host_ready();
+    p.host_kept = wait ? kept_on_host_for_device : NULL;
 
+    tiled_order_keys<<<(unsigned)(z.B * ((z.N + 31) / 32)), TILED_LIST_THREADS, 0, args->stream>>>(p);
+    LAUNCH_CHECK();
+    tiled_count_keys<<<1, TILED_SCAN_THREADS, 0, args->stream>>>(p);
+    LAUNCH_CHECK();
+    if (wait)
+        CUDA_CHECK(cudaEventRecord(kept_counted, args->stream));
     const long norm_blocks = (p.rows + TILED_PREP_THREADS / 32 - 1) / (TILED_PREP_THREADS / 32);
-    tiled_prepare<<<(unsigned)(p.weight_blocks + p.list_blocks + norm_blocks), TILED_PREP_THREADS,
-                    0, args->stream>>>(p);
+    tiled_prepare<<<(unsigned)(p.weight_blocks + norm_blocks), TILED_PREP_THREADS, 0,
+                    args->stream>>>(p);
     LAUNCH_CHECK();
 
+    /* Rows [0, kept) of xn are the kept keys: all four projections. The rest
+     * are queries only: Q and G, the first 2D rows of the stacked weights.
+     * Without the count, every row gets all four (correct, only slower). */
+    long kept = p.rows;
+    if (wait) {
+        CUDA_CHECK(cudaEventSynchronize(kept_counted));
+        kept = *kept_on_host;
+    }
     const bool tf32 = flavour == TF32 || flavour == TF32_ROUNDED;
     const cublasComputeType_t compute = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     const int wide = z.D + TILED_EXTRA;
-    tiled_gemm(args, compute, p.proj, 4 * z.D, p.xn, wide, p.w_stack, z.D, 4 * z.D, z.D, p.rows);
+    if (kept > 0)
+        tiled_gemm(args, compute, p.proj, 4 * z.D, p.xn, wide, p.w_stack, z.D, 4 * z.D, z.D, kept);
+    if (kept < p.rows)
+        tiled_gemm(args, compute, p.proj + kept * 4 * z.D, 4 * z.D, p.xn + kept * wide, wide,
+                   p.w_stack, z.D, 2 * z.D, z.D, p.rows - kept);
     tiled_attend(flavour, d, p, z.B, args->stream);
     tiled_gemm(args, compute, args->out, z.D, p.xn, wide, p.w_out, wide, z.D, wide, p.rows);
 }
@@ -1548,19 +1712,27 @@ In useful work per second, the FP32 layer runs at
 {{peak_pct|fused-tiled|B=1 S=128 N=256 D=256 H=8}}%,
 {{peak_pct|fused-tiled|B=1 S=512 N=256 D=256 H=8}}% and
 {{peak_pct|fused-tiled|B=1 S=1024 N=384 D=64 H=8}}% of the card's FP32
-peak. Timing the four launches one by one (with Nsight Compute; the notes
+peak. Timing the launches one by one (with Nsight Compute; the notes
 of this chapter have the table) shows where the rest goes: at $D = 256$
-most of the time is cuBLAS's two FP32 GEMMs, which is what we chose to pay
+most of the time is cuBLAS's FP32 GEMMs, which is what we chose to pay
 for the projections, and the attention kernel comes second; at $d = 8$ the
 attention kernel is most of it, as the count of the work predicted.
 
-Keep the lists of kept keys in mind when reading these rates: the attention
-did about 60% of its nominal work. Fed with every key, the same kernel
-takes {{median_ms|fused-tiled+dense|B=1 S=128 N=256 D=256 H=8}},
+Keep the kept keys in mind when reading these rates: the attention did
+about 60% of its nominal work, and the $K$ and $V$ projections 60% of
+theirs. Fed with every key (every row projected onto all four, every key
+streamed), the same kernels take
+{{median_ms|fused-tiled+dense|B=1 S=128 N=256 D=256 H=8}},
 {{median_ms|fused-tiled+dense|B=1 S=512 N=256 D=256 H=8}} and
 {{median_ms|fused-tiled+dense|B=1 S=1024 N=384 D=64 H=8}} ms: the
-difference is what skipping the padding is worth on this mask, largest
-where attention dominates the layer.
+difference is what skipping the padding is worth on this mask. Replayed as
+a CUDA graph, where the host cannot wait for the count and every row gets
+all four projections while the attention still skips the masked keys, the
+layer takes {{median_ms|fused-tiled+graph|B=1 S=128 N=256 D=256 H=8}},
+{{median_ms|fused-tiled+graph|B=1 S=512 N=256 D=256 H=8}} and
+{{median_ms|fused-tiled+graph|B=1 S=1024 N=384 D=64 H=8}} ms. Against
+the plain runs, that is what projecting only the kept rows is worth; the
+rest of the way to `+dense` is the attention's share.
 
 The two other variants measure the two choices inside the kernel. With
 whole rows per lane (`fused-tiled+unsplit`, two rows of all 32 features
@@ -1579,7 +1751,7 @@ exceed the first few by much, the lazy reference almost never moves after
 the first step, so it saves exactly that extra work and no more: in our
 runs the two ways stay within a few percent of each other at every shape.
 
-The tensor cores change the balance. With TF32 the same four launches take
+The tensor cores change the balance. With TF32 the same seven launches take
 {{median_ms|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8}} ms at the
 AlphaFold shape, {{speedup|fused-tiled-tf32|fused-tiled|B=1 S=512 N=256 D=256 H=8}}
 times faster than in FP32. Rounding every operand to nearest
@@ -1590,7 +1762,7 @@ shallow shape (against
 {{median_ms|fused-tiled-tf32|B=1 S=128 N=256 D=256 H=8}} ms), for an error
 a fifth smaller. The arithmetic shrank by up to a factor of seven
 (the H200's dense TF32 rate is about 494 TFLOP/s); the bytes did not. The
-intermediates that the split into launches sends through memory, the
+intermediates that the split into launches sends through memory, up to
 537 MB of $Q K V G$ written and read back and $\hat X$ and $O$ beside
 them, are some 2 GB at this shape, over 0.4 ms at 4.8 TB/s: a floor of its
 own for this design. In FP32 it is a small part of the time;

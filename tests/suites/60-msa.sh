@@ -7,23 +7,6 @@ msa_dir=$LOGS/msa-npy
 rm -rf "$msa_dir"
 mkdir -p "$msa_dir"
 
-# msa_write_npy FILE SHAPE COUNT [DESCR [FORTRAN]]: a version 1.0 .npy file of
-# COUNT zero floats, its header padded to 64 bytes as NumPy pads it.
-msa_write_npy() {
-    local file=$1 shape=$2 count=$3 descr=${4:-<f4} fortran=${5:-False}
-    local dict="{'descr': '$descr', 'fortran_order': $fortran, 'shape': $shape, }"
-    local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
-    local header=$(( total - 10 )) pad=$(( total - 10 - ${#dict} - 1 ))
-    {
-        printf '\223NUMPY\001\000'
-        printf "\\$(printf %03o $((header & 255)))\\$(printf %03o $((header >> 8)))"
-        printf '%s' "$dict"
-        printf "%${pad}s" ''
-        printf '\n'
-        head -c $((count * 4)) /dev/zero
-    } > "$file"
-}
-
 # msa_write_inputs DIR B S N D: all eleven inputs with consistent shapes.
 msa_write_inputs() {
     local dir=$1 B=$2 S=$3 N=$4 D=$5

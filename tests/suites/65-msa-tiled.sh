@@ -48,3 +48,25 @@ if [ -f "$npy_dir/out.npy" ]; then
     gpu_expect "chapter7 --load checks fused-tiled-tf32 on the saved inputs" 0 build/chapter7 --kernel fused-tiled-tf32 --load "$npy_dir" H=8 --check-only
     expect_status "chapter7 --load refuses a size that disagrees with msa.npy" 2 build/chapter7 --kernel fused-tiled --load "$npy_dir" S=71 H=8 --check-only
 fi
+
+# Kept keys first: at S=300 N=16 D=256 the K and V projections are over a
+# GFLOP, so the host waits for the count of kept keys and projects K and V
+# for those rows only. The same inputs again with every key masked (no kept
+# rows: every output row is bo) and with every key kept (no other rows).
+kept_dir=$LOGS/chapter7-kept
+rm -rf "$kept_dir"
+mkdir -p "$kept_dir"
+gpu_expect "fused-tiled kernels pass where the host waits for the count of kept keys (S=300 N=16 D=256)" 0 \
+    build/chapter7 --only-new B=1 S=300 N=16 D=256 H=8 --check-only --save "$kept_dir/drawn"
+if [ -f "$kept_dir/drawn/msa.npy" ]; then
+    for every in masked kept; do
+        mkdir -p "$kept_dir/$every"
+        cp "$kept_dir"/drawn/*.npy "$kept_dir/$every/"
+    done
+    msa_write_npy "$kept_dir/masked/mask.npy" "(1, 300, 16)" 4800
+    msa_write_npy "$kept_dir/kept/mask.npy" "(1, 300, 16)" 4800 "<f4" False one
+    gpu_expect "fused-tiled kernels pass with every key of the layer masked (out = bo)" 0 \
+        build/chapter7 --only-new --load "$kept_dir/masked" H=8 --check-only
+    gpu_expect "fused-tiled kernels pass with every key of the layer kept" 0 \
+        build/chapter7 --only-new --load "$kept_dir/kept" H=8 --check-only
+fi
