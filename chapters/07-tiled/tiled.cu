@@ -726,7 +726,7 @@ logits), and 8 warps cannot cover those waits for one another.
 Below $S = 256$ the kernel therefore gives a lane two rows at $d = 32$ and
 asks the compiler, through `__launch_bounds__`, to fit in 128 registers:
 four blocks of four warps, 16 warps per multiprocessor, at the price of
-half the FMAs per load. (To fit, the compiler spills a few dozen bytes to
+half the FMAs per load. (To fit, the compiler spills a few bytes to
 the stack, `make ptxas` shows how many; the two ways we found to avoid
 that, 4 keys per step or no register limit, were both slower.) The race
 keeps the other choice as `fused-tiled+four-rows`: at $S = 128$ it takes
