@@ -56,10 +56,13 @@ for chapter in "$@"; do
     # A chapter may set its own sizes (and bench flags) in tests/sizes-chapterN.sh.
     if [ -f "tests/sizes-chapter$chapter.sh" ]; then
         VERIFY_SIZES=("${verify_sizes[@]}"); BENCH_SIZES=("${bench_sizes[@]}")
-        SANITIZE_SIZE=$small; BENCH_FLAGS=$bench_flags
+        SANITIZE_SIZE=$small; SANITIZE_MORE=(); BENCH_FLAGS=$bench_flags
         . "tests/sizes-chapter$chapter.sh"
         verify_sizes=("${VERIFY_SIZES[@]}"); bench_sizes=("${BENCH_SIZES[@]}")
         small=$SANITIZE_SIZE; bench_flags=$BENCH_FLAGS
+        sanitize_more=("${SANITIZE_MORE[@]}")
+    else
+        sanitize_more=()
     fi
     case $mode in
     verify)
@@ -76,10 +79,13 @@ for chapter in "$@"; do
         done ;;
     sanitize)
         command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer not found"; exit 1; }
-        for tool in memcheck racecheck; do
-            label="chapter$chapter $tool $small"
-            run compute-sanitizer --tool $tool --error-exitcode 1 $program $small --check-only
-            [ $? -eq 77 ] && break
+        # The small size, then any a chapter adds (flags and size, one string each).
+        for arguments in "$small" "${sanitize_more[@]}"; do
+            for tool in memcheck racecheck; do
+                label="chapter$chapter $tool $arguments"
+                run compute-sanitizer --tool $tool --error-exitcode 1 $program $arguments --check-only
+                [ $? -eq 77 ] && break 2
+            done
         done ;;
     profile)
         # Nsight Compute over the kernels chapter N introduces (the program's
