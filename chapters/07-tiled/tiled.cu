@@ -1389,7 +1389,8 @@ $d = 8, 16, 32, 64$. Every other $B$, $S$, $N$ and $H$ runs.
 */
 
 typedef struct {
-    size_t xn, proj, order, slot, key_bias, key_count, key_start, w_stack, w_out, total; /* floats */
+    size_t xn, proj, order, slot, key_bias, key_count, key_start, w_stack, w_out; /* in floats */
+    size_t total;
 } tiled_scratch;
 
 static size_t round_up_64(size_t floats) { return (floats + 63) / 64 * 64; }
@@ -1613,7 +1614,8 @@ static void tiled_launch_with(const msa_args *args, tiled_flavour flavour, bool 
         count_on_host_ready();
     p.host_kept = wait ? kept_on_host_for_device : NULL;
 
-    tiled_order_keys<<<(unsigned)(z.B * ((z.N + 31) / 32)), TILED_LIST_THREADS, 0, args->stream>>>(p);
+    const unsigned list_blocks = (unsigned)(z.B * ((z.N + 31) / 32));
+    tiled_order_keys<<<list_blocks, TILED_LIST_THREADS, 0, args->stream>>>(p);
     LAUNCH_CHECK();
     tiled_count_keys<<<1, TILED_SCAN_THREADS, 0, args->stream>>>(p);
     LAUNCH_CHECK();
