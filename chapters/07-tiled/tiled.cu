@@ -156,7 +156,8 @@ shallow alignments; our drawn mask has, per column, a one-in-eight chance
 each of keeping every key, none or exactly one, and otherwise keeps each key
 with probability 3/4, so on average $1/8 + 5/8 \cdot 3/4 \approx 59\%$ of
 the keys survive: the attention does 59% of its nominal work, and the $K$
-and $V$ projections 59% of theirs, about a sixth of all the projection work.
+and $V$ projections 59% of theirs: skipping the rest saves about a sixth
+of all the projection work.
 The tally of useful work does not change: it is the formula above, for
 every shape and every mask. So the time can beat what the floor predicts,
 and the table reports a rate computed from the nominal count. To keep that
