@@ -860,16 +860,17 @@ $T = 4096$, where the rows are longer, the gain over step 3 is larger:
 {{median_ms|shared|B=8 T=4096 C=768 NH=12}} ms.
 */
 
-/* The key half of shared_copy_chunk: this thread's 8 copies of one chunk of keys. */
+/* Half of shared_copy_chunk: this thread's 8 copies of one chunk of one tile
+ * (keys, or in step 6 also queries). */
 template <int stride>
-__device__ __forceinline__ void shared_copy_keys(float *key_slot, const float *keys,
-                                                 size_t row_stride)
+__device__ __forceinline__ void shared_copy_tile_chunk(float *slot, const float *source,
+                                                       size_t row_stride)
 {
 #pragma unroll
     for (int q = 0; q < 4; q++) {
-        copy_float_async(key_slot + 32 * q, keys);
-        copy_float_async(key_slot + 8 * stride + 32 * q, keys + 8);
-        keys += 32 * row_stride;
+        copy_float_async(slot + 32 * q, source);
+        copy_float_async(slot + 8 * stride + 32 * q, source + 8);
+        source += 32 * row_stride;
     }
 }
 
@@ -885,6 +886,19 @@ __device__ __forceinline__ void copy_float_async_if(float *shared_destination,
                  "l"(source), "r"((int)copy));
 }
 
+/* shared_copy_tile_chunk's 8 copies, only if `copy`, with no "memory"
+ * clobber: for the warps of step 6 that skip a diagonal tile's products. */
+template <int stride>
+__device__ __forceinline__ void shared_copy_tile_chunk_if(float *slot, const float *source,
+                                                          size_t row_stride, bool copy)
+{
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        copy_float_async_if(slot + 32 * q, source + q * 32 * row_stride, copy);
+        copy_float_async_if(slot + 8 * stride + 32 * q, source + q * 32 * row_stride + 8, copy);
+    }
+}
+
 /* shared_multiply_chunk with this thread's 8 copies of a chunk of the next
  * key tile slipped in, one after every second value of k. */
 template <int stride, int row_gap, int col_gap>
@@ -897,7 +911,7 @@ __device__ __forceinline__ void shared_multiply_chunk_copying(float (&sum)[SHARE
 #pragma unroll
     for (int k = 0; k < SHARED_CHUNK; k++) {
         shared_multiply_k<stride, row_gap, col_gap>(sum, query_k, key_k, row_a, col_a, k);
-        if (k % 2 == 1) { /* copy k / 2 of shared_copy_keys' 8 */
+        if (k % 2 == 1) { /* copy k / 2 of shared_copy_tile_chunk's 8 */
             const int q = k / 4, second = (k / 2) % 2;
             /* opaque, so that the PTX computes each address next to its copy
              * (ptxas still asks for 139 registers uncapped, with or without) */
@@ -943,7 +957,7 @@ __device__ __forceinline__ void shared_store_kept_tile(float *corner,
  * are listed longest first, heads innermost, so that the short rows fill the
  * tail. `interleaved` (step 5): warps of 4 x 8 threads, the copies between
  * the values of k, off-diagonal tiles stored without tests. */
-template <bool interleaved>
+template <bool interleaved, bool skip = false>
 __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp, int B, int T,
                                                  int NH, int HS)
 {
@@ -974,11 +988,16 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
     if (interleaved) { /* a warp: 4 rows of 8 threads */
         const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
         row_a = 8 * (4 * (warp / 2) + lane / 8);
-        col_a = 4 * (8 * (warp % 2) + lane % 8);
+        col_a = skip ? 64 * (warp % 2) + 4 * (lane % 8) : 4 * (8 * (warp % 2) + lane % 8);
     } else { /* a warp: 2 rows of 16 threads, as in steps 1-3 */
         row_a = 8 * (threadIdx.x / 16);
         col_a = 4 * (threadIdx.x % 16);
     }
+    /* with `skip` (tried for step 6), a warp owns 64 neighbouring columns;
+     * on a diagonal tile this warp's first column may lie right of its last row */
+    constexpr int col_gap = skip ? 32 : 64;
+    const bool masked_on_diagonal =
+        skip && 64 * ((threadIdx.x / 32) % 2) > 32 * (threadIdx.x / 64) + 31;
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)head * T * T;
     for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
@@ -991,6 +1010,8 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         if (tile_col > 0) {
             copy_async_wait(0); /* this tile's copies were issued during the last one */
             __syncthreads();
+            if (masked_on_diagonal && !more)
+                return; /* the diagonal tile, the last of the row, holds nothing for this warp */
         }
         float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
         for (int chunk = 0; chunk < chunks; chunk++) {
@@ -1006,12 +1027,12 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
             const float *chunk_keys = keys + chunk * SHARED_CHUNK;
             asm volatile("" : "+l"(chunk_keys));
             if (interleaved) {
-                shared_multiply_chunk_copying<stride, 4, 64>(sum, query_k, key_k, row_a, col_a,
+                shared_multiply_chunk_copying<stride, 4, col_gap>(sum, query_k, key_k, row_a, col_a,
                                                              next_slot + chunk * SHARED_CHUNK * stride,
                                                              chunk_keys, row_stride, more);
             } else {
                 if (more)
-                    shared_copy_keys<stride>(next_slot + chunk * SHARED_CHUNK * stride, chunk_keys,
+                    shared_copy_tile_chunk<stride>(next_slot + chunk * SHARED_CHUNK * stride, chunk_keys,
                                              row_stride);
                 shared_multiply_chunk<stride, 4, 64>(sum, query_k, key_k, row_a, col_a);
             }
@@ -1024,13 +1045,181 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         float *tile_scores = scores;
         asm volatile("" : "+l"(tile_scores));
         if (interleaved && more)
-            shared_store_kept_tile<4, 64>(tile_scores +
+            shared_store_kept_tile<4, col_gap>(tile_scores +
                                               ((size_t)tile_row * SHARED_TILE + row_a) * T +
                                               tile_col * SHARED_TILE + col_a,
                                           sum, T, scale);
         else
-            shared_store_tile<4, 64, false>(tile_scores, sum, T, tile_row, tile_col, row_a, col_a,
+            shared_store_tile<4, col_gap, false>(tile_scores, sum, T, tile_row, tile_col, row_a, col_a,
                                             scale);
+    }
+}
+
+/*md
+## Step 6: rows end to end, and no work above the diagonal
+
+Step 5's profile leaves two costs that no change inside a tile removes.
+
+The first is the start of a row. A block of step 5 lives for one row, on
+average 4.5 tiles at the default size, and begins it with its largest burst
+of copies (the query tile and the first key tile, 64 `cp.async` per thread)
+and nothing to multiply until the first chunk has landed. Step 6 launches
+only as many blocks as fit on the GPU at once and lets each walk several
+rows, one after another. The keys of the next row's first tile are copied
+during the last tile of the row before, like any other next tile. The
+next row's queries cannot be: the query tile is still in use until the
+last multiplication of the row. So after that multiplication the block
+passes a barrier, issues the 32 copies of the next query tile, and only
+then stores the scores of its diagonal tile: those stores and the copies
+share the wait.
+
+Which rows a block walks decides when the GPU runs dry. The rows are the
+list of steps 4 and 5, longest first; in round $r$ block $p$ of $P$ takes
+entry $rP + p$ when $r$ is even and $rP + P - 1 - p$ when $r$ is odd, so
+that a block with a long row in one round has a short one in the next
+(a "snake"). At the default size the busiest block gets 14 tiles, as with
+one block per row; the average is 13.1.
+
+The second cost is the diagonal tile. A warp of step 5 owns the columns
+$x$ to $x + 31$ and $x + 64$ to $x + 95$, so on a diagonal tile every warp
+has some kept scores and computes all 32 × 64 of its products. Step 6 lets
+a warp own 64 neighbouring columns, its two runs of 4 now 32 apart (the
+reads of keys still take one wavefront each). On a diagonal tile the warps
+of the first 64 rows with the right half of the columns then have nothing
+to keep: they skip the multiplications and the stores and only issue
+their share of the copies. Two warps in eight, on 8 tiles in 36 per head:
+the executed work falls from $7.25$ to $6.85 \times 10^9$ operations.
+*/
+
+/* Entry `round` of block `block`'s rows in the list of rows (longest first,
+ * heads innermost), snaking: left to right in even rounds, right to left in
+ * odd ones. */
+__device__ __forceinline__ int shared_chained_row(int round, int block, int blocks)
+{
+    return round * blocks + (round % 2 == 0 ? block : blocks - 1 - block);
+}
+
+/* Where a head's sequence starts for this thread's copies. */
+__device__ __forceinline__ const float *shared_head_start(const float *inp, int head, int T, int NH,
+                                                          int HS, size_t row_stride, size_t source)
+{
+    return inp + (size_t)(head / NH) * T * row_stride + (head % NH) * HS + source;
+}
+
+/* Step 6: the rows of step 5, one after another in a block, with
+ * the next row's first key tile copied during this row's last tile and its
+ * query tile right after the last multiplication; with `skip`, warps own 64
+ * neighbouring columns and those that own only masked scores of a diagonal
+ * tile skip it. One loop over the block's tiles, with as little state
+ * carried from one tile to the next as possible: the row number, the tile's
+ * column, the round and the key buffer. */
+template <bool skip>
+__device__ __forceinline__ void shared_chained_body(float *preatt, const float *inp, int B,
+                                                    int T, int NH, int HS)
+{
+    constexpr int stride = SHARED_TILE + SHARED_PAD;
+    constexpr int col_gap = skip ? 32 : 64;
+    extern __shared__ float4 shared_space[];
+    const int tile_floats = HS * stride;
+    float *query_tile = reinterpret_cast<float *>(shared_space); /* [HS][stride] */
+    float *key_tiles = query_tile + tile_floats;                 /* 2 x [HS][stride] */
+
+    const int heads = B * NH, tiles = T / SHARED_TILE, rows = heads * tiles;
+    const int C = NH * HS, chunks = HS / SHARED_CHUNK;
+    const size_t row_stride = 3 * (size_t)C, key_tile_step = SHARED_TILE * row_stride;
+    const size_t source = shared_copy_source(row_stride);
+    const int destination = shared_copy_destination<stride>();
+
+    /* a warp: 4 rows of 8 threads over 32 rows; with `skip` over 64
+     * neighbouring columns, else over two runs of 32 columns 64 apart */
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int row_a = 8 * (4 * (warp / 2) + lane / 8);
+    const int col_a = (skip ? 64 * (warp % 2) : 32 * (warp % 2)) + 4 * (lane % 8);
+    /* On a diagonal tile this warp's first column lies right of its last row. */
+    const bool masked_on_diagonal = skip && 64 * (warp % 2) > 32 * (warp / 2) + 31;
+    const float scale = 1.0f / sqrtf((float)HS);
+
+    int round = 0, row = shared_chained_row(0, blockIdx.x, gridDim.x);
+    {
+        const int tile_row = tiles - 1 - row / heads;
+        const float *start = shared_head_start(inp, row % heads, T, NH, HS, row_stride, source);
+        for (int chunk = 0; chunk < chunks; chunk++) {
+            const int first = chunk * SHARED_CHUNK;
+            shared_copy_chunk<stride>(query_tile + first * stride + destination,
+                                      key_tiles + first * stride + destination,
+                                      start + (size_t)tile_row * key_tile_step + first,
+                                      start + C + first, row_stride);
+            copy_async_commit();
+        }
+    }
+    for (int tile_col = 0, parity = 0;; parity = 1 - parity) {
+        const int head = row % heads, tile_row = tiles - 1 - row / heads;
+        const bool diagonal = tile_col == tile_row;
+        const int next_row = shared_chained_row(round + 1, blockIdx.x, gridDim.x);
+        const bool another_row = diagonal && next_row < rows;
+        const bool more = !diagonal || another_row; /* a next tile to copy */
+        /* the next tile's keys: this head's tile_col + 1, or tile 0 of the next row's head */
+        const float *next_keys =
+            shared_head_start(inp, another_row ? next_row % heads : head, T, NH, HS, row_stride,
+                              source) + C + (size_t)(diagonal ? 0 : tile_col + 1) * key_tile_step;
+        const float *key_tile = key_tiles + parity * tile_floats;
+        float *next_slot = key_tiles + (1 - parity) * tile_floats + destination;
+        if (tile_col > 0) {
+            copy_async_wait(0); /* this tile's copies were issued during the last one */
+            __syncthreads();
+        }
+        float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
+        for (int chunk = 0; chunk < chunks; chunk++) {
+            if (tile_col == 0) {
+                /* the query chunk: after it come its later chunks and the
+                 * groups of the next tile issued so far */
+                copy_async_wait(chunks - 1);
+                __syncthreads();
+            }
+            const float *chunk_keys = next_keys + chunk * SHARED_CHUNK;
+            asm volatile("" : "+l"(chunk_keys)); /* as in step 5 */
+            if (diagonal && masked_on_diagonal) {
+                shared_copy_tile_chunk_if<stride>(next_slot + chunk * SHARED_CHUNK * stride,
+                                                  chunk_keys, row_stride, more);
+            } else {
+                shared_multiply_chunk_copying<stride, 4, col_gap>(
+                    sum, query_tile + chunk * SHARED_CHUNK * stride,
+                    key_tile + chunk * SHARED_CHUNK * stride, row_a, col_a,
+                    next_slot + chunk * SHARED_CHUNK * stride, chunk_keys, row_stride, more);
+            }
+            copy_async_commit(); /* possibly empty: keeps the count of groups fixed */
+        }
+        if (another_row) {
+            __syncthreads(); /* every warp is done with this query tile */
+            const float *next_queries =
+                shared_head_start(inp, next_row % heads, T, NH, HS, row_stride, source) +
+                (size_t)(tiles - 1 - next_row / heads) * key_tile_step;
+            for (int chunk = 0; chunk < chunks; chunk++) {
+                shared_copy_tile_chunk<stride>(query_tile + chunk * SHARED_CHUNK * stride +
+                                                   destination,
+                                               next_queries + chunk * SHARED_CHUNK, row_stride);
+                copy_async_commit();
+            }
+        }
+        float *scores = preatt;
+        asm volatile("" : "+l"(scores)); /* as in step 5 */
+        scores += (size_t)head * T * T;
+        if (!diagonal)
+            shared_store_kept_tile<4, col_gap>(scores + ((size_t)tile_row * SHARED_TILE + row_a) * T +
+                                                   tile_col * SHARED_TILE + col_a,
+                                               sum, T, scale);
+        else if (!masked_on_diagonal)
+            shared_store_tile<4, col_gap, false>(scores, sum, T, tile_row, tile_col, row_a, col_a,
+                                                 scale);
+        if (!diagonal) {
+            tile_col++;
+        } else if (another_row) {
+            row = next_row;
+            round++;
+            tile_col = 0;
+        } else {
+            break;
+        }
     }
 }
 
@@ -1086,6 +1275,19 @@ __global__ void SHARED_BOUNDS shared_rows_interleaved_scores(float *preatt,
                                                             int T, int NH, int HS)
 {
     shared_rows_body<true>(preatt, inp, B, T, NH, HS);
+}
+
+template <bool skip>
+__global__ void SHARED_BOUNDS shared_chained_scores(float *preatt, const float *__restrict__ inp,
+                                                    int B, int T, int NH, int HS)
+{
+    shared_chained_body<skip>(preatt, inp, B, T, NH, HS);
+}
+
+__global__ void SHARED_BOUNDS shared_rows_skip_scores(float *preatt, const float *__restrict__ inp,
+                                                      int B, int T, int NH, int HS)
+{
+    shared_rows_body<true, true>(preatt, inp, B, T, NH, HS);
 }
 
 __global__ void SHARED_BOUNDS shared_persistent_scores(float *preatt,
@@ -1215,6 +1417,29 @@ static void shared_launch_rows(const triangle_args *args, shared_kernel_function
     LAUNCH_CHECK();
 }
 
+/* Step 6: as many blocks as fit on the GPU at once, or one per row when
+ * the kernel does not chain rows. */
+static void shared_launch_chained(const triangle_args *args, shared_kernel_function kernel,
+                                  bool chain, size_t *allowed, int *resident_blocks)
+{
+    const triangle_size s = args->size;
+    const size_t bytes = 3 * (size_t)s.HS * (SHARED_TILE + SHARED_PAD) * sizeof(float);
+    shared_allow(kernel, bytes, allowed);
+    if (*resident_blocks == 0) {
+        int device, multiprocessors, per_multiprocessor;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
+                                                                 SHARED_THREADS, bytes));
+        *resident_blocks = (per_multiprocessor > 0 ? per_multiprocessor : 1) * multiprocessors;
+    }
+    const long rows = (long)s.T / SHARED_TILE * s.B * s.NH;
+    const int blocks = !chain || rows < *resident_blocks ? (int)rows : *resident_blocks;
+    kernel<<<blocks, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
+                                                             s.HS);
+    LAUNCH_CHECK();
+}
+
 static void shared_staged_launch(const triangle_args *args)
 {
     static size_t allowed = 48 * 1024;
@@ -1264,6 +1489,26 @@ static void shared_rows_interleaved_launch(const triangle_args *args)
     shared_launch_rows(args, shared_rows_interleaved_scores, &allowed);
 }
 
+static void shared_chained_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    static int resident_blocks = 0;
+    shared_launch_chained(args, shared_chained_scores<false>, true, &allowed, &resident_blocks);
+}
+
+static void shared_chained_skip_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    static int resident_blocks = 0;
+    shared_launch_chained(args, shared_chained_scores<true>, true, &allowed, &resident_blocks);
+}
+
+static void shared_rows_skip_launch(const triangle_args *args)
+{
+    static size_t allowed = 48 * 1024;
+    shared_launch_rows(args, shared_rows_skip_scores, &allowed);
+}
+
 const triangle_kernel shared_staged_kernel = {"shared+staged", 5, TOLERANCE_FP32,
                                               shared_whole_refuses, shared_staged_launch};
 const triangle_kernel shared_padded_kernel = {"shared+padded", 5, TOLERANCE_FP32,
@@ -1279,6 +1524,12 @@ const triangle_kernel shared_rows_kernel = {"shared+rows", 5, TOLERANCE_FP32, sh
 const triangle_kernel shared_rows_interleaved_kernel = {"shared+rows+interleaved", 5,
                                                         TOLERANCE_FP32, shared_rows_refuses,
                                                         shared_rows_interleaved_launch};
+const triangle_kernel shared_chained_kernel = {"shared+chained", 5, TOLERANCE_FP32,
+                                               shared_rows_refuses, shared_chained_launch};
+const triangle_kernel shared_rows_skip_kernel = {"shared+rows+skip", 5, TOLERANCE_FP32,
+                                                 shared_rows_refuses, shared_rows_skip_launch};
+const triangle_kernel shared_chained_skip_kernel = {"shared+chained+skip", 5, TOLERANCE_FP32,
+                                                 shared_rows_refuses, shared_chained_skip_launch};
 const triangle_kernel shared_persistent_kernel = {"shared+persistent", 5, TOLERANCE_FP32,
                                                   shared_refuses, shared_persistent_launch};
 
@@ -1351,7 +1602,8 @@ int main(int argc, char **argv)
         &registers_kernel,        &vectorized_kernel,     &shared_staged_kernel,
         &shared_padded_kernel,    &shared_kernel,         &shared_persistent_kernel,
         &shared_triangle_kernel,  &shared_quads_kernel,   &shared_rows_kernel,
-        &shared_rows_interleaved_kernel};
+        &shared_rows_interleaved_kernel, &shared_rows_skip_kernel, &shared_chained_kernel,
+        &shared_chained_skip_kernel};
     return triangle_chapter_main(argc, argv, 5,
                                  "chapter 5, shared memory: five steps and three that did not pay, against chapters 2-4 and cuBLAS",
                                  contenders, (int)(sizeof contenders / sizeof contenders[0]));
