@@ -48,6 +48,7 @@ extern const triangle_kernel naive_kernel;            /* chapter 2 */
 extern const triangle_kernel registers_kernel;        /* chapter 3 */
 extern const triangle_kernel vectorized_kernel;       /* chapter 4 */
 extern const triangle_kernel shared_kernel;           /* chapter 5 */
+extern const triangle_kernel shared_rows_interleaved_kernel; /* chapter 5's fastest step */
 extern const triangle_kernel tf32_kernel;             /* chapter 8 */
 
 /* The whole program of chapter `chapter` (named "chapterN" in messages). Returns the exit status: 0 every

@@ -49,6 +49,8 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     int refused = 0;
     for (int k = first; k <= last; k++) {
         char why[256] = "";
+        if (options.only_new && kernels[k]->chapter != chapter)
+            continue; /* it will not run, so the sizes it takes do not matter */
         if (kernels[k]->refuses && kernels[k]->refuses(size, why, sizeof why)) {
             fprintf(stderr, "%s: kernel %s refuses B=%ld T=%ld C=%ld NH=%ld: %s\n", program,
                     kernels[k]->name, B, T, C, NH, why);
@@ -70,6 +72,10 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     context.baselines[0] = "cublas-permute";
     context.baselines[1] = "cublas-direct";
     context.baseline_count = 2;
+    /* a program that races cuBLAS in TF32 also measures every kernel against it */
+    for (int k = 0; k < kernel_count; k++)
+        if (strcmp(kernels[k]->name, "cublas-tf32") == 0)
+            context.baselines[context.baseline_count++] = "cublas-tf32";
     report_print_header(&context, (unsigned long long)options.seed);
 
     size_t input_count = triangle_input_count(size), output_count = triangle_output_count(size);

@@ -132,6 +132,7 @@ baseline's $10 R D + B N H S^2$.
 #include <cub/block/block_scan.cuh>
 
 #include "msa.h"
+#include "tensor_core.h" /* to_tf32 (cvt.rna.tf32.f32) and mma_tf32 (mma.sync m16n8k8) */
 
 #define TILED_STAGE_KEYS 64     /* keys per stage of shared memory */
 #define TILED_MAX_WARPS 4       /* warps per attention block */
@@ -1078,28 +1079,12 @@ of the output. In our checks, cutting instead of rounding made the error of
 the output about a fifth larger, still some seven times inside the tolerance.
 */
 
-static __device__ __forceinline__ uint32_t to_tf32(float x)
-{
-    uint32_t y;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
-    return y;
-}
-
 /* An operand for the tensor core: rounded to nearest, or the FP32 bits as
  * they are (the product then ignores the 13 low mantissa bits). */
 template <bool ROUNDED>
 static __device__ __forceinline__ uint32_t as_tf32(float x)
 {
     return ROUNDED ? to_tf32(x) : __float_as_uint(x);
-}
-
-static __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], uint32_t b0,
-                                                uint32_t b1)
-{
-    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
-                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 template <int HD>

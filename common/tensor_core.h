@@ -1,0 +1,40 @@
+/* tensor_core.h - the two TF32 tensor-core instructions that chapters 7 and 8
+ * use, wrapped for CUDA C. Include it from a .cu file (device code only).
+ *
+ * mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: one warp multiplies a
+ * 16 x 8 tile A by an 8 x 8 tile B and adds the 16 x 8 product to C, in
+ * FP32. Each lane holds a fixed part of each tile; with g = lane / 4 and
+ * t = lane % 4 (PTX ISA, "Matrix Fragments for mma.m16n8k8"):
+ *
+ *   A (row major): a[0] = A[g][t],   a[1] = A[g + 8][t],
+ *                  a[2] = A[g][t + 4], a[3] = A[g + 8][t + 4]
+ *   B (column major, so B[k][n] with n fixed per lane):
+ *                  b0 = B[t][g],     b1 = B[t + 4][g]
+ *   C:             c[0] = C[g][2t],   c[1] = C[g][2t + 1],
+ *                  c[2] = C[g + 8][2t], c[3] = C[g + 8][2t + 1]
+ */
+#ifndef WORKBOOK_TENSOR_CORE_H
+#define WORKBOOK_TENSOR_CORE_H
+
+#include <stdint.h>
+
+/* Rounds to the nearest TF32 value (10 mantissa bits), ties away from zero.
+ * Without it the instruction ignores the 13 low mantissa bits: a cut. */
+static __device__ __forceinline__ uint32_t to_tf32(float x)
+{
+    uint32_t y;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
+    return y;
+}
+
+/* c += a b for one 16 x 8 x 8 step of a warp (fragments as above). */
+static __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], uint32_t b0,
+                                                uint32_t b1)
+{
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+#endif
