@@ -316,7 +316,7 @@ inside the tolerance.
 ## Launching them
 
 Both kernels need more than the default 48 KB of dynamic shared memory
-(64 + 4 KB of padding and 99 + 6 KB at $HS = 64$), which the launcher asks
+(64 + 4 KB of padding and 96 + 6 KB at $HS = 64$), which the launcher asks
 for once. They accept any $T$ that is a multiple of 128 and any $HS$ that
 is a multiple of 8 (the $k$ of one instruction) up to 128.
 */
