@@ -182,6 +182,11 @@ int cli_choose_kernels(const char *program, const cli_options *options,
     return -1;
 }
 
+int cli_runs_kernel(const cli_options *options, int kernel_chapter, int chapter)
+{
+    return !options->only_new || kernel_chapter == chapter;
+}
+
 int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *names,
               const int *chapters, int count, cli_options *options, int *first, int *last)
 {

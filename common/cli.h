@@ -72,6 +72,11 @@ int cli_choose_kernels(const char *program, const cli_options *options,
                        const char *const *names, const int *chapters, int count, int *first,
                        int *last);
 
+/* Whether a kernel of chapter `kernel_chapter` runs in the program of
+ * chapter `chapter`: every kernel does, or with --only-new only that
+ * chapter's own. A kernel that does not run has no say over the sizes. */
+int cli_runs_kernel(const cli_options *options, int kernel_chapter, int chapter);
+
 /* The start every chapter program shares: parses the command line (a bad
  * one is explained on stderr), then chooses the kernels as
  * cli_choose_kernels does. Returns -1 to go on, with *options and

@@ -56,3 +56,12 @@ void gpu_fill_nan(float *device_values, size_t count, cudaStream_t stream)
 {
     CUDA_CHECK(cudaMemsetAsync(device_values, 0xFF, count * sizeof(float), stream));
 }
+
+void gpu_allow_shared_memory(const void *kernel, size_t bytes, size_t *allowed)
+{
+    if (bytes > *allowed) {
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)bytes));
+        *allowed = bytes;
+    }
+}

@@ -61,6 +61,11 @@ gpu_info gpu_query(void);
 /* FP32 lanes per multiprocessor for a compute capability (64 or 128). */
 int gpu_fp32_lanes_per_sm(int major, int minor);
 
+/* Raises `kernel`'s limit of dynamic shared memory to `bytes` when that is
+ * more than `*allowed` (what it was raised to before; 48 KB at first: more
+ * than that must be asked for, once per kernel, before the launch). */
+void gpu_allow_shared_memory(const void *kernel, size_t bytes, size_t *allowed);
+
 /* Fills an output with NaN (all bits set) before a checked run, so that an
  * element the kernel forgets to write fails the check. */
 void gpu_fill_nan(float *device_values, size_t count, cudaStream_t stream);

@@ -176,7 +176,7 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     int refused = 0;
     for (int k = first; k <= last; k++) {
         char why[256] = "";
-        if (options.only_new && kernels[k]->chapter != chapter)
+        if (!cli_runs_kernel(&options, kernels[k]->chapter, chapter))
             continue;
         runs[k] = 1;
         if (kernels[k]->refuses && kernels[k]->refuses(size, why, sizeof why)) {

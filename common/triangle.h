@@ -12,6 +12,9 @@
 #define WORKBOOK_TRIANGLE_H
 
 #include <stddef.h>
+#ifdef __CUDACC__
+#include <math.h>
+#endif
 
 #include "common.h"
 #include "triangle_reference.h"
@@ -50,6 +53,23 @@ extern const triangle_kernel vectorized_kernel;       /* chapter 4 */
 extern const triangle_kernel shared_kernel;           /* chapter 5 */
 extern const triangle_kernel shared_rows_interleaved_kernel; /* chapter 5's fastest step */
 extern const triangle_kernel tf32_kernel;             /* chapter 8 */
+
+#ifdef __CUDACC__
+/* Tile number `index` of a lower triangle of tiles numbered row by row:
+ * row y holds tiles y(y+1)/2 .. y(y+1)/2 + y, so y is the largest with
+ * y(y+1)/2 <= index. For grids that launch only the tiles on or below the
+ * diagonal (chapters 5 and 8). */
+__device__ __forceinline__ void triangle_place_tile(int index, int *tile_row, int *tile_col)
+{
+    int y = (int)((sqrtf(8.0f * index + 1.0f) - 1.0f) * 0.5f);
+    while (y * (y + 1) / 2 > index) /* guard against rounding of the square root */
+        y--;
+    while ((y + 1) * (y + 2) / 2 <= index)
+        y++;
+    *tile_row = y;
+    *tile_col = index - y * (y + 1) / 2;
+}
+#endif
 
 /* The whole program of chapter `chapter` (named "chapterN" in messages). Returns the exit status: 0 every
  * check passed, 1 a check failed, 2 bad arguments or a refused size, and

@@ -49,8 +49,8 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     int refused = 0;
     for (int k = first; k <= last; k++) {
         char why[256] = "";
-        if (options.only_new && kernels[k]->chapter != chapter)
-            continue; /* it will not run, so the sizes it takes do not matter */
+        if (!cli_runs_kernel(&options, kernels[k]->chapter, chapter))
+            continue;
         if (kernels[k]->refuses && kernels[k]->refuses(size, why, sizeof why)) {
             fprintf(stderr, "%s: kernel %s refuses B=%ld T=%ld C=%ld NH=%ld: %s\n", program,
                     kernels[k]->name, B, T, C, NH, why);
@@ -112,7 +112,7 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     compare_spec lower = {COMPARE_LOWER_TRIANGLE, (size_t)T, TOLERANCE_FP32};
     for (int k = first; k <= last; k++) {
         const triangle_kernel *kernel = kernels[k];
-        if (options.only_new && kernel->chapter != chapter)
+        if (!cli_runs_kernel(&options, kernel->chapter, chapter))
             continue;
         report_entry *entry = &entries[entry_count++];
         memset(entry, 0, sizeof *entry);

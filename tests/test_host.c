@@ -395,6 +395,18 @@ static void test_cli_choose_kernels(void **state)
     assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), 0);
 }
 
+static void test_cli_runs_kernel(void **state)
+{
+    (void)state;
+    cli_options options;
+    memset(&options, 0, sizeof options);
+    assert_true(cli_runs_kernel(&options, 1, 8));  /* every contender races */
+    assert_true(cli_runs_kernel(&options, 8, 8));
+    options.only_new = 1;
+    assert_false(cli_runs_kernel(&options, 5, 8)); /* --only-new: only chapter 8's */
+    assert_true(cli_runs_kernel(&options, 8, 8));
+}
+
 static void test_cli_start(void **state)
 {
     (void)state;
@@ -500,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_cli_defaults),
         cmocka_unit_test(test_cli_sizes_and_flags),
         cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_cli_runs_kernel),
         cmocka_unit_test(test_cli_choose_kernels),
         cmocka_unit_test(test_cli_start),
         cmocka_unit_test(test_cli_find_kernel),

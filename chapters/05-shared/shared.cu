@@ -355,19 +355,12 @@ __device__ __forceinline__ void shared_store_tile(float *scores, const float (&s
 
 
 /* The tile that number `work` of the list is: head-major, then the lower
- * triangle of tiles row by row. */
+ * triangle of tiles row by row (triangle_place_tile, in triangle.h). */
 __device__ __forceinline__ void shared_place_tile(int work, int triangle, int *head, int *tile_row,
                                                   int *tile_col)
 {
     *head = work / triangle;
-    const int t = work - *head * triangle;
-    int y = (int)((sqrtf(8.0f * t + 1.0f) - 1.0f) * 0.5f);
-    while (y * (y + 1) / 2 > t) /* guard against rounding of the square root */
-        y--;
-    while ((y + 1) * (y + 2) / 2 <= t)
-        y++;
-    *tile_row = y;
-    *tile_col = t - y * (y + 1) / 2;
+    triangle_place_tile(work - *head * triangle, tile_row, tile_col);
 }
 
 /* Steps 1-3: one block per tile, both tiles whole in shared memory. With
@@ -1099,8 +1092,9 @@ __global__ void SHARED_BOUNDS shared_persistent_scores(float *preatt,
 ## Launching them
 
 More than 48 KB of dynamic shared memory per block must be asked for, once
-per kernel, with `cudaFuncSetAttribute`. The launcher does that the first
-time it needs more than it asked for before, before any timed launch. The
+per kernel, with `cudaFuncSetAttribute`. The launcher does that, through
+`gpu_allow_shared_memory` in `common/gpu.cu`, the first time it needs more
+than it asked for before, before any timed launch. The
 persistent kernels ask the runtime how many blocks fit on a multiprocessor
 and launch that many per multiprocessor, or fewer if there are fewer tiles.
 Steps 4 and 5 launch one block per row of tiles and head, $T / 128$ times
@@ -1155,23 +1149,13 @@ static int shared_rows_refuses(triangle_size size, char *why, size_t capacity)
 
 typedef void (*shared_kernel_function)(float *, const float *, int, int, int, int);
 
-/* Raises the kernel's dynamic shared memory limit when `bytes` needs it. */
-static void shared_allow(shared_kernel_function kernel, size_t bytes, size_t *allowed)
-{
-    if (bytes > *allowed) {
-        CUDA_CHECK(cudaFuncSetAttribute((const void *)kernel,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        *allowed = bytes;
-    }
-}
-
 static void shared_launch_whole(const triangle_args *args, shared_kernel_function kernel, int step,
                                 bool triangle, size_t *allowed)
 {
     const triangle_size s = args->size;
     const int row_floats = step >= SHARED_QUADS ? SHARED_TILE : shared_row_floats(step);
     const size_t bytes = 2 * (size_t)s.HS * row_floats * sizeof(float);
-    shared_allow(kernel, bytes, allowed);
+    gpu_allow_shared_memory((const void *)kernel, bytes, allowed);
     const int tiles = s.T / SHARED_TILE;
     const dim3 grid = triangle ? dim3(tiles * (tiles + 1) / 2, s.B * s.NH) : dim3(tiles, tiles, s.B * s.NH);
     kernel<<<grid, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
@@ -1185,7 +1169,7 @@ static void shared_launch_persistent(const triangle_args *args, shared_kernel_fu
     const triangle_size s = args->size;
     const size_t bytes =
         (size_t)SHARED_SLOTS * 2 * SHARED_CHUNK * (SHARED_TILE + SHARED_PAD) * sizeof(float);
-    shared_allow(kernel, bytes, allowed);
+    gpu_allow_shared_memory((const void *)kernel, bytes, allowed);
     if (*resident_blocks == 0) {
         int device, multiprocessors, per_multiprocessor;
         CUDA_CHECK(cudaGetDevice(&device));
@@ -1208,7 +1192,7 @@ static void shared_launch_rows(const triangle_args *args, shared_kernel_function
 {
     const triangle_size s = args->size;
     const size_t bytes = 3 * (size_t)s.HS * (SHARED_TILE + SHARED_PAD) * sizeof(float);
-    shared_allow(kernel, bytes, allowed);
+    gpu_allow_shared_memory((const void *)kernel, bytes, allowed);
     const int blocks = s.T / SHARED_TILE * s.B * s.NH;
     kernel<<<blocks, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
                                                              s.HS);

@@ -206,18 +206,6 @@ the row-by-row order of the triangle), both tiles copied at once and waited
 for, the product, the stores.
 */
 
-/* Tile number `index` of the lower triangle of tiles, row by row. */
-__device__ __forceinline__ void tf32_place_tile(int index, int *tile_row, int *tile_col)
-{
-    int y = (int)((sqrtf(8.0f * index + 1.0f) - 1.0f) * 0.5f);
-    while (y * (y + 1) / 2 > index) /* guard against rounding of the square root */
-        y--;
-    while ((y + 1) * (y + 2) / 2 <= index)
-        y++;
-    *tile_row = y;
-    *tile_col = index - y * (y + 1) / 2;
-}
-
 __global__ void __launch_bounds__(TF32_THREADS, 2)
     tf32_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
 {
@@ -226,7 +214,7 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
     float *key_tile = query_tile + TF32_TILE * (HS + TF32_PAD);      /* [128][HS + 4] */
 
     int tile_row, tile_col;
-    tf32_place_tile(blockIdx.x, &tile_row, &tile_col);
+    triangle_place_tile(blockIdx.x, &tile_row, &tile_col); /* in triangle.h */
     const int head = blockIdx.y, b = head / NH, h = head % NH, C = NH * HS;
     const size_t row_stride = 3 * (size_t)C;
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
@@ -350,11 +338,7 @@ static void tf32_launch(const triangle_args *args, tf32_kernel_function kernel, 
 {
     const triangle_size s = args->size;
     const size_t bytes = (size_t)tiles_in_smem * TF32_TILE * (s.HS + TF32_PAD) * sizeof(float);
-    if (bytes > *allowed) {
-        CUDA_CHECK(cudaFuncSetAttribute((const void *)kernel,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        *allowed = bytes;
-    }
+    gpu_allow_shared_memory((const void *)kernel, bytes, allowed);
     kernel<<<grid, TF32_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
                                                          s.HS);
     LAUNCH_CHECK();
