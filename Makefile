@@ -1,8 +1,11 @@
 # Makefile - the workbook's one entry point. `make help` lists the targets.
 #
-# Chapters are found by their folders: chapters/NN-slug/slug.cu is chapter N.
-# A chapter's program races the kernels of the earlier chapters named in
-# LINKS_N below; their sources are compiled without their main().
+# Chapters are found by their folders: chapters/NN-slug/ is chapter N. Its
+# top-level .cu files are compiled once each; chapters/NN-slug/tried/ holds
+# the variants it tried and did not keep. Which programs exist and which
+# chapters each links come from chapters/kernels.list (common/programs.awk
+# turns it into build/gen/programs.mk); each program's main() is generated
+# from the same list (common/contenders.awk). docs/design.md explains it.
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 ARCH ?= sm_90
@@ -22,106 +25,132 @@ NVCCFLAGS += -Xptxas -v
 endif
 
 # ---------------------------------------------------------------- chapters
-CHAPTER_SOURCES := $(sort $(wildcard chapters/[0-9][0-9]-*/*.cu))
-chapter_number = $(patsubst 0%,%,$(firstword $(subst -, ,$(notdir $(patsubst %/,%,$(dir $(1)))))))
-CHAPTERS := $(foreach src,$(CHAPTER_SOURCES),$(call chapter_number,$(src)))
-source_of = $(filter chapters/$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0)$(1)-%,$(CHAPTER_SOURCES))
+KERNEL_LIST := chapters/kernels.list
+CHAPTER_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard chapters/[0-9][0-9]-*/*.cu))))
+chapter_number = $(patsubst 0%,%,$(firstword $(subst -, ,$(notdir $(1)))))
+CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(call chapter_number,$(dir)))
+dir_of = $(filter chapters/$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0)$(1)-%,$(CHAPTER_DIRS))
+# A chapter's story: chapters/NN-slug/slug.cu (woven into the book), and any
+# other top-level .cu of its folder.
+CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(lastword $(subst -, ,$(notdir $(dir)))).cu)
+MUTANT_CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(if $(wildcard $(dir)/mutant.patch),$(call chapter_number,$(dir))))
 
-# The earlier chapters whose kernels chapter N races.
-LINKS_3 := 2
-LINKS_4 := 2 3
-LINKS_5 := 2 3 4
-LINKS_7 := 6
-LINKS_8 := 2 3 4 5
+chapter_objects = $(foreach n,$(1),$(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(n))/*.cu)))
+tried_objects = $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(1))/tried/*.cu))
+mutant_objects = $(patsubst %.cu,$(BUILD)/obj/mutant/%.o,$(wildcard $(call dir_of,$(1))/*.cu))
 
 COMMON_C := $(wildcard common/*.c)
 COMMON_CU := $(wildcard common/*.cu)
-COMMON_H := $(wildcard common/*.h)
 COMMON_OBJECTS := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj/%.o)
 LIBRARY := $(BUILD)/libworkbook.a
 
-CHAPTER_PROGRAMS := $(CHAPTERS:%=$(BUILD)/chapter%)
-MUTANT_PROGRAMS := $(CHAPTERS:%=$(BUILD)/chapter%-mutant)
+# CHAPTER_PROGRAMS, TRIED_PROGRAMS, MUTANT_PROGRAMS, PROGRAMS_OF_N and their rules.
+$(BUILD)/gen/programs.mk: $(KERNEL_LIST) common/programs.awk $(CHAPTER_DIRS)
+	@mkdir -p $(dir $@)
+	@awk -v mode=make -v chapters="$(CHAPTERS)" -v mutants="$(MUTANT_CHAPTERS)" \
+	    -f common/programs.awk $< > $@.partial && mv $@.partial $@
+include $(BUILD)/gen/programs.mk
 
-.PHONY: all help clean deps test verify bench sanitize profile ptxas \
+.PHONY: all help clean deps test verify bench sanitize profile ptxas programs \
         $(CHAPTERS:%=chapter%)
 
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+GPU_TESTS := $(patsubst tests/%.cu,$(BUILD)/tests/%,$(wildcard tests/test_*.cu))
 
-all: $(CHAPTER_PROGRAMS) $(MUTANT_PROGRAMS) $(HOST_TESTS)
+all: $(CHAPTER_PROGRAMS) $(TRIED_PROGRAMS) $(MUTANT_PROGRAMS) $(HOST_TESTS) $(GPU_TESTS)
 
 help:
-	@echo "make                build every chapter, mutant, exercise, solution and test"
+	@echo "make                build every chapter, mutant, tried variant, exercise, solution and test"
 	@echo "make chapterN       build, check and time chapter N on the GPU (N in $(CHAPTERS))"
-	@echo "make verify         check every kernel of every chapter"
+	@echo "make verify         check every kernel of every chapter (tried variants too)"
 	@echo "make bench          time every chapter and size, append rows to plots/data/*.csv"
 	@echo "make sanitize       compute-sanitizer memcheck and racecheck at small sizes"
 	@echo "make profile CH=N   Nsight Compute summary of chapter N's kernels"
 	@echo "make ptxas          registers, shared memory and spills of every kernel"
+	@echo "make programs       the chapter programs: name, problem, chapter, kind, chapters linked"
 	@echo "make plots | book | grade | exercises   (see README.md)"
 	@echo "make test           everything CI runs; ends in 'N passed, N failed, N skipped'"
 	@echo "make deps           install the distribution packages the workbook needs"
 	@echo "options: ARCH=sm_90 (default) NVCC=... COMMIT=..."
 
-$(BUILD)/obj/common/%.o: common/%.c $(COMMON_H)
+# Every object records the headers it read (-MMD), so touching one chapter
+# or header rebuilds only what depends on it.
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/common/%.o: common/%.cu $(COMMON_H)
+$(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
-# The library holds common/ and chapter 1's cuBLAS champions, which every
-# triangle program races.
-$(LIBRARY): $(COMMON_OBJECTS) $(BUILD)/obj/kernels1.o
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
+
+# A mutant is its chapter with chapters/NN-slug/mutant.patch applied, in a
+# scratch copy under build/mutant/: the chapter's own source stays clean.
+.SECONDEXPANSION:
+$(BUILD)/mutant/%/.patched: %/mutant.patch $$(wildcard $$*/*.cu $$*/*.h)
+	@rm -rf $(dir $@) && mkdir -p $(dir $@)
+	@cp $(wildcard $*/*.cu $*/*.h) $(dir $@)
+	patch --quiet --forward --batch -p1 -d $(BUILD)/mutant < $<
+	@touch $@
+$(BUILD)/obj/mutant/%.o: $(BUILD)/mutant/$$(dir $$*).patched
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $(BUILD)/mutant/$*.cu -o $@
+
+# The library holds common/ only; the kernels a chapter races are linked
+# from their own chapters' objects.
+$(LIBRARY): $(COMMON_OBJECTS)
 	@rm -f $@
 	ar rcs $@ $^
 
-# A chapter's kernels alone (no main), for the chapters that race them.
-$(BUILD)/obj/kernels%.o: $(COMMON_H) $(CHAPTER_SOURCES)
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -DWORKBOOK_CHAPTER=0 -c $(call source_of,$*) -o $@
-
-define chapter_rules
-$(BUILD)/chapter$(1): $(call source_of,$(1)) $(foreach n,$(LINKS_$(1)),$(BUILD)/obj/kernels$(n).o) $(LIBRARY)
-	$(NVCC) $(NVCCFLAGS) -DWORKBOOK_CHAPTER=$(1) $$^ $(NVCCLIBS) -o $$@
-
-$(BUILD)/chapter$(1)-mutant: $(call source_of,$(1)) $(foreach n,$(LINKS_$(1)),$(BUILD)/obj/kernels$(n).o) $(LIBRARY)
-	$(NVCC) $(NVCCFLAGS) -DWORKBOOK_CHAPTER=$(1) -DWORKBOOK_MUTANT $$^ $(NVCCLIBS) -o $$@
-
-chapter$(1): $(BUILD)/chapter$(1)
-	@$(BUILD)/chapter$(1); status=$$$$?; \
-	if [ $$$$status -eq 77 ]; then echo "chapter$(1): skipped, no GPU here"; fi; \
-	exit $$$$status
+define chapter_target
+chapter$(1): $(PROGRAMS_OF_$(1))
+	@for program in $(PROGRAMS_OF_$(1)); do \
+	    $$$$program; status=$$$$?; \
+	    if [ $$$$status -eq 77 ]; then echo "chapter$(1): skipped, no GPU here"; fi; \
+	    [ $$$$status -eq 0 ] || exit $$$$status; \
+	done
 endef
-$(foreach n,$(CHAPTERS),$(eval $(call chapter_rules,$(n))))
+$(foreach n,$(CHAPTERS),$(eval $(call chapter_target,$(n))))
+
+programs:
+	@awk -v mode=table -v chapters="$(CHAPTERS)" -v mutants="$(MUTANT_CHAPTERS)" \
+	    -f common/programs.awk $(KERNEL_LIST)
 
 # ---------------------------------------------------------------- GPU runs
-verify: $(CHAPTER_PROGRAMS)
+GPU_PROGRAMS := $(CHAPTER_PROGRAMS) $(TRIED_PROGRAMS)
+verify: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh verify $(CHAPTERS)
 
-bench: $(CHAPTER_PROGRAMS)
+bench: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh bench $(CHAPTERS)
 
-sanitize: $(CHAPTER_PROGRAMS)
+sanitize: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh sanitize $(CHAPTERS)
 
-profile: $(CHAPTER_PROGRAMS)
+profile: $(GPU_PROGRAMS)
 	@test -n "$(CH)" || { echo "usage: make profile CH=N (N in $(CHAPTERS))"; exit 2; }
 	@tests/gpu_runs.sh profile $(CH)
 
 ptxas:
-	@for src in $(CHAPTER_SOURCES); do \
+	@for src in $(foreach dir,$(CHAPTER_DIRS),$(wildcard $(dir)/*.cu $(dir)/tried/*.cu)); do \
 	  echo "== $$src"; \
-	  $(NVCC) $(NVCCFLAGS) -Xptxas -v -DWORKBOOK_CHAPTER=0 -c $$src -o /dev/null 2>&1 \
+	  $(NVCC) $(NVCCFLAGS) -Xptxas -v -I$$(dirname $$src) -c $$src -o /dev/null 2>&1 \
 	    | grep -E "Compiling entry|registers|spill" || exit 1; \
 	done
 
 # ---------------------------------------------------------------- tests
-# Every tests/test_*.c is a cmocka program over the host code of common/.
-$(BUILD)/tests/%: tests/%.c $(COMMON_C) $(COMMON_H)
+# Every tests/test_*.c is a cmocka program over the host code of common/;
+# every tests/test_*.cu a GPU test of common/'s device helpers.
+$(BUILD)/tests/%: tests/%.c $(COMMON_C) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Icommon $< $(COMMON_C) -lcmocka -lm -o $@
+
+$(BUILD)/tests/%: tests/%.cu $(LIBRARY) $(wildcard common/*.h)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $< $(LIBRARY) $(NVCCLIBS) -o $@
 
 test: all
 	@tests/run_tests.sh
@@ -133,6 +162,7 @@ deps:
 clean:
 	rm -rf $(BUILD)
 
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 -include book/book.mk
 -include plots/plots.mk
 -include solutions/grade.mk

@@ -18,18 +18,11 @@ void gpu_require(void)
     }
 }
 
-int gpu_fp32_lanes_per_sm(int major, int minor)
-{
-    /* Volta, Turing and the A100 (8.0) have 64 FP32 lanes per SM; the GA10x
-     * parts (8.6, 8.7, 8.9), Hopper (9.0) and Blackwell have 128. */
-    if (major < 8 || (major == 8 && minor == 0))
-        return 64;
-    return 128;
-}
-
 gpu_info gpu_query(void)
 {
-    gpu_info info;
+    static gpu_info info; /* the device does not change during a run: ask once */
+    if (info.sm_count)
+        return info;
     memset(&info, 0, sizeof info);
     int device;
     CUDA_CHECK(cudaGetDevice(&device));
@@ -42,9 +35,10 @@ gpu_info gpu_query(void)
     info.l2_bytes = props.l2CacheSize;
     info.shared_per_block_optin = props.sharedMemPerBlockOptin;
     CUDA_CHECK(cudaDeviceGetAttribute(&info.clock_khz, cudaDevAttrClockRate, device));
-    info.fp32_peak_gflops = (double)info.sm_count *
-                            gpu_fp32_lanes_per_sm(info.compute_major, info.compute_minor) *
-                            2.0 * info.clock_khz * 1e-6;
+    info.fp32_peak_gflops = gpu_peak_gflops(GPU_PIPE_SIMT, info.sm_count, info.clock_khz * 1e-3,
+                                            info.compute_major, info.compute_minor);
+    info.tf32_peak_gflops = gpu_peak_gflops(GPU_PIPE_TENSOR, info.sm_count, info.clock_khz * 1e-3,
+                                            info.compute_major, info.compute_minor);
     int runtime;
     CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     snprintf(info.cuda_version, sizeof info.cuda_version, "%d.%d", runtime / 1000,
@@ -57,11 +51,32 @@ void gpu_fill_nan(float *device_values, size_t count, cudaStream_t stream)
     CUDA_CHECK(cudaMemsetAsync(device_values, 0xFF, count * sizeof(float), stream));
 }
 
-void gpu_allow_shared_memory(const void *kernel, size_t bytes, size_t *allowed)
+/* What each kernel was granted so far; a program launches a few dozen. */
+#define GPU_MAX_KERNELS_GRANTED 256
+static struct {
+    const void *kernel;
+    size_t bytes;
+} granted[GPU_MAX_KERNELS_GRANTED];
+static int granted_count;
+
+void gpu_allow_shared_memory(const void *kernel, size_t bytes)
 {
-    if (bytes > *allowed) {
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)bytes));
-        *allowed = bytes;
+    const size_t default_limit = 48 * 1024;
+    int k = 0;
+    while (k < granted_count && granted[k].kernel != kernel)
+        k++;
+    const size_t allowed = k < granted_count ? granted[k].bytes : default_limit;
+    if (bytes <= allowed)
+        return;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)bytes));
+    if (k == granted_count) {
+        if (granted_count == GPU_MAX_KERNELS_GRANTED) {
+            fprintf(stderr, "gpu_allow_shared_memory: more than %d kernels\n",
+                    GPU_MAX_KERNELS_GRANTED);
+            exit(EXIT_FAILURE);
+        }
+        granted[granted_count++].kernel = kernel;
     }
+    granted[k].bytes = bytes;
 }

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gpu_peaks.h"
+
 /* Exit status of a program that found no GPU: the automake "skipped" code. */
 #define EXIT_SKIPPED 77
 
@@ -47,7 +49,8 @@ typedef struct {
     int clock_khz;            /* peak SM clock */
     int l2_bytes;
     size_t shared_per_block_optin;
-    double fp32_peak_gflops;  /* sm_count * FP32 lanes per SM * 2 * clock */
+    double fp32_peak_gflops;  /* the FP32 lanes: sm_count * lanes per SM * 2 * clock */
+    double tf32_peak_gflops;  /* the tensor cores, dense TF32 (0 where unknown) */
     char cuda_version[16];    /* CUDA runtime, "13.0" */
 } gpu_info;
 
@@ -55,16 +58,15 @@ typedef struct {
  * reason and exits with EXIT_SKIPPED. */
 void gpu_require(void);
 
-/* Properties of the current device (call gpu_require first). */
+/* Properties of the current device (call gpu_require first); asked of the
+ * driver once, then remembered, so launchers may call it freely. */
 gpu_info gpu_query(void);
 
-/* FP32 lanes per multiprocessor for a compute capability (64 or 128). */
-int gpu_fp32_lanes_per_sm(int major, int minor);
-
-/* Raises `kernel`'s limit of dynamic shared memory to `bytes` when that is
- * more than `*allowed` (what it was raised to before; 48 KB at first: more
- * than that must be asked for, once per kernel, before the launch). */
-void gpu_allow_shared_memory(const void *kernel, size_t bytes, size_t *allowed);
+/* Lets `kernel` be launched with `bytes` of dynamic shared memory. Past
+ * 48 KB a kernel must ask for it (cudaFuncSetAttribute) before its launch;
+ * this asks once per kernel and size, and remembers what was granted.
+ * Call it from the launcher, before the <<<...>>>, for every launch. */
+void gpu_allow_shared_memory(const void *kernel, size_t bytes);
 
 /* Fills an output with NaN (all bits set) before a checked run, so that an
  * element the kernel forgets to write fails the check. */

@@ -1,9 +1,10 @@
 /* msa.h - problem B on the GPU: what an MSA kernel gets, what describes it,
- * the unfused baseline, and the program every MSA chapter's main() calls.
+ * and the program every MSA chapter's main() calls.
  *
  * A chapter defines its kernel, a launcher and one msa_kernel that names
- * them. Its main() lists the contenders it races and hands them to
- * msa_chapter_main, which parses the command line, reads the inputs from
+ * them (`extern const msa_kernel ...`). Its program's main(), generated
+ * from chapters/kernels.list, lists the contenders it races and hands them
+ * to msa_chapter_main, which parses the command line, reads the inputs from
  * .npy files or draws them, checks every kernel against the CPU referee,
  * times it (directly and as CUDA graph replays: the small case is bound by
  * launch latency), prints the table and appends the CSV rows.
@@ -14,6 +15,7 @@
 #include <stddef.h>
 
 #include "common.h"
+#include "contender.h"
 #include "msa_reference.h"
 
 /* What a launcher gets. Every pointer is device memory; the launcher runs
@@ -34,10 +36,10 @@ typedef struct {
     cudaStream_t stream;
 } msa_args;
 
+/* A kernel of the layer: how to launch it, which sizes it refuses, what
+ * scratch it needs. Its name, chapter, pipe and tolerance are its line in
+ * chapters/kernels.list. */
 typedef struct {
-    const char *name;            /* the CSV's kernel column: "unfused", "fused", ... */
-    int chapter;                 /* the chapter that introduces it */
-    double tolerance;            /* TOLERANCE_FP32 or TOLERANCE_TF32 */
     /* Returns 0 when the kernel supports the size; otherwise nonzero with the
      * reason in why. NULL: every size is supported. Needs no GPU. */
     int (*refuses)(msa_size size, char *why, size_t capacity);
@@ -46,27 +48,21 @@ typedef struct {
     void (*launch)(const msa_args *args);
 } msa_kernel;
 
-/* Chapter 6's baseline, the layer as a framework runs it: 16 launches of
- * LayerNorm, cuBLAS FP32 GEMMs, permutes, masked softmax and gating
- * (common/msa_unfused.cu). Scratch: 10*B*S*N*D + B*N*H*S*S floats. */
-extern const msa_kernel unfused_kernel;
+/* A kernel in a race: its facts from chapters/kernels.list, and its code. */
+typedef struct {
+    contender_facts facts;
+    const msa_kernel *kernel;
+} msa_contender;
 
-/* Chapter 6: the whole layer in one launch (chapters/06-fused/fused.cu).
- * S 1..64, D in {32, 64, 128}, H in {1, 2, 4, 8}; any B and N. */
-extern const msa_kernel fused_kernel;
-
-/* Chapter 7 (chapters/07-*): any size, online softmax over tiles of S. */
-extern const msa_kernel fused_tiled_kernel;
-extern const msa_kernel fused_tiled_tf32_kernel;
-
-/* The whole program of chapter `chapter` ("chapterN" in messages). Returns
+/* The whole program `program` of chapter `chapter`. Returns
  * the exit status: 0 every check passed, 1 a check failed, 2 bad arguments,
  * a refused size or a bad .npy file, and (through gpu_require) 77 when there
  * is no GPU. Sizes: B S N D H, default the small case B=2 S=8 N=32 D=64 H=4.
  * --load DIR reads DIR/<name>.npy for every input (B, S, N and D then come
  * from msa.npy; H from the command line); --save DIR writes every input and
  * the output of the last kernel run (pick one with --kernel) as out.npy. */
-int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
-                     const msa_kernel *const *kernels, int kernel_count);
+int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
+                     const char *summary, const msa_contender *contenders,
+                     int contender_count);
 
 #endif

@@ -123,17 +123,15 @@ static const report_entry *timed_entry(const report_entry *entries, int count, c
     return NULL;
 }
 
-int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
-                     const msa_kernel *const *kernels, int kernel_count)
+int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
+                     const char *summary, const msa_contender *contenders, int kernel_count)
 {
-    char program[32];
-    snprintf(program, sizeof program, "chapter%d", chapter);
     cli_spec spec = {program, summary, 5, {"B", "S", "N", "D", "H"}, {2, 8, 32, 64, 4}, 1};
     const char *names[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
-        names[k] = kernels[k]->name;
-        chapters[k] = kernels[k]->chapter;
+        names[k] = contenders[k].facts.name;
+        chapters[k] = contenders[k].facts.chapter;
     }
     cli_options options;
     const int chosen = cli_start(&spec, argc, argv, names, chapters, kernel_count, &options,
@@ -176,17 +174,19 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     int refused = 0;
     for (int k = first; k <= last; k++) {
         char why[256] = "";
-        if (!cli_runs_kernel(&options, kernels[k]->chapter, chapter))
+        const contender_facts *facts = &contenders[k].facts;
+        const msa_kernel *kernel = contenders[k].kernel;
+        if (!cli_runs_kernel(&options, facts->chapter, chapter))
             continue;
         runs[k] = 1;
-        if (kernels[k]->refuses && kernels[k]->refuses(size, why, sizeof why)) {
+        if (kernel->refuses && kernel->refuses(size, why, sizeof why)) {
             runs[k] = 0;
-            if (!options.kernel && kernels[k]->chapter != chapter) {
+            if (!options.kernel && facts->chapter != chapter) {
                 printf("note: kernel %s (chapter %d) does not support %s (%s); left out\n",
-                       kernels[k]->name, kernels[k]->chapter, shape_text, why);
+                       facts->name, facts->chapter, shape_text, why);
                 continue;
             }
-            fprintf(stderr, "%s: kernel %s refuses %s: %s\n", program, kernels[k]->name,
+            fprintf(stderr, "%s: kernel %s refuses %s: %s\n", program, facts->name,
                     shape_text, why);
             refused = 1;
         }
@@ -203,8 +203,9 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     context.useful_flops = msa_useful_flops(size);
     context.compulsory_bytes = msa_compulsory_bytes(size);
     context.gpu = gpu_query();
-    context.baselines[0] = "unfused";
-    context.baseline_count = 1;
+    for (int k = 0; k < kernel_count && context.baseline_count < REPORT_MAX_BASELINES; k++)
+        if (contenders[k].facts.role == CONTENDER_CHAMPION)
+            context.baselines[context.baseline_count++] = contenders[k].facts.name;
     report_print_header(&context, (unsigned long long)options.seed);
 
     if (!loaded) {
@@ -264,8 +265,8 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     args.bo = device_inputs[MSA_IN_BO];
     args.out = arena + offsets[MSA_INPUT_COUNT];
     for (int k = first; k <= last; k++)
-        if (runs[k] && kernels[k]->scratch_floats) {
-            size_t floats = kernels[k]->scratch_floats(size);
+        if (runs[k] && contenders[k].kernel->scratch_floats) {
+            size_t floats = contenders[k].kernel->scratch_floats(size);
             if (floats > args.scratch_floats)
                 args.scratch_floats = floats;
         }
@@ -285,13 +286,15 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     int entry_count = 0, failed = 0, saved_output = 0;
     compare_spec everything = {COMPARE_ALL, 0, TOLERANCE_FP32};
     for (int k = first; k <= last; k++) {
-        const msa_kernel *kernel = kernels[k];
+        const contender_facts *facts = &contenders[k].facts;
+        const msa_kernel *kernel = contenders[k].kernel;
         if (!runs[k])
             continue;
         report_entry *entry = &entries[entry_count++];
         memset(entry, 0, sizeof *entry);
-        entry->kernel = kernel->name;
-        entry->chapter = kernel->chapter;
+        entry->kernel = facts->name;
+        entry->chapter = facts->chapter;
+        entry->pipe = facts->pipe;
 
         gpu_fill_nan(args.out, output_count, args.stream);
         kernel->launch(&args);
@@ -299,14 +302,14 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
         CUDA_CHECK(cudaMemcpy(got, args.out, output_count * sizeof(float),
                               cudaMemcpyDeviceToHost));
         saved_output = 1;
-        everything.tolerance = kernel->tolerance;
+        everything.tolerance = facts->tolerance;
         entry->checked = 1;
         entry->check = compare_results(got, want, output_count, everything);
-        printf("check %-20s ", kernel->name);
+        printf("check %-24s ", facts->name);
         compare_print(&entry->check, stdout);
         if (kernel->scratch_floats)
-            printf("      %-20s device scratch %.1f MB beside %.1f MB of inputs and output\n",
-                   kernel->name, kernel->scratch_floats(size) * 4e-6,
+            printf("      %-24s device scratch %.1f MB beside %.1f MB of inputs and output\n",
+                   facts->name, kernel->scratch_floats(size) * 4e-6,
                    (context.compulsory_bytes) * 1e-6);
         if (!entry->check.passed) {
             failed = 1;

@@ -22,14 +22,22 @@ static void today_iso(char *buffer, size_t capacity)
     strftime(buffer, capacity, "%Y-%m-%d", &utc);
 }
 
+static double peak_of(const report_context *context, gpu_pipe pipe)
+{
+    return pipe == GPU_PIPE_TENSOR ? context->gpu.tf32_peak_gflops : context->gpu.fp32_peak_gflops;
+}
+
 void report_print_header(const report_context *context, unsigned long long seed)
 {
-    double floor_ms = context->useful_flops / (context->gpu.fp32_peak_gflops * 1e9) * 1e3;
-    printf("%s, %s, CUDA %s, FP32 peak %.1f TFLOP/s (%d SMs at %d MHz)\n", context->gpu.name,
-           context->shape, context->gpu.cuda_version, context->gpu.fp32_peak_gflops * 1e-3,
-           context->gpu.sm_count, context->gpu.clock_khz / 1000);
-    printf("useful work %.3f GFLOP: FP32 floor %.4f ms; compulsory traffic %.1f MB; seed %llu\n",
-           context->useful_flops * 1e-9, floor_ms, context->compulsory_bytes * 1e-6, seed);
+    const gpu_info *gpu = &context->gpu;
+    printf("%s, %s, CUDA %s, %d SMs at %d MHz: FP32 peak %.1f TFLOP/s, TF32 tensor peak %.1f "
+           "TFLOP/s\n", gpu->name, context->shape, gpu->cuda_version, gpu->sm_count,
+           gpu->clock_khz / 1000, gpu->fp32_peak_gflops * 1e-3, gpu->tf32_peak_gflops * 1e-3);
+    printf("dense work %.3f GFLOP: FP32 floor %.4f ms", context->useful_flops * 1e-9,
+           context->useful_flops / (gpu->fp32_peak_gflops * 1e6));
+    if (gpu->tf32_peak_gflops > 0)
+        printf(", TF32 floor %.4f ms", context->useful_flops / (gpu->tf32_peak_gflops * 1e6));
+    printf("; compulsory traffic %.1f MB; seed %llu\n", context->compulsory_bytes * 1e-6, seed);
 }
 
 static const report_entry *find_entry(const report_entry *entries, int count, const char *kernel)
@@ -44,9 +52,15 @@ static void print_row(const report_context *context, const report_entry *entries
                       const report_entry *entry, const char *label, timing_summary time)
 {
     double gflops = context->useful_flops / (time.median_ms * 1e6);
-    printf("%-22s %2d  %-4s %10.4f %10.4f %10.4f %9.0f %6.1f%%", label, entry->chapter,
+    double peak = peak_of(context, entry->pipe);
+    printf("%-24s %2d  %-4s %10.4f %10.4f %10.4f %9.0f", label, entry->chapter,
            entry->checked ? (entry->check.passed ? "ok" : "FAIL") : "-", time.median_ms,
-           time.min_ms, time.max_ms, gflops, 100.0 * gflops / context->gpu.fp32_peak_gflops);
+           time.min_ms, time.max_ms, gflops);
+    if (peak > 0)
+        printf(" %5.1f%% %-4s", 100.0 * gflops / peak,
+               entry->pipe == GPU_PIPE_TENSOR ? "TF32" : "FP32");
+    else
+        printf(" %11s", "-");
     for (int b = 0; b < context->baseline_count; b++) {
         const report_entry *baseline = find_entry(entries, count, context->baselines[b]);
         if (baseline)
@@ -59,15 +73,15 @@ static void print_row(const report_context *context, const report_entry *entries
 
 void report_print_table(const report_context *context, const report_entry *entries, int count)
 {
-    printf("\n%-22s %2s  %-4s %10s %10s %10s %9s %7s", "kernel", "ch", "chk", "median_ms",
-           "min_ms", "max_ms", "GFLOP/s", "%peak");
+    printf("\n%-24s %2s  %-4s %10s %10s %10s %9s %11s", "kernel", "ch", "chk", "median_ms",
+           "min_ms", "max_ms", "GFLOP/s", "% of peak");
     for (int b = 0; b < context->baseline_count; b++)
         printf("  vs %-10.10s", context->baselines[b]);
     printf("\n");
     for (int k = 0; k < count; k++) {
         const report_entry *entry = &entries[k];
         if (!entry->timed) {
-            printf("%-22s %2d  %-4s %10s\n", entry->kernel, entry->chapter,
+            printf("%-24s %2d  %-4s %10s\n", entry->kernel, entry->chapter,
                    entry->checked ? (entry->check.passed ? "ok" : "FAIL") : "-", "not timed");
             continue;
         }
@@ -78,6 +92,8 @@ void report_print_table(const report_context *context, const report_entry *entri
             print_row(context, entries, count, entry, label, entry->graph_time);
         }
     }
+    printf("GFLOP/s count the dense work; %% of peak is against the FP32 lanes' peak (FP32) "
+           "or the dense TF32 tensor peak (TF32), whichever the kernel runs on.\n");
 }
 
 static int append_row(const char *path, const report_context *context, const report_entry *entry,

@@ -2,8 +2,10 @@
  *
  * Each kernel a program runs becomes one report_entry: whether its size was
  * refused, its check against the referee, its timing. The table shows the
- * useful GFLOP/s, the share of the card's FP32 peak, and the speedup over
- * each baseline (the cuBLAS champions, or the unfused MSA layer).
+ * GFLOP/s of the dense work (every key, every score the layer defines,
+ * whatever a kernel skips), the share of the peak of the pipe the kernel
+ * runs on (FP32 lanes or TF32 tensor cores), and the speedup over each
+ * baseline (the champions: cuBLAS, or the unfused MSA layer).
  */
 #ifndef WORKBOOK_REPORT_H
 #define WORKBOOK_REPORT_H
@@ -14,11 +16,12 @@
 #include "gpu.h"
 #include "stats.h"
 
-#define REPORT_MAX_BASELINES 3
+#define REPORT_MAX_BASELINES 4
 
 typedef struct {
     const char *kernel;
     int chapter;
+    gpu_pipe pipe;              /* its share of peak is against this pipe's peak */
     int checked;
     compare_result check;
     int timed;
@@ -30,7 +33,7 @@ typedef struct {
 typedef struct {
     const char *problem;        /* "trimul" or "msa" */
     char shape[128];            /* "B=8 T=1024 C=768 NH=12" */
-    double useful_flops;        /* per forward */
+    double useful_flops;        /* the dense work of one forward */
     double compulsory_bytes;    /* inputs read once, outputs written once */
     gpu_info gpu;
     const char *baselines[REPORT_MAX_BASELINES];

@@ -1,5 +1,5 @@
-/* tensor_core.h - the two TF32 tensor-core instructions that chapters 7 and 8
- * use, wrapped for CUDA C. Include it from a .cu file (device code only).
+/* tensor_core.h - the TF32 tensor-core instructions that chapters 8 and 9
+ * use, wrapped for CUDA C (chapter 8 teaches them). Device code only.
  *
  * mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: one warp multiplies a
  * 16 x 8 tile A by an 8 x 8 tile B and adds the 16 x 8 product to C, in
@@ -25,6 +25,14 @@ static __device__ __forceinline__ uint32_t to_tf32(float x)
     uint32_t y;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
     return y;
+}
+
+/* An operand for the tensor cores: rounded to the nearest TF32 value, or
+ * (ROUND false) the float's bits as they are, which the instruction cuts. */
+template <bool ROUND>
+static __device__ __forceinline__ uint32_t tf32_operand(float x)
+{
+    return ROUND ? to_tf32(x) : __float_as_uint(x);
 }
 
 /* c += a b for one 16 x 8 x 8 step of a warp (fragments as above). */

@@ -2,11 +2,12 @@
  * champions, and the program every triangle chapter's main() calls.
  *
  * A chapter defines its kernel, a launcher, and one triangle_kernel that
- * names them. Its main() lists the contenders it races (its own kernel, the
- * earlier chapters' kernels, the cuBLAS champions) and hands them to
- * triangle_chapter_main, which parses the command line, draws the inputs,
- * checks every kernel against the CPU referee, times it, prints the table
- * and appends the CSV rows.
+ * names them (with external linkage: `extern const triangle_kernel ...`).
+ * Its program's main(), generated from chapters/kernels.list, lists the
+ * contenders it races (its own kernels, the earlier chapters' results, the
+ * cuBLAS champions) and hands them to triangle_chapter_main, which parses
+ * the command line, draws the inputs, checks every kernel against the CPU
+ * referee, times it, prints the table and appends the CSV rows.
  */
 #ifndef WORKBOOK_TRIANGLE_H
 #define WORKBOOK_TRIANGLE_H
@@ -17,6 +18,7 @@
 #endif
 
 #include "common.h"
+#include "contender.h"
 #include "triangle_reference.h"
 
 /* What a launcher gets. Everything lives on the device and is launched on
@@ -30,29 +32,20 @@ typedef struct {
     cudaStream_t stream;
 } triangle_args;
 
+/* A kernel of the triangle: how to launch it and which sizes it refuses.
+ * Its name, chapter, pipe and tolerance are its line in chapters/kernels.list. */
 typedef struct {
-    const char *name;       /* the CSV's kernel column */
-    int chapter;            /* the chapter that introduces it */
-    double tolerance;       /* TOLERANCE_FP32 or TOLERANCE_TF32 */
     /* Returns 0 when the kernel supports the size; otherwise nonzero, with
      * the reason in why. NULL: every size is supported. */
     int (*refuses)(triangle_size size, char *why, size_t capacity);
     void (*launch)(const triangle_args *args);
 } triangle_kernel;
 
-/* Chapter 1: the cuBLAS champions (chapters/01-race/race.cu; the Makefile
- * puts them in build/libworkbook.a, since every triangle program races them). */
-extern const triangle_kernel cublas_permute_kernel;   /* permute, strided batched SGEMM, FP32 */
-extern const triangle_kernel cublas_direct_kernel;    /* SGEMM on the packed layout, FP32 */
-extern const triangle_kernel cublas_tf32_kernel;      /* permute + SGEMM in TF32, labelled so */
-
-/* One per chapter, defined in chapters/NN-slug/slug.cu. */
-extern const triangle_kernel naive_kernel;            /* chapter 2 */
-extern const triangle_kernel registers_kernel;        /* chapter 3 */
-extern const triangle_kernel vectorized_kernel;       /* chapter 4 */
-extern const triangle_kernel shared_kernel;           /* chapter 5 */
-extern const triangle_kernel shared_rows_interleaved_kernel; /* chapter 5's fastest step */
-extern const triangle_kernel tf32_kernel;             /* chapter 8 */
+/* A kernel in a race: its facts from chapters/kernels.list, and its code. */
+typedef struct {
+    contender_facts facts;
+    const triangle_kernel *kernel;
+} triangle_contender;
 
 #ifdef __CUDACC__
 /* Tile number `index` of a lower triangle of tiles numbered row by row:
@@ -71,10 +64,12 @@ __device__ __forceinline__ void triangle_place_tile(int index, int *tile_row, in
 }
 #endif
 
-/* The whole program of chapter `chapter` (named "chapterN" in messages). Returns the exit status: 0 every
- * check passed, 1 a check failed, 2 bad arguments or a refused size, and
- * (through gpu_require) 77 when there is no GPU. */
-int triangle_chapter_main(int argc, char **argv, int chapter, const char *summary,
-                          const triangle_kernel *const *kernels, int kernel_count);
+/* The whole program `program` ("chapter5", "chapter5-tried", an exercise's
+ * name) of chapter `chapter`. Returns the exit status: 0 every check
+ * passed, 1 a check failed, 2 bad arguments or a refused size, and (through
+ * gpu_require) 77 when there is no GPU. */
+int triangle_chapter_main(int argc, char **argv, const char *program, int chapter,
+                          const char *summary, const triangle_contender *contenders,
+                          int contender_count);
 
 #endif

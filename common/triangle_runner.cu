@@ -17,17 +17,16 @@ static void run_triangle_kernel(void *context, cudaStream_t stream)
     work->kernel->launch(work->args);
 }
 
-int triangle_chapter_main(int argc, char **argv, int chapter, const char *summary,
-                          const triangle_kernel *const *kernels, int kernel_count)
+int triangle_chapter_main(int argc, char **argv, const char *program, int chapter,
+                          const char *summary, const triangle_contender *contenders,
+                          int kernel_count)
 {
-    char program[32];
-    snprintf(program, sizeof program, "chapter%d", chapter);
     cli_spec spec = {program, summary, 4, {"B", "T", "C", "NH"}, {8, 1024, 768, 12}, 0};
     const char *names[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
-        names[k] = kernels[k]->name;
-        chapters[k] = kernels[k]->chapter;
+        names[k] = contenders[k].facts.name;
+        chapters[k] = contenders[k].facts.chapter;
     }
     cli_options options;
     const int chosen = cli_start(&spec, argc, argv, names, chapters, kernel_count, &options,
@@ -49,11 +48,12 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     int refused = 0;
     for (int k = first; k <= last; k++) {
         char why[256] = "";
-        if (!cli_runs_kernel(&options, kernels[k]->chapter, chapter))
+        const triangle_kernel *kernel = contenders[k].kernel;
+        if (!cli_runs_kernel(&options, contenders[k].facts.chapter, chapter))
             continue;
-        if (kernels[k]->refuses && kernels[k]->refuses(size, why, sizeof why)) {
+        if (kernel->refuses && kernel->refuses(size, why, sizeof why)) {
             fprintf(stderr, "%s: kernel %s refuses B=%ld T=%ld C=%ld NH=%ld: %s\n", program,
-                    kernels[k]->name, B, T, C, NH, why);
+                    contenders[k].facts.name, B, T, C, NH, why);
             refused = 1;
         }
     }
@@ -69,13 +69,10 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     context.useful_flops = triangle_useful_flops(size);
     context.compulsory_bytes = triangle_compulsory_bytes(size);
     context.gpu = gpu_query();
-    context.baselines[0] = "cublas-permute";
-    context.baselines[1] = "cublas-direct";
-    context.baseline_count = 2;
-    /* a program that races cuBLAS in TF32 also measures every kernel against it */
-    for (int k = 0; k < kernel_count; k++)
-        if (strcmp(kernels[k]->name, "cublas-tf32") == 0)
-            context.baselines[context.baseline_count++] = "cublas-tf32";
+    /* every kernel is measured against each champion the program races */
+    for (int k = 0; k < kernel_count && context.baseline_count < REPORT_MAX_BASELINES; k++)
+        if (contenders[k].facts.role == CONTENDER_CHAMPION)
+            context.baselines[context.baseline_count++] = contenders[k].facts.name;
     report_print_header(&context, (unsigned long long)options.seed);
 
     size_t input_count = triangle_input_count(size), output_count = triangle_output_count(size);
@@ -111,23 +108,25 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     int entry_count = 0, failed = 0;
     compare_spec lower = {COMPARE_LOWER_TRIANGLE, (size_t)T, TOLERANCE_FP32};
     for (int k = first; k <= last; k++) {
-        const triangle_kernel *kernel = kernels[k];
-        if (!cli_runs_kernel(&options, kernel->chapter, chapter))
+        const contender_facts *facts = &contenders[k].facts;
+        const triangle_kernel *kernel = contenders[k].kernel;
+        if (!cli_runs_kernel(&options, facts->chapter, chapter))
             continue;
         report_entry *entry = &entries[entry_count++];
         memset(entry, 0, sizeof *entry);
-        entry->kernel = kernel->name;
-        entry->chapter = kernel->chapter;
+        entry->kernel = facts->name;
+        entry->chapter = facts->chapter;
+        entry->pipe = facts->pipe;
 
         gpu_fill_nan(device_preatt, output_count, args.stream);
         kernel->launch(&args);
         CUDA_CHECK(cudaStreamSynchronize(args.stream));
         CUDA_CHECK(cudaMemcpy(got, device_preatt, output_count * sizeof(float),
                               cudaMemcpyDeviceToHost));
-        lower.tolerance = kernel->tolerance;
+        lower.tolerance = facts->tolerance;
         entry->checked = 1;
         entry->check = compare_results(got, want, output_count, lower);
-        printf("check %-20s ", kernel->name);
+        printf("check %-24s ", facts->name);
         compare_print(&entry->check, stdout);
         if (!entry->check.passed) {
             failed = 1;

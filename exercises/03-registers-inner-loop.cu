@@ -97,12 +97,12 @@ static void registers_inner_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel registers_inner_kernel = {
-    "registers", 3, TOLERANCE_FP32, registers_inner_refuses, registers_inner_launch};
+static const triangle_kernel registers_inner_kernel = {registers_inner_refuses, registers_inner_launch};
 
 int main(int argc, char **argv)
 {
-    const triangle_kernel *kernels[] = {&registers_inner_kernel};
-    return triangle_chapter_main(argc, argv, 3, "exercise 3.1, the register tile's inner loop",
-                                 kernels, 1);
+    static const triangle_contender contender = {
+        {"registers", 3, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &registers_inner_kernel};
+    return triangle_chapter_main(argc, argv, "03-registers-inner-loop", 3,
+                                 "exercise 3.1, the register tile's inner loop", &contender, 1);
 }

@@ -110,11 +110,12 @@ static void vectorized_stores_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel vectorized_stores_kernel = {
-    "vectorized", 4, TOLERANCE_FP32, vectorized_stores_refuses, vectorized_stores_launch};
+static const triangle_kernel vectorized_stores_kernel = {vectorized_stores_refuses, vectorized_stores_launch};
 
 int main(int argc, char **argv)
 {
-    const triangle_kernel *kernels[] = {&vectorized_stores_kernel};
-    return triangle_chapter_main(argc, argv, 4, "exercise 4.2, float4 stores", kernels, 1);
+    static const triangle_contender contender = {
+        {"vectorized", 4, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &vectorized_stores_kernel};
+    return triangle_chapter_main(argc, argv, "04-vectorized-stores", 4,
+                                 "exercise 4.2, float4 stores", &contender, 1);
 }

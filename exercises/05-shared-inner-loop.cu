@@ -120,12 +120,12 @@ static void shared_inner_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel shared_inner_kernel = {"shared", 5, TOLERANCE_FP32,
-                                                    shared_inner_refuses, shared_inner_launch};
+static const triangle_kernel shared_inner_kernel = {shared_inner_refuses, shared_inner_launch};
 
 int main(int argc, char **argv)
 {
-    const triangle_kernel *kernels[] = {&shared_inner_kernel};
-    return triangle_chapter_main(argc, argv, 5, "exercise 5.2, computing from shared tiles",
-                                 kernels, 1);
+    static const triangle_contender contender = {
+        {"shared", 5, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &shared_inner_kernel};
+    return triangle_chapter_main(argc, argv, "05-shared-inner-loop", 5,
+                                 "exercise 5.2, computing from shared tiles", &contender, 1);
 }

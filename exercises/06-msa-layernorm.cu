@@ -209,11 +209,12 @@ static void msa_layernorm_launch(const msa_args *args)
     LAUNCH_CHECK();
 }
 
-static const msa_kernel msa_layernorm_kernel = {
-    "fused", 6, TOLERANCE_FP32, msa_layernorm_refuses, NULL, msa_layernorm_launch};
+static const msa_kernel msa_layernorm_kernel = {msa_layernorm_refuses, NULL, msa_layernorm_launch};
 
 int main(int argc, char **argv)
 {
-    const msa_kernel *kernels[] = {&msa_layernorm_kernel};
-    return msa_chapter_main(argc, argv, 6, "exercise 6.2, fused LayerNorm", kernels, 1);
+    static const msa_contender contender = {
+        {"fused", 6, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &msa_layernorm_kernel};
+    return msa_chapter_main(argc, argv, "06-msa-layernorm", 6,
+                            "exercise 6.2, fused LayerNorm", &contender, 1);
 }

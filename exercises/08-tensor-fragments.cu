@@ -134,13 +134,12 @@ static void tensor_fragment_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel tensor_fragment_kernel = {"tf32", 8, TOLERANCE_TF32,
-                                                       tensor_fragment_refuses,
-                                                       tensor_fragment_launch};
+static const triangle_kernel tensor_fragment_kernel = {tensor_fragment_refuses, tensor_fragment_launch};
 
 int main(int argc, char **argv)
 {
-    const triangle_kernel *kernels[] = {&tensor_fragment_kernel};
-    return triangle_chapter_main(argc, argv, 8, "exercise 8.1, the fragments of mma.sync", kernels,
-                                 1);
+    static const triangle_contender contender = {
+        {"tf32", 8, CONTENDER_STEP, GPU_PIPE_TENSOR, TOLERANCE_TF32}, &tensor_fragment_kernel};
+    return triangle_chapter_main(argc, argv, "08-tensor-fragments", 8,
+                                 "exercise 8.1, the fragments of mma.sync", &contender, 1);
 }

@@ -96,12 +96,12 @@ static void any_length_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel any_length_kernel = {"naive", 2, TOLERANCE_FP32, any_length_refuses,
-                                                  any_length_launch};
+static const triangle_kernel any_length_kernel = {any_length_refuses, any_length_launch};
 
 int main(int argc, char **argv)
 {
-    const triangle_kernel *kernels[] = {&any_length_kernel};
-    return triangle_chapter_main(argc, argv, 2, "exercise 2.2, the naive kernel for any T",
-                                 kernels, 1);
+    static const triangle_contender contender = {
+        {"naive", 2, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &any_length_kernel};
+    return triangle_chapter_main(argc, argv, "02-naive-any-length", 2,
+                                 "exercise 2.2, the naive kernel for any T", &contender, 1);
 }

@@ -90,12 +90,12 @@ static void naive_index_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel naive_index_kernel = {"naive", 2, TOLERANCE_FP32,
-                                                   naive_index_refuses, naive_index_launch};
+static const triangle_kernel naive_index_kernel = {naive_index_refuses, naive_index_launch};
 
 int main(int argc, char **argv)
 {
-    const triangle_kernel *kernels[] = {&naive_index_kernel};
-    return triangle_chapter_main(argc, argv, 2, "exercise 2.1, the naive kernel's indices",
-                                 kernels, 1);
+    static const triangle_contender contender = {
+        {"naive", 2, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &naive_index_kernel};
+    return triangle_chapter_main(argc, argv, "02-naive-index", 2,
+                                 "exercise 2.1, the naive kernel's indices", &contender, 1);
 }

@@ -131,11 +131,12 @@ static void vectorized_loads_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel vectorized_loads_kernel = {
-    "vectorized", 4, TOLERANCE_FP32, vectorized_loads_refuses, vectorized_loads_launch};
+static const triangle_kernel vectorized_loads_kernel = {vectorized_loads_refuses, vectorized_loads_launch};
 
 int main(int argc, char **argv)
 {
-    const triangle_kernel *kernels[] = {&vectorized_loads_kernel};
-    return triangle_chapter_main(argc, argv, 4, "exercise 4.1, float4 loads", kernels, 1);
+    static const triangle_contender contender = {
+        {"vectorized", 4, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &vectorized_loads_kernel};
+    return triangle_chapter_main(argc, argv, "04-vectorized-loads", 4,
+                                 "exercise 4.1, float4 loads", &contender, 1);
 }

@@ -155,12 +155,12 @@ static void shared_stage_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel shared_stage_kernel = {"shared", 5, TOLERANCE_FP32,
-                                                    shared_stage_refuses, shared_stage_launch};
+static const triangle_kernel shared_stage_kernel = {shared_stage_refuses, shared_stage_launch};
 
 int main(int argc, char **argv)
 {
-    const triangle_kernel *kernels[] = {&shared_stage_kernel};
-    return triangle_chapter_main(argc, argv, 5, "exercise 5.1, staging tiles in shared memory",
-                                 kernels, 1);
+    static const triangle_contender contender = {
+        {"shared", 5, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &shared_stage_kernel};
+    return triangle_chapter_main(argc, argv, "05-shared-stage-tiles", 5,
+                                 "exercise 5.1, staging tiles in shared memory", &contender, 1);
 }

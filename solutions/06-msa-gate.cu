@@ -224,11 +224,12 @@ static void msa_gate_launch(const msa_args *args)
     LAUNCH_CHECK();
 }
 
-static const msa_kernel msa_gate_kernel = {
-    "fused", 6, TOLERANCE_FP32, msa_gate_refuses, NULL, msa_gate_launch};
+static const msa_kernel msa_gate_kernel = {msa_gate_refuses, NULL, msa_gate_launch};
 
 int main(int argc, char **argv)
 {
-    const msa_kernel *kernels[] = {&msa_gate_kernel};
-    return msa_chapter_main(argc, argv, 6, "exercise 6.3, the fused gate", kernels, 1);
+    static const msa_contender contender = {
+        {"fused", 6, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &msa_gate_kernel};
+    return msa_chapter_main(argc, argv, "06-msa-gate", 6,
+                            "exercise 6.3, the fused gate", &contender, 1);
 }

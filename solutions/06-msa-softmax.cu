@@ -234,11 +234,12 @@ static void msa_softmax_launch(const msa_args *args)
     LAUNCH_CHECK();
 }
 
-static const msa_kernel msa_softmax_kernel = {
-    "fused", 6, TOLERANCE_FP32, msa_softmax_refuses, NULL, msa_softmax_launch};
+static const msa_kernel msa_softmax_kernel = {msa_softmax_refuses, NULL, msa_softmax_launch};
 
 int main(int argc, char **argv)
 {
-    const msa_kernel *kernels[] = {&msa_softmax_kernel};
-    return msa_chapter_main(argc, argv, 6, "exercise 6.1, the masked softmax", kernels, 1);
+    static const msa_contender contender = {
+        {"fused", 6, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &msa_softmax_kernel};
+    return msa_chapter_main(argc, argv, "06-msa-softmax", 6,
+                            "exercise 6.1, the masked softmax", &contender, 1);
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # tests/gpu_runs.sh MODE CHAPTER... - the GPU runs behind make verify, bench,
 # sanitize and profile. Each chapter program checks (and times) all the
-# kernels it races; this script only chooses the sizes.
+# kernels it races; this script only chooses the programs (`make programs`:
+# a chapter's own, and its tried variants' where it has some) and the sizes
+# (tests/sizes.sh).
 #
-#   verify    every chapter at its sizes, --check-only
-#   bench     every chapter's kernels at the benchmark sizes, rows appended
+#   verify    every program of each chapter at its sizes, --check-only
+#   bench     every program's kernels at the benchmark sizes, rows appended
 #             to plots/data/<problem>.csv
 #   sanitize  compute-sanitizer memcheck and racecheck at a small size
 #   profile   Nsight Compute summary of one chapter's own kernels
@@ -13,25 +15,14 @@
 cd "$(dirname "$0")/.." || exit 2
 mode=$1; shift
 DATA=${DATA:-plots/data}
+. tests/sizes.sh
 
-# Sizes, as the programs take them (KEY=VALUE).
-TRIANGLE_DEFAULT="B=8 T=1024 C=768 NH=12"
-TRIANGLE_VERIFY=("$TRIANGLE_DEFAULT" "B=1 T=128 C=64 NH=1" "B=2 T=256 C=512 NH=16"
-                 "B=3 T=384 C=1536 NH=12" "B=2 T=2048 C=768 NH=12")
-TRIANGLE_SWEEP_T="256 512 1024 2048 4096"
-TRIANGLE_SMALL="B=1 T=256 C=128 NH=2"
-# Chapters 6 and 7 (problem B) set their own sizes in tests/msa_sizes.sh.
-MSA_VERIFY=("B=2 S=8 N=32 D=64 H=4")
-MSA_BENCH=("B=2 S=8 N=32 D=64 H=4")
-MSA_SMALL="B=1 S=4 N=4 D=32 H=2"
-[ -f tests/msa_sizes.sh ] && . tests/msa_sizes.sh
-
-problem_of() { case $1 in 6|7) echo msa ;; *) echo trimul ;; esac; }
-program_of() { echo "build/chapter$1"; }
+# name problem chapter kind ... per program (common/programs.awk)
+programs=$(make -s --no-print-directory programs) || { echo "gpu_runs.sh: make programs failed"; exit 2; }
 
 failed=0 skipped=0
 run() { # run LABEL COMMAND...: prints one line per run
-    "$@" > "$log" 2>&1
+    "$@" > "$log" 2>&1 < /dev/null
     local status=$?
     case $status in
         0) echo "ok       $label" ;;
@@ -45,49 +36,34 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 for chapter in "$@"; do
-    program=$(program_of "$chapter")
-    if [ "$(problem_of "$chapter")" = msa ]; then
-        verify_sizes=("${MSA_VERIFY[@]}"); bench_sizes=("${MSA_BENCH[@]}"); small=$MSA_SMALL
-    else
-        verify_sizes=("${TRIANGLE_VERIFY[@]}"); small=$TRIANGLE_SMALL
-        bench_sizes=(); for T in $TRIANGLE_SWEEP_T; do bench_sizes+=("B=8 T=$T C=768 NH=12"); done
-    fi
-    bench_flags=--only-new
-    # A chapter may set its own sizes (and bench flags) in tests/sizes-chapterN.sh.
-    if [ -f "tests/sizes-chapter$chapter.sh" ]; then
-        VERIFY_SIZES=("${verify_sizes[@]}"); BENCH_SIZES=("${bench_sizes[@]}")
-        SANITIZE_SIZE=$small; SANITIZE_MORE=(); BENCH_FLAGS=$bench_flags
-        . "tests/sizes-chapter$chapter.sh"
-        verify_sizes=("${VERIFY_SIZES[@]}"); bench_sizes=("${BENCH_SIZES[@]}")
-        small=$SANITIZE_SIZE; bench_flags=$BENCH_FLAGS
-        sanitize_more=("${SANITIZE_MORE[@]}")
-    else
-        sanitize_more=()
-    fi
+  while read -r name problem program_chapter kind _; do
+    [ "$program_chapter" = "$chapter" ] || continue
+    [ "$kind" = chapter ] || [ "$kind" = tried ] || continue
+    program=build/$name
     case $mode in
     verify)
-        for size in "${verify_sizes[@]}"; do
-            label="chapter$chapter $size"; run $program $size --check-only
+        while IFS= read -r size; do
+            label="$name $size"; run $program $size --check-only
             [ $? -eq 77 ] && break
-        done ;;
+        done < <(sizes_of verify "$problem" "$chapter") ;;
     bench)
-        # Each kernel is timed once per size, by the chapter that introduces it.
-        for size in "${bench_sizes[@]}"; do
-            label="chapter$chapter $size"
-            run $program $size $bench_flags --reps "${BENCH_REPS:-30}" --csv "$DATA/$(problem_of "$chapter").csv"
+        flags=$(bench_flags_of "$problem" "$chapter")
+        while IFS= read -r size; do
+            label="$name $size"
+            run $program $size $flags --reps "${BENCH_REPS:-30}" --csv "$DATA/$problem.csv"
             [ $? -eq 77 ] && break
-        done ;;
+        done < <(sizes_of bench "$problem" "$chapter") ;;
     sanitize)
         command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer not found"; exit 1; }
-        # The small size, then any a chapter adds (flags and size, one string each).
-        for arguments in "$small" "${sanitize_more[@]}"; do
+        while IFS= read -r arguments; do
             for tool in memcheck racecheck; do
-                label="chapter$chapter $tool $arguments"
+                label="$name $tool $arguments"
                 run compute-sanitizer --tool $tool --error-exitcode 1 $program $arguments --check-only
-                [ $? -eq 77 ] && break 2
+                [ $? -eq 77 ] && break 3
             done
-        done ;;
+        done < <(sizes_of sanitize "$problem" "$chapter") ;;
     profile)
+        [ "$kind" = chapter ] || continue
         # Nsight Compute over the kernels chapter N introduces (the program's
         # --only-new; KERNEL=NAME picks one kernel of the program instead),
         # one launch each (--check-only), at the program's default size
@@ -102,7 +78,7 @@ for chapter in "$@"; do
             *) pattern= ;;
         esac
         if [ -n "${KERNEL:-}" ]; then select=(--kernel "$KERNEL"); else select=(--only-new); fi
-        report=build/profile-chapter$chapter
+        report=build/profile-$name
         mkdir -p build
         metrics=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
         metrics+=,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
@@ -175,6 +151,7 @@ EOF
         ;;
     *) echo "usage: $0 verify|bench|sanitize|profile CHAPTER..."; exit 2 ;;
     esac
+  done <<< "$programs"
 done
 [ $failed -ne 0 ] && exit 1
 [ $skipped -ne 0 ] && exit 77

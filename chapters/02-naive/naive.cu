@@ -1,9 +1,8 @@
 // chapters/02-naive/naive.cu - Chapter 2: the naive kernel.
 //
-// Build and run from the repository root with `make chapter2`, or by hand:
+// Build, check and time it from the repository root:
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=2 chapters/02-naive/naive.cu chapters/01-race/race.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter2
-//   build/chapter2                    # B=8 T=1024 C=768 NH=12: checked, then timed
+//   make chapter2                     # B=8 T=1024 C=768 NH=12: checked, then timed
 //   build/chapter2 T=256 --check-only
 
 /*md
@@ -85,11 +84,7 @@ __global__ void naive_scores(float *preatt, const float *inp, int T, int NH, int
             const float *key = keys + (size_t)j * 3 * C;
             float dot = 0.0f;
             for (int k = 0; k < HS; k++) {
-#ifndef WORKBOOK_MUTANT
                 dot += query[k] * key[k];
-#else
-                dot += query[k] * key[(k + 1) % HS]; /* the mutant the referee must catch */
-#endif
             }
             scores[(size_t)i * T + j] = dot * scale;
         }
@@ -122,7 +117,7 @@ static void naive_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-const triangle_kernel naive_kernel = {"naive", 2, TOLERANCE_FP32, naive_refuses, naive_launch};
+extern const triangle_kernel naive_kernel = {naive_refuses, naive_launch};
 
 /*md
 ## The race so far
@@ -147,13 +142,3 @@ $3C$ floats from the next, so one load instruction touches 16 separate
 Chapter 3 attacks the first problem: a thread that owns an $8 \times 8$
 patch of scores needs only 8 query rows and 8 key rows, not 64 of each.
 */
-
-#if WORKBOOK_CHAPTER == 2
-int main(int argc, char **argv)
-{
-    const triangle_kernel *contenders[] = {&cublas_permute_kernel, &cublas_direct_kernel,
-                                           &naive_kernel};
-    return triangle_chapter_main(argc, argv, 2,
-                                 "chapter 2, the naive kernel, against cuBLAS", contenders, 3);
-}
-#endif

@@ -1,13 +1,9 @@
 // chapters/03-registers/registers.cu - Chapter 3: keep what you load, in registers.
 //
-// Build and run from the repository root with `make chapter3`, or by hand:
+// Build, check and time it from the repository root:
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=3 chapters/03-registers/registers.cu chapters/02-naive/naive.cu chapters/01-race/race.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter3
-//   build/chapter3                    # B=8 T=1024 C=768 NH=12: checked, then timed
+//   make chapter3                     # B=8 T=1024 C=768 NH=12: checked, then timed
 //   build/chapter3 T=256 --check-only
-//
-// It races chapter 2's kernel, so naive.cu is compiled in too (its main() is
-// left out: that one is guarded by WORKBOOK_CHAPTER == 2).
 
 /*md
 # Registers: use a value more than once
@@ -124,11 +120,7 @@ registers_scores(float *preatt, const float *__restrict__ inp, int T, int NH, in
         for (int r = 0; r < REGISTERS_THREAD_TILE; r++)
 #pragma unroll
             for (int c = 0; c < REGISTERS_THREAD_TILE; c++)
-#ifndef WORKBOOK_MUTANT
                 sum[r][c] = fmaf(query[r], key[c], sum[r][c]);
-#else
-                sum[r][c] = fmaf(query[r], key[r], sum[r][c]); /* the mutant the referee must catch */
-#endif
     }
 
     const float scale = 1.0f / sqrtf((float)HS);
@@ -175,8 +167,7 @@ static void registers_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-const triangle_kernel registers_kernel = {"registers", 3, TOLERANCE_FP32, registers_refuses,
-                                          registers_launch};
+extern const triangle_kernel registers_kernel = {registers_refuses, registers_launch};
 
 /*md
 ## The race so far
@@ -198,14 +189,3 @@ One load instruction of the warp touches 16 different 32-byte sectors to use
 4 bytes of each. The stores are no better: neighbouring threads write
 floats 32 bytes apart. Chapter 4 fixes both.
 */
-
-#if WORKBOOK_CHAPTER == 3
-int main(int argc, char **argv)
-{
-    const triangle_kernel *contenders[] = {&cublas_permute_kernel, &cublas_direct_kernel,
-                                           &naive_kernel, &registers_kernel};
-    return triangle_chapter_main(argc, argv, 3,
-                                 "chapter 3, registers: the outer-product kernel, against chapter 2 and cuBLAS",
-                                 contenders, 4);
-}
-#endif

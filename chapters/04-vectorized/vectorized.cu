@@ -1,13 +1,9 @@
 // chapters/04-vectorized/vectorized.cu - Chapter 4: 16-byte loads and coalesced stores.
 //
-// Build and run from the repository root with `make chapter4`, or by hand:
+// Build, check and time it from the repository root:
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=4 chapters/04-vectorized/vectorized.cu chapters/02-naive/naive.cu chapters/03-registers/registers.cu chapters/01-race/race.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter4
-//   build/chapter4                    # B=8 T=1024 C=768 NH=12: checked, then timed
+//   make chapter4                     # B=8 T=1024 C=768 NH=12: checked, then timed
 //   build/chapter4 T=256 --check-only
-//
-// It races the kernels of chapters 2 and 3, so their files are compiled in
-// too (their main() functions are guarded by their own chapter numbers).
 
 /*md
 # Vectorized: ask for memory the way it is served
@@ -171,13 +167,8 @@ vectorized_scores(float *preatt, const float *__restrict__ inp, int T, int NH, i
             const int j = first_key + run * VECTORIZED_RUN_GAP;
             const float *s = &sum[r][run * VECTORIZED_RUN];
             if (j <= i)
-#ifndef WORKBOOK_MUTANT
                 *reinterpret_cast<float4 *>(&scores[(size_t)i * T + j]) =
                     make_float4(s[0] * scale, s[1] * scale, s[2] * scale, s[3] * scale);
-#else
-                *reinterpret_cast<float4 *>(&scores[(size_t)i * T + j]) = /* the mutant the referee must catch */
-                    make_float4(s[1] * scale, s[0] * scale, s[2] * scale, s[3] * scale);
-#endif
         }
     }
 }
@@ -216,8 +207,7 @@ static void vectorized_launch(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
-const triangle_kernel vectorized_kernel = {"vectorized", 4, TOLERANCE_FP32, vectorized_refuses,
-                                           vectorized_launch};
+extern const triangle_kernel vectorized_kernel = {vectorized_refuses, vectorized_launch};
 
 /*md
 ## The race so far
@@ -242,14 +232,3 @@ are $2 \times 128 \times 64$ floats, 64 KB. Chapter 5 loads those 64 KB
 once per block, into shared memory, with all the threads cooperating on
 loads that are coalesced on the read side too.
 */
-
-#if WORKBOOK_CHAPTER == 4
-int main(int argc, char **argv)
-{
-    const triangle_kernel *contenders[] = {&cublas_permute_kernel, &cublas_direct_kernel,
-                                           &naive_kernel, &registers_kernel, &vectorized_kernel};
-    return triangle_chapter_main(argc, argv, 4,
-                                 "chapter 4, vectorized: 16-byte loads and coalesced stores, against chapters 2-3 and cuBLAS",
-                                 contenders, 5);
-}
-#endif

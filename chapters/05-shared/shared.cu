@@ -1,13 +1,10 @@
-// chapters/05-shared/shared.cu - Chapter 5: shared memory, bank conflicts, and the finish line.
+// chapters/05-shared/shared.cu - Chapter 5: shared memory, bank conflicts, asynchronous copies.
 //
-// Build and run from the repository root with `make chapter5`, or by hand:
+// Build, check and time it from the repository root:
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=5 chapters/05-shared/shared.cu chapters/02-naive/naive.cu chapters/03-registers/registers.cu chapters/04-vectorized/vectorized.cu chapters/01-race/race.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter5
-//   build/chapter5                    # B=8 T=1024 C=768 NH=12: checked, then timed
+//   make chapter5                     # B=8 T=1024 C=768 NH=12: checked, then timed
 //   build/chapter5 --kernel shared T=4096
-//
-// It races the kernels of chapters 2-4, so their files are compiled in too
-// (their main() functions are guarded by their own chapter numbers).
+//   build/chapter5-tried              # the variants tried and not kept (tried/)
 
 /*md
 # Shared memory: load once, use sixteen times
@@ -65,6 +62,7 @@ wavefronts. Something will.
 
 #include <math.h>
 
+#include "async_copy.h"
 #include "triangle.h"
 
 /*md
@@ -216,34 +214,6 @@ tile that steps down by 32 rows, each copy costs one instruction and no
 address arithmetic.
 */
 
-__device__ __forceinline__ void copy_float_async(float *shared_destination, const float *source)
-{
-    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(destination), "l"(source)
-                 : "memory");
-}
-
-__device__ __forceinline__ void copy_async_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-/* Waits until at most `pending` groups of this thread are in flight. The
- * instruction takes its count as an immediate, hence the switch. */
-__device__ __forceinline__ void copy_async_wait(int pending)
-{
-    switch (pending) {
-    case 0: asm volatile("cp.async.wait_group 0;\n" ::: "memory"); break;
-    case 1: asm volatile("cp.async.wait_group 1;\n" ::: "memory"); break;
-    case 2: asm volatile("cp.async.wait_group 2;\n" ::: "memory"); break;
-    case 3: asm volatile("cp.async.wait_group 3;\n" ::: "memory"); break;
-    case 4: asm volatile("cp.async.wait_group 4;\n" ::: "memory"); break;
-    case 5: asm volatile("cp.async.wait_group 5;\n" ::: "memory"); break;
-    case 6: asm volatile("cp.async.wait_group 6;\n" ::: "memory"); break;
-    default: asm volatile("cp.async.wait_group 7;\n" ::: "memory"); break;
-    }
-}
-
 /* Where a thread's copies of a chunk come from and go to: its first row is
  * 4 warp + lane/8, its first value of k is lane % 8. */
 __device__ __forceinline__ size_t shared_copy_source(size_t row_stride)
@@ -269,10 +239,10 @@ __device__ __forceinline__ void shared_copy_chunk(float *query_slot, float *key_
 {
 #pragma unroll
     for (int q = 0; q < 4; q++) {
-        copy_float_async(query_slot + 32 * q, queries);
-        copy_float_async(query_slot + 8 * stride + 32 * q, queries + 8);
-        copy_float_async(key_slot + 32 * q, keys);
-        copy_float_async(key_slot + 8 * stride + 32 * q, keys + 8);
+        copy_async_4(query_slot + 32 * q, queries);
+        copy_async_4(query_slot + 8 * stride + 32 * q, queries + 8);
+        copy_async_4(key_slot + 32 * q, keys);
+        copy_async_4(key_slot + 8 * stride + 32 * q, keys + 8);
         queries += 32 * row_stride;
         keys += 32 * row_stride;
     }
@@ -334,13 +304,8 @@ __device__ __forceinline__ void shared_store_tile(float *scores, const float (&s
 #pragma unroll
         for (int run = 0; run < 2; run++) {
             const int col = col_a + run * col_gap;
-#ifndef WORKBOOK_MUTANT
             if (diagonal && col > row)
                 continue; /* all four columns masked */
-#else
-            if (diagonal && col >= row)
-                continue; /* the mutant the referee must catch: the diagonal is kept too */
-#endif
             const float *s = &sum[r][4 * run];
             const float4 v = make_float4(s[0] * scale, s[1] * scale, s[2] * scale, s[3] * scale);
             float4 *destination =
@@ -412,7 +377,7 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
     float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
     for (int chunk = 0; chunk < chunks; chunk++) {
         if (step >= SHARED_ASYNC) {
-            copy_async_wait(chunks - 1 - chunk);
+            copy_async_wait_at_most(chunks - 1 - chunk);
             __syncthreads(); /* every thread's copies of this chunk have landed */
         }
         shared_multiply_chunk<stride, 4, 64>(sum, query_tile + chunk * SHARED_CHUNK * stride,
@@ -553,7 +518,7 @@ __device__ __forceinline__ void shared_persistent_body(float *preatt, const floa
                 sum[r][c] = 0.0f;
 
         for (int chunk = 0; chunk < chunks; chunk++) {
-            asm volatile("cp.async.wait_group %0;\n" ::"n"(SHARED_SLOTS - 2) : "memory");
+            copy_async_wait<SHARED_SLOTS - 2>();
             __syncthreads(); /* this chunk has landed; the previous slot is free */
             if (cursor.tile < my_tiles) {
                 float *slot = ring + cursor.slot * slot_floats + destination;
@@ -631,13 +596,6 @@ profile that would tell how the warps spend their stalled cycles is still
 to be taken.
 */
 
-__device__ __forceinline__ void copy_float4_async(float *shared_destination, const float *source)
-{
-    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(destination), "l"(source)
-                 : "memory");
-}
-
 /* The k-quad layout: quad q = k/4 of tile row n is the float4 at
  * tile + 4 (128 q + shared_quad_slot(n)). */
 __host__ __device__ constexpr int shared_quad_slot(int n)
@@ -667,10 +625,10 @@ __device__ __forceinline__ void shared_copy_quads(float *query_quad, float *key_
                                                   const float *queries, const float *keys,
                                                   size_t row_stride)
 {
-    copy_float4_async(query_quad, queries);
-    copy_float4_async(query_quad + 4 * 32, queries + row_stride);
-    copy_float4_async(key_quad, keys);
-    copy_float4_async(key_quad + 4 * 32, keys + row_stride);
+    copy_async_16(query_quad, queries);
+    copy_async_16(query_quad + 4 * 32, queries + row_stride);
+    copy_async_16(key_quad, keys);
+    copy_async_16(key_quad + 4 * 32, keys + row_stride);
 }
 
 /* 16 values of k as 4 quads. Per quad: the thread's 8 query rows as 8
@@ -752,7 +710,7 @@ __device__ __forceinline__ void shared_quads_body(float *preatt, const float *in
     const float *query_quad = query_tile + 4 * 2 * ty, *key_quad = key_tile + 4 * tx;
     float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
     for (int pending = HS / SHARED_CHUNK - 1; pending >= 0; pending--) {
-        copy_async_wait(pending);
+        copy_async_wait_at_most(pending);
         __syncthreads(); /* every thread's copies of this chunk have landed */
         shared_multiply_quads(sum, query_quad, key_quad);
         query_quad += SHARED_CHUNK * SHARED_TILE;
@@ -860,22 +818,10 @@ __device__ __forceinline__ void shared_copy_keys(float *key_slot, const float *k
 {
 #pragma unroll
     for (int q = 0; q < 4; q++) {
-        copy_float_async(key_slot + 32 * q, keys);
-        copy_float_async(key_slot + 8 * stride + 32 * q, keys + 8);
+        copy_async_4(key_slot + 32 * q, keys);
+        copy_async_4(key_slot + 8 * stride + 32 * q, keys + 8);
         keys += 32 * row_stride;
     }
-}
-
-/* A copy that happens only if `copy`, with no "memory" clobber: it writes
- * the other key buffer, so the compiler may move the reads of the tile being
- * multiplied across it (that is what keeps them two steps ahead). */
-__device__ __forceinline__ void copy_float_async_if(float *shared_destination,
-                                                    const float *source, bool copy)
-{
-    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t"
-                 "@p cp.async.ca.shared.global [%0], [%1], 4;\n}\n" ::"r"(destination),
-                 "l"(source), "r"((int)copy));
 }
 
 /* shared_multiply_chunk with this thread's 8 copies of a chunk of the next
@@ -896,7 +842,7 @@ __device__ __forceinline__ void shared_multiply_chunk_copying(float (&sum)[SHARE
              * (ptxas still asks for 139 registers uncapped, with or without) */
             const float *source = keys;
             asm volatile("" : "+l"(source));
-            copy_float_async_if(key_slot + 32 * q + second * 8 * stride,
+            copy_async_4_if(key_slot + 32 * q + second * 8 * stride,
                                 source + q * 32 * row_stride + second * 8, copy);
         }
     }
@@ -982,7 +928,7 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         const bool more = tile_col < tile_row;
         keys += key_tile_step;
         if (tile_col > 0) {
-            copy_async_wait(0); /* this tile's copies were issued during the last one */
+            copy_async_wait_at_most(0); /* this tile's copies were issued during the last one */
             __syncthreads();
         }
         float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
@@ -990,7 +936,7 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
             if (tile_col == 0) {
                 /* After chunk `chunk` of the first tile come its later chunks
                  * and the groups of the next tile issued so far. */
-                copy_async_wait(chunks - 1);
+                copy_async_wait_at_most(chunks - 1);
                 __syncthreads();
             }
             const float *query_k = query_tile + chunk * SHARED_CHUNK * stride;
@@ -1150,12 +1096,12 @@ static int shared_rows_refuses(triangle_size size, char *why, size_t capacity)
 typedef void (*shared_kernel_function)(float *, const float *, int, int, int, int);
 
 static void shared_launch_whole(const triangle_args *args, shared_kernel_function kernel, int step,
-                                bool triangle, size_t *allowed)
+                                bool triangle)
 {
     const triangle_size s = args->size;
     const int row_floats = step >= SHARED_QUADS ? SHARED_TILE : shared_row_floats(step);
     const size_t bytes = 2 * (size_t)s.HS * row_floats * sizeof(float);
-    gpu_allow_shared_memory((const void *)kernel, bytes, allowed);
+    gpu_allow_shared_memory((const void *)kernel, bytes);
     const int tiles = s.T / SHARED_TILE;
     const dim3 grid = triangle ? dim3(tiles * (tiles + 1) / 2, s.B * s.NH) : dim3(tiles, tiles, s.B * s.NH);
     kernel<<<grid, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
@@ -1163,13 +1109,12 @@ static void shared_launch_whole(const triangle_args *args, shared_kernel_functio
     LAUNCH_CHECK();
 }
 
-static void shared_launch_persistent(const triangle_args *args, shared_kernel_function kernel,
-                                    size_t *allowed, int *resident_blocks)
+static void shared_launch_persistent(const triangle_args *args, shared_kernel_function kernel, int *resident_blocks)
 {
     const triangle_size s = args->size;
     const size_t bytes =
         (size_t)SHARED_SLOTS * 2 * SHARED_CHUNK * (SHARED_TILE + SHARED_PAD) * sizeof(float);
-    gpu_allow_shared_memory((const void *)kernel, bytes, allowed);
+    gpu_allow_shared_memory((const void *)kernel, bytes);
     if (*resident_blocks == 0) {
         int device, multiprocessors, per_multiprocessor;
         CUDA_CHECK(cudaGetDevice(&device));
@@ -1187,12 +1132,11 @@ static void shared_launch_persistent(const triangle_args *args, shared_kernel_fu
 }
 
 /* Step 4: one block per row of tiles and head, the query tile and two key tiles. */
-static void shared_launch_rows(const triangle_args *args, shared_kernel_function kernel,
-                               size_t *allowed)
+static void shared_launch_rows(const triangle_args *args, shared_kernel_function kernel)
 {
     const triangle_size s = args->size;
     const size_t bytes = 3 * (size_t)s.HS * (SHARED_TILE + SHARED_PAD) * sizeof(float);
-    gpu_allow_shared_memory((const void *)kernel, bytes, allowed);
+    gpu_allow_shared_memory((const void *)kernel, bytes);
     const int blocks = s.T / SHARED_TILE * s.B * s.NH;
     kernel<<<blocks, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
                                                              s.HS);
@@ -1201,70 +1145,55 @@ static void shared_launch_rows(const triangle_args *args, shared_kernel_function
 
 static void shared_staged_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_staged_scores, SHARED_STAGED, false, &allowed);
+    shared_launch_whole(args, shared_staged_scores, SHARED_STAGED, false);
 }
 
 static void shared_padded_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_padded_scores, SHARED_PADDED, false, &allowed);
+    shared_launch_whole(args, shared_padded_scores, SHARED_PADDED, false);
 }
 
 static void shared_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_scores, SHARED_ASYNC, false, &allowed);
+    shared_launch_whole(args, shared_scores, SHARED_ASYNC, false);
 }
 
 static void shared_triangle_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_triangle_scores, SHARED_ASYNC, true, &allowed);
+    shared_launch_whole(args, shared_triangle_scores, SHARED_ASYNC, true);
 }
 
 static void shared_quads_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    shared_launch_whole(args, shared_quads_scores, SHARED_QUADS, false, &allowed);
+    shared_launch_whole(args, shared_quads_scores, SHARED_QUADS, false);
 }
 
 static void shared_persistent_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
     static int resident_blocks = 0;
-    shared_launch_persistent(args, shared_persistent_scores, &allowed, &resident_blocks);
+    shared_launch_persistent(args, shared_persistent_scores, &resident_blocks);
 }
 
 static void shared_rows_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    shared_launch_rows(args, shared_rows_scores, &allowed);
+    shared_launch_rows(args, shared_rows_scores);
 }
 
 static void shared_rows_interleaved_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    shared_launch_rows(args, shared_rows_interleaved_scores, &allowed);
+    shared_launch_rows(args, shared_rows_interleaved_scores);
 }
 
-const triangle_kernel shared_staged_kernel = {"shared+staged", 5, TOLERANCE_FP32,
-                                              shared_whole_refuses, shared_staged_launch};
-const triangle_kernel shared_padded_kernel = {"shared+padded", 5, TOLERANCE_FP32,
-                                              shared_whole_refuses, shared_padded_launch};
-const triangle_kernel shared_kernel = {"shared", 5, TOLERANCE_FP32, shared_whole_refuses,
-                                       shared_launch};
-const triangle_kernel shared_triangle_kernel = {"shared+triangle", 5, TOLERANCE_FP32,
-                                                shared_whole_refuses, shared_triangle_launch};
-const triangle_kernel shared_quads_kernel = {"shared+quads", 5, TOLERANCE_FP32,
-                                             shared_whole_refuses, shared_quads_launch};
-const triangle_kernel shared_rows_kernel = {"shared+rows", 5, TOLERANCE_FP32, shared_rows_refuses,
-                                            shared_rows_launch};
-const triangle_kernel shared_rows_interleaved_kernel = {"shared+rows+interleaved", 5,
-                                                        TOLERANCE_FP32, shared_rows_refuses,
-                                                        shared_rows_interleaved_launch};
-const triangle_kernel shared_persistent_kernel = {"shared+persistent", 5, TOLERANCE_FP32,
-                                                  shared_refuses, shared_persistent_launch};
+extern const triangle_kernel shared_staged_kernel = {shared_whole_refuses, shared_staged_launch};
+extern const triangle_kernel shared_padded_kernel = {shared_whole_refuses, shared_padded_launch};
+extern const triangle_kernel shared_kernel = {shared_whole_refuses, shared_launch};
+extern const triangle_kernel shared_triangle_kernel =
+    {shared_whole_refuses, shared_triangle_launch};
+extern const triangle_kernel shared_quads_kernel = {shared_whole_refuses, shared_quads_launch};
+extern const triangle_kernel shared_rows_kernel = {shared_rows_refuses, shared_rows_launch};
+extern const triangle_kernel shared_rows_interleaved_kernel =
+    {shared_rows_refuses, shared_rows_interleaved_launch};
+extern const triangle_kernel shared_persistent_kernel = {shared_refuses, shared_persistent_launch};
 
 /*md
 ## Two floors, and where we stand
@@ -1342,18 +1271,3 @@ problem it was not told about. It computes the full square of scores, twice
 the work, and it needs its inputs permuted first. A kernel that knows the
 mask, the layout and the sizes skips all of that.
 */
-
-#if WORKBOOK_CHAPTER == 5
-int main(int argc, char **argv)
-{
-    const triangle_kernel *contenders[] = {
-        &cublas_permute_kernel,   &cublas_direct_kernel,  &naive_kernel,
-        &registers_kernel,        &vectorized_kernel,     &shared_staged_kernel,
-        &shared_padded_kernel,    &shared_kernel,         &shared_persistent_kernel,
-        &shared_triangle_kernel,  &shared_quads_kernel,   &shared_rows_kernel,
-        &shared_rows_interleaved_kernel};
-    return triangle_chapter_main(argc, argv, 5,
-                                 "chapter 5, shared memory: five steps and three that did not pay, against chapters 2-4 and cuBLAS",
-                                 contenders, (int)(sizeof contenders / sizeof contenders[0]));
-}
-#endif

@@ -1,14 +1,13 @@
 // chapters/06-fused/fused.cu - Chapter 6: a whole MSA column attention layer in one kernel.
 //
-// Build and run from the repository root with `make chapter6`, or by hand:
+// Build, check and time it from the repository root:
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=6 chapters/06-fused/fused.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter6
-//   build/chapter6                         # B=2 S=8 N=32 D=64 H=4: checked, then timed
+//   make chapter6                          # B=2 S=8 N=32 D=64 H=4: checked, then timed
 //   build/chapter6 S=64 D=128 H=8 --check-only
 //   build/chapter6 --kernel fused --save /tmp/msa     # inputs and out.npy for NumPy
 //   build/chapter6 --load /tmp/msa H=4                 # and back
 //
-// It races the unfused baseline of common/msa_unfused.cu (cuBLAS in FP32).
+// It races the unfused baseline of unfused.cu (cuBLAS in FP32) beside it.
 
 /*md
 # Fused MSA attention: one layer, one launch
@@ -161,7 +160,9 @@ we go one step further and split a column between two blocks.
 #include <cooperative_groups.h>
 #include <math.h>
 
+#include "async_copy.h"
 #include "msa.h"
+#include "warp_reduce.h"
 
 namespace cg = cooperative_groups;
 
@@ -179,24 +180,6 @@ lets the thread go on at once. Copies are grouped with `commit_group`, and
 Each thread waits only for its own copies, so a barrier must follow before
 other threads read what arrived.
 */
-
-__device__ __forceinline__ void copy_async_16(float *shared_destination, const float *source)
-{
-    unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(destination), "l"(source)
-                 : "memory");
-}
-
-__device__ __forceinline__ void copy_async_commit()
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-template <int STILL_IN_FLIGHT>
-__device__ __forceinline__ void copy_async_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(STILL_IN_FLIGHT) : "memory");
-}
 
 /* rows x D floats, contiguous in device memory, to shared rows `stride` apart. */
 template <int D>
@@ -267,13 +250,6 @@ Stopping the masks below 8 gives the sums of four separate groups of 8
 lanes instead, since $i \oplus m$ never leaves $i$'s group; the softmax
 will use that, with `fmaxf` for the maximum. LayerNorm uses the full sum.
 */
-
-__device__ __forceinline__ float warp_sum(float value)
-{
-    for (int mask = 16; mask > 0; mask /= 2)
-        value += __shfl_xor_sync(0xffffffffu, value, mask);
-    return value;
-}
 
 /*md
 ## Phase 2: LayerNorm
@@ -555,11 +531,7 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
 #pragma unroll
         for (int half = 0; half < 2; half++) {
             const int j = slot + span * half;
-#ifndef WORKBOOK_MUTANT
             keep[half] = active && j < S && kept[j] != 0.0f;
-#else
-            keep[half] = active && j < S; /* the mutant forgets the mask: the check must catch it */
-#endif
             score[half] = -INFINITY;
             if (keep[half]) {
                 const float *key = proj + j * L::P_STRIDE + L::OWN + head * d;
@@ -867,36 +839,12 @@ static int fused_refuses(msa_size size, char *why, size_t capacity)
     return 0;
 }
 
-typedef struct {
-    int sm_count;
-    int shared_bytes_optin;
-} fused_device_facts;
-
-static fused_device_facts device_facts(void)
-{
-    static fused_device_facts facts = {0, 0};
-    if (!facts.sm_count) {
-        int device;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&facts.sm_count, cudaDevAttrMultiProcessorCount, device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&facts.shared_bytes_optin,
-                                          cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    }
-    return facts;
-}
-
 template <int D, int CLUSTER, bool RESIDENT>
 static void launch_variant(const msa_args *args)
 {
     typedef fused_layout<D, CLUSTER, RESIDENT> L;
     const msa_size z = args->size;
-    static bool configured = false; /* one per instantiation */
-    if (!configured) {
-        CUDA_CHECK(cudaFuncSetAttribute(fused_msa_attention<D, CLUSTER, RESIDENT>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        device_facts().shared_bytes_optin));
-        configured = true;
-    }
+    gpu_allow_shared_memory((const void *)fused_msa_attention<D, CLUSTER, RESIDENT>, L::bytes(z.S));
     fused_params p = {args->msa, args->mask, args->ln_gamma, args->ln_beta, args->wq,
                       args->wk,  args->wv,   args->wg,       args->bg,      args->wo,
                       args->bo,  args->out,  z.S,            z.N,           z.H,
@@ -921,9 +869,9 @@ static void launch_variant(const msa_args *args)
 static void fused_launch_with(const msa_args *args, int allow_cluster)
 {
     const msa_size z = args->size;
-    const fused_device_facts facts = device_facts();
-    const size_t limit = (size_t)facts.shared_bytes_optin;
-    const bool few_columns = (long)z.B * z.N * 2 <= facts.sm_count;
+    const gpu_info gpu = gpu_query();
+    const size_t limit = gpu.shared_per_block_optin;
+    const bool few_columns = (long)z.B * z.N * 2 <= gpu.sm_count;
     const bool split = allow_cluster && few_columns && z.H % 2 == 0;
     switch (z.D) {
     case 32:
@@ -947,11 +895,10 @@ static void fused_launch_with(const msa_args *args, int allow_cluster)
 static void fused_launch(const msa_args *args) { fused_launch_with(args, 1); }
 static void fused_launch_one_block(const msa_args *args) { fused_launch_with(args, 0); }
 
-const msa_kernel fused_kernel = {"fused", 6, TOLERANCE_FP32, fused_refuses, NULL, fused_launch};
+extern const msa_kernel fused_kernel = {fused_refuses, NULL, fused_launch};
 
 /* The same kernel, never split over a cluster: the comparison below. */
-[[maybe_unused]] static const msa_kernel fused_nocluster_kernel = {
-    "fused+nocluster", 6, TOLERANCE_FP32, fused_refuses, NULL, fused_launch_one_block};
+extern const msa_kernel fused_nocluster_kernel = {fused_refuses, NULL, fused_launch_one_block};
 
 /*md
 ## The race
@@ -1042,14 +989,3 @@ while cuBLAS computes the projections of all columns at once as one large,
 well-tiled matrix product. And the kernel stops at $S = 64$ by
 construction. Chapter 7 takes it from there.
 */
-
-#if WORKBOOK_CHAPTER == 6
-int main(int argc, char **argv)
-{
-    const msa_kernel *contenders[] = {&unfused_kernel, &fused_nocluster_kernel, &fused_kernel};
-    return msa_chapter_main(argc, argv, 6,
-                            "chapter 6, MSA column attention fused into one kernel, against "
-                            "the unfused cuBLAS layer",
-                            contenders, 3);
-}
-#endif

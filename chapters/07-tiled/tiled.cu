@@ -1,17 +1,12 @@
 // chapters/07-tiled/tiled.cu - Chapter 7: MSA column attention at AlphaFold scale, with an
-// online softmax over tiles of keys, in FP32 and on the TF32 tensor cores.
+// online softmax over tiles of keys, in FP32.
 //
-// Build and run from the repository root with `make chapter7`, or by hand:
+// Build, check and time it from the repository root:
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=7 chapters/07-tiled/tiled.cu chapters/06-fused/fused.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter7
-//   build/chapter7                                   # B=2 S=8 N=32 D=64 H=4, every contender
+//   make chapter7                                    # B=2 S=8 N=32 D=64 H=4, every contender
 //   build/chapter7 --only-new S=300 N=8 D=256 H=8 --check-only
 //   build/chapter7 --only-new B=1 S=512 N=256 D=256 H=8 --reps 20
 //   build/chapter7 --kernel fused-tiled --save /tmp/msa7   # inputs and out.npy for NumPy
-//   build/chapter7 --kernel fused-tiled-tf32 --load /tmp/msa7 H=4
-//
-// It races the unfused cuBLAS layer and chapter 6's one-launch kernel (which
-// refuses S above 64: time the big sizes with --only-new or --kernel NAME).
 
 /*md
 # MSA attention at scale: an online softmax over tiles
@@ -131,8 +126,10 @@ baseline's $10 R D + B N H S^2$.
 
 #include <cub/block/block_scan.cuh>
 
+#include "async_copy.h"
 #include "msa.h"
 #include "tensor_core.h" /* to_tf32 (cvt.rna.tf32.f32) and mma_tf32 (mma.sync m16n8k8) */
+#include "warp_reduce.h"
 
 #define TILED_STAGE_KEYS 64     /* keys per stage of shared memory */
 #define TILED_MAX_WARPS 4       /* warps per attention block */
@@ -227,13 +224,6 @@ typedef struct {
     int weight_blocks;  /* launch 3's blocks that stack weights; the rest normalise rows */
     float q_scale;      /* log2(e) / sqrt(d) */
 } tiled_params;
-
-static __device__ __forceinline__ float tiled_warp_sum(float value)
-{
-    for (int mask = 16; mask > 0; mask /= 2)
-        value += __shfl_xor_sync(0xffffffffu, value, mask);
-    return value;
-}
 
 /* The row of msa (and of out, and of O) for sequence s of column (b, n). */
 static __device__ __forceinline__ size_t tiled_row(const tiled_params &p, int b, int s, int n)
@@ -393,7 +383,7 @@ static __device__ void prepare_layer_norm(const tiled_params &p, long block)
         value[k] = f < D ? *reinterpret_cast<const float4 *>(x + f) : make_float4(0, 0, 0, 0);
         sum += value[k].x + value[k].y + value[k].z + value[k].w;
     }
-    const float mean = tiled_warp_sum(sum) / D;
+    const float mean = warp_sum(sum) / D;
     float squares = 0.0f;
 #pragma unroll
     for (int k = 0; k < 2; k++) {
@@ -403,7 +393,7 @@ static __device__ void prepare_layer_norm(const tiled_params &p, long block)
                        (v.z - mean) * (v.z - mean) + (v.w - mean) * (v.w - mean);
         }
     }
-    const float inverse_std = 1.0f / sqrtf(tiled_warp_sum(squares) / D + (float)MSA_LAYERNORM_EPS);
+    const float inverse_std = 1.0f / sqrtf(warp_sum(squares) / D + (float)MSA_LAYERNORM_EPS);
 #pragma unroll
     for (int k = 0; k < 2; k++) {
         const int f = 4 * lane + 128 * k;
@@ -530,30 +520,6 @@ static __device__ __forceinline__ float exp2_fast(float x)
     return y;
 }
 
-static __device__ __forceinline__ void tiled_copy_16(float *shared_destination, const float *source)
-{
-    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(destination), "l"(source)
-                 : "memory");
-}
-
-static __device__ __forceinline__ void tiled_copy_4(float *shared_destination, const float *source)
-{
-    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(destination), "l"(source)
-                 : "memory");
-}
-
-static __device__ __forceinline__ void tiled_copy_commit()
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-static __device__ __forceinline__ void tiled_copy_wait_all()
-{
-    asm volatile("cp.async.wait_group 0;\n" ::: "memory");
-}
-
 /*md
 ## Streaming the keys
 
@@ -584,11 +550,7 @@ stages in shared memory and the move of the walk (start the copies of the
 next stage), so that each kernel below only waits, computes and moves on.
 */
 
-#ifndef WORKBOOK_MUTANT
 #define TILED_PAST_END_BIAS (-INFINITY)
-#else
-#define TILED_PAST_END_BIAS 0.0f /* the mutant forgets where the kept keys end */
-#endif
 
 /* Starts the copies of stage `stage`'s key and value rows and biases. */
 template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
@@ -603,11 +565,11 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
         const bool inside = position < c.length;
         /* Past the end, the first key stands in (its weight will be 0). */
         const float *row = c.head + (size_t)(inside ? position : 0) * (4 * p.D) + 4 * part;
-        tiled_copy_16(keys + key * KEY_STRIDE + 4 * part, row + 2 * p.D);
-        tiled_copy_16(values + key * VALUE_STRIDE + 4 * part, row + 3 * p.D);
+        copy_async_16(keys + key * KEY_STRIDE + 4 * part, row + 2 * p.D);
+        copy_async_16(values + key * VALUE_STRIDE + 4 * part, row + 3 * p.D);
         if (part == 0) {
             if (inside)
-                tiled_copy_4(bias + key, c.key_bias + position);
+                copy_async_4(bias + key, c.key_bias + position);
             else
                 bias[key] = TILED_PAST_END_BIAS;
         }
@@ -663,7 +625,7 @@ struct tiled_stages {
         if (stage + 1 < stages)
             fetch_stage<HD, KEY_STRIDE, VALUE_STRIDE>(p, c, stage + 1, keys_of(stage + 1),
                                                       values_of(stage + 1), bias_of(stage + 1));
-        tiled_copy_commit();
+        copy_async_commit();
     }
 };
 
@@ -938,7 +900,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     bool first = true;
 
     for (int stage = 0; stage < stages; stage++) {
-        tiled_copy_wait_all();
+        copy_async_wait<0>();
         __syncthreads(); /* stage's rows are in; the other buffer is free */
         ring.fetch_next(p, c, stage, stages);
 
@@ -1079,14 +1041,6 @@ of the output. In our checks, cutting instead of rounding made the error of
 the output about a fifth larger, still some seven times inside the tolerance.
 */
 
-/* An operand for the tensor core: rounded to nearest, or the FP32 bits as
- * they are (the product then ignores the 13 low mantissa bits). */
-template <bool ROUNDED>
-static __device__ __forceinline__ uint32_t as_tf32(float x)
-{
-    return ROUNDED ? to_tf32(x) : __float_as_uint(x);
-}
-
 template <int HD>
 struct tf32_shape {
     static constexpr int TILES = HD <= 32 ? 2 : 1;               /* m-tiles of 16 rows per warp */
@@ -1206,10 +1160,10 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[TILES][HD / 8][4]
         uint32_t a[TILES][4];
 #pragma unroll
         for (int mt = 0; mt < TILES; mt++) {
-            a[mt][0] = as_tf32<ROUNDED>(w[mt][kg][0]); /* row g,     key t */
-            a[mt][1] = as_tf32<ROUNDED>(w[mt][kg][2]); /* row g + 8, key t */
-            a[mt][2] = as_tf32<ROUNDED>(w[mt][kg][1]); /* row g,     key t + 4 */
-            a[mt][3] = as_tf32<ROUNDED>(w[mt][kg][3]); /* row g + 8, key t + 4 */
+            a[mt][0] = tf32_operand<ROUNDED>(w[mt][kg][0]); /* row g,     key t */
+            a[mt][1] = tf32_operand<ROUNDED>(w[mt][kg][2]); /* row g + 8, key t */
+            a[mt][2] = tf32_operand<ROUNDED>(w[mt][kg][1]); /* row g,     key t + 4 */
+            a[mt][3] = tf32_operand<ROUNDED>(w[mt][kg][3]); /* row g + 8, key t + 4 */
         }
         const float *value = values + (8 * kg + t) * VS + g;
 #pragma unroll
@@ -1289,7 +1243,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
     bool first = true;
 
     for (int stage = 0; stage < stages; stage++) {
-        tiled_copy_wait_all();
+        copy_async_wait<0>();
         if (ROUNDED)
             round_stage_to_tf32<HD, KS, VS>(ring.keys_of(stage), ring.values_of(stage));
         __syncthreads();
@@ -1437,14 +1391,10 @@ static int warps_for(int S, int rows_per_warp)
 }
 
 template <typename Kernel>
-static void launch_attention(Kernel kernel, size_t shared_bytes, bool *configured,
-                             const tiled_params &p, int B, int rows_per_warp, cudaStream_t stream)
+static void launch_attention(Kernel kernel, size_t shared_bytes, const tiled_params &p, int B,
+                             int rows_per_warp, cudaStream_t stream)
 {
-    if (!*configured) {
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)shared_bytes));
-        *configured = true;
-    }
+    gpu_allow_shared_memory((const void *)kernel, shared_bytes);
     const int warps = warps_for(p.S, rows_per_warp);
     const int rows_per_block = warps * rows_per_warp;
     const long tiles = (p.S + rows_per_block - 1) / rows_per_block;
@@ -1456,16 +1406,14 @@ static void launch_attention(Kernel kernel, size_t shared_bytes, bool *configure
 template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 0>
 static void launch_fp32(const tiled_params &p, int B, cudaStream_t stream)
 {
-    static bool configured = false;
     launch_attention(tiled_attention_fp32<HD, ROWS, SPLIT, STEP, LAZY, MIN_BLOCKS>,
-                     tiled_stages<HD, HD, HD>::BYTES, &configured, p, B, 32 / SPLIT * ROWS, stream);
+                     tiled_stages<HD, HD, HD>::BYTES, p, B, 32 / SPLIT * ROWS, stream);
 }
 
 template <int HD, bool ROUNDED>
 static void launch_tf32(const tiled_params &p, int B, cudaStream_t stream)
 {
-    static bool configured = false;
-    launch_attention(tiled_attention_tf32<HD, ROUNDED>, tf32_shape<HD>::Stages::BYTES, &configured,
+    launch_attention(tiled_attention_tf32<HD, ROUNDED>, tf32_shape<HD>::Stages::BYTES,
                      p, B, 16 * tf32_shape<HD>::TILES, stream);
 }
 
@@ -1646,32 +1594,24 @@ static void tiled_launch_four_rows(const msa_args *args)
     tiled_launch_with(args, FP32_FOUR_ROWS, true);
 }
 
-const msa_kernel fused_tiled_kernel = {"fused-tiled", 7, TOLERANCE_FP32, tiled_refuses,
-                                       tiled_scratch_floats, tiled_launch};
-const msa_kernel fused_tiled_tf32_kernel = {"fused-tiled-tf32", 7, TOLERANCE_TF32, tiled_refuses,
-                                            tiled_scratch_floats, tiled_launch_tf32};
+extern const msa_kernel fused_tiled_kernel = {tiled_refuses, tiled_scratch_floats, tiled_launch};
+extern const msa_kernel fused_tiled_tf32_kernel =
+    {tiled_refuses, tiled_scratch_floats, tiled_launch_tf32};
 
 /* The same layer with every key streamed (masked ones weighted zero), with
  * the reference moved at every step, with whole rows per lane, with four
  * rows a lane even for short columns, and with the TF32 operands rounded:
  * the comparisons below. */
-static const msa_kernel fused_tiled_dense_kernel = {"fused-tiled+dense", 7, TOLERANCE_FP32,
-                                                    tiled_refuses, tiled_scratch_floats,
-                                                    tiled_launch_dense};
-static const msa_kernel fused_tiled_eager_kernel = {"fused-tiled+eager", 7, TOLERANCE_FP32,
-                                                    tiled_refuses, tiled_scratch_floats,
-                                                    tiled_launch_eager};
-static const msa_kernel fused_tiled_unsplit_kernel = {"fused-tiled+unsplit", 7, TOLERANCE_FP32,
-                                                      tiled_refuses, tiled_scratch_floats,
-                                                      tiled_launch_unsplit};
-static const msa_kernel fused_tiled_four_rows_kernel = {"fused-tiled+four-rows", 7,
-                                                        TOLERANCE_FP32, tiled_refuses,
-                                                        tiled_scratch_floats,
-                                                        tiled_launch_four_rows};
-static const msa_kernel fused_tiled_tf32_rounded_kernel = {"fused-tiled-tf32+rounded", 7,
-                                                           TOLERANCE_TF32, tiled_refuses,
-                                                           tiled_scratch_floats,
-                                                           tiled_launch_tf32_rounded};
+extern const msa_kernel fused_tiled_dense_kernel =
+    {tiled_refuses, tiled_scratch_floats, tiled_launch_dense};
+extern const msa_kernel fused_tiled_eager_kernel =
+    {tiled_refuses, tiled_scratch_floats, tiled_launch_eager};
+extern const msa_kernel fused_tiled_unsplit_kernel =
+    {tiled_refuses, tiled_scratch_floats, tiled_launch_unsplit};
+extern const msa_kernel fused_tiled_four_rows_kernel =
+    {tiled_refuses, tiled_scratch_floats, tiled_launch_four_rows};
+extern const msa_kernel fused_tiled_tf32_rounded_kernel =
+    {tiled_refuses, tiled_scratch_floats, tiled_launch_tf32_rounded};
 
 /*md
 ## The race
@@ -1759,19 +1699,3 @@ made at the start, and it shows where to go next: keep $Q$ and $G$ out of
 memory altogether by computing them inside the attention kernel for the
 block's own rows, where, unlike $K$ and $V$, they need no recomputation.
 */
-
-#if WORKBOOK_CHAPTER == 7
-int main(int argc, char **argv)
-{
-    const msa_kernel *contenders[] = {&unfused_kernel,           &fused_kernel,
-                                      &fused_tiled_kernel,       &fused_tiled_tf32_kernel,
-                                      &fused_tiled_dense_kernel, &fused_tiled_eager_kernel,
-                                      &fused_tiled_unsplit_kernel,
-                                      &fused_tiled_four_rows_kernel,
-                                      &fused_tiled_tf32_rounded_kernel};
-    return msa_chapter_main(argc, argv, 7,
-                            "chapter 7, MSA column attention at any depth: online softmax over "
-                            "tiles of keys, FP32 and TF32, against the unfused cuBLAS layer",
-                            contenders, 9);
-}
-#endif

@@ -1,14 +1,9 @@
 // chapters/08-tensor/tensor.cu - Chapter 8: the triangle on the tensor cores (TF32).
 //
-// Build and run from the repository root with `make chapter8`, or by hand:
+// Build, check and time it from the repository root:
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon -Xcompiler -fopenmp -DWORKBOOK_CHAPTER=8 chapters/08-tensor/tensor.cu chapters/02-naive/naive.cu chapters/03-registers/registers.cu chapters/04-vectorized/vectorized.cu chapters/05-shared/shared.cu chapters/01-race/race.cu common/*.c common/*.cu -lcublas -lgomp -o build/chapter8
-//   build/chapter8                    # B=8 T=1024 C=768 NH=12: checked, then timed
+//   make chapter8                     # B=8 T=1024 C=768 NH=12: checked, then timed
 //   build/chapter8 --kernel tf32+rows T=4096
-//
-// It races the kernels of chapters 2-5 and the three cuBLAS champions, the
-// TF32 one included (the earlier chapters' main() functions are guarded by
-// their own chapter numbers).
 
 /*md
 # Tensor cores: the same triangle, another engine
@@ -79,10 +74,10 @@ $2t + 1$, of rows $g$ and $g + 8$: each pair is one 8-byte store, and the
 On a diagonal tile a pair is written when its first column is kept.
 */
 
-#include <cuda_pipeline.h>
 #include <math.h>
 #include <stdint.h>
 
+#include "async_copy.h"
 #include "tensor_core.h"
 #include "triangle.h"
 
@@ -109,8 +104,7 @@ __device__ __forceinline__ void tf32_copy_tile(float *tile, const float *source,
     const int row_step = TF32_THREADS / quads, quad_step = TF32_THREADS % quads;
     int row = threadIdx.x / quads, quad = threadIdx.x % quads;
     while (row < TF32_TILE) {
-        __pipeline_memcpy_async(tile + row * stride + 4 * quad,
-                                source + row * row_stride + 4 * quad, 16);
+        copy_async_16(tile + row * stride + 4 * quad, source + row * row_stride + 4 * quad);
         row += row_step;
         quad += quad_step;
         if (quad >= quads) {
@@ -118,14 +112,6 @@ __device__ __forceinline__ void tf32_copy_tile(float *tile, const float *source,
             row++;
         }
     }
-}
-
-/* An operand for the tensor cores: rounded to the nearest TF32 value, or
- * (ROUND false) the float's bits as they are, which the instruction cuts. */
-template <bool ROUND>
-__device__ __forceinline__ uint32_t tf32_operand(float x)
-{
-    return ROUND ? to_tf32(x) : __float_as_uint(x);
 }
 
 /* The warp's 64 x 32 piece of one tile of scores: sum over HS of
@@ -184,13 +170,8 @@ __device__ __forceinline__ void tf32_store_tile(float *scores,
 #pragma unroll
             for (int n = 0; n < TF32_N_TILES; n++) {
                 const int col = warp_col + 8 * n + 2 * t;
-#ifndef WORKBOOK_MUTANT
                 if (diagonal && col > row)
                     continue; /* both columns masked */
-#else
-                if (diagonal && col >= row)
-                    continue; /* the mutant the referee must catch: the diagonal is dropped */
-#endif
                 const float *c = &sum[m][n][2 * half];
                 *reinterpret_cast<float2 *>(out + col) = make_float2(c[0] * scale, c[1] * scale);
             }
@@ -221,8 +202,8 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
     const size_t tile_step = TF32_TILE * row_stride;
     tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
     tf32_copy_tile(key_tile, sequence + C + tile_col * tile_step, row_stride, HS);
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
+    copy_async_commit();
+    copy_async_wait<0>();
     __syncthreads();
 
     const int warp = threadIdx.x / 32;
@@ -265,19 +246,19 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
     tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
     tf32_copy_tile(key_tiles, sequence + C, row_stride, HS);
-    __pipeline_commit();
+    copy_async_commit();
 
     const int warp = threadIdx.x / 32;
     const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)head * T * T;
     for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
-        __pipeline_wait_prior(0); /* this tile's keys (and, at first, the queries) */
+        copy_async_wait<0>(); /* this tile's keys (and, at first, the queries) */
         __syncthreads();          /* ... for every thread; and the other buffer is free */
         if (tile_col < tile_row) {
             tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
                            sequence + C + (tile_col + 1) * tile_step, row_stride, HS);
-            __pipeline_commit();
+            copy_async_commit();
         }
         float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
         tf32_multiply_tile<ROUND>(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats,
@@ -331,14 +312,13 @@ static int tf32_refuses(triangle_size size, char *why, size_t capacity)
 
 typedef void (*tf32_kernel_function)(float *, const float *, int, int, int, int);
 
-/* Launches `kernel` with `tiles_in_smem` tiles of shared memory, raising the
- * kernel's limit first when it needs more than it was allowed so far. */
+/* Launches `kernel` with `tiles_in_smem` tiles of shared memory. */
 static void tf32_launch(const triangle_args *args, tf32_kernel_function kernel, dim3 grid,
-                        int tiles_in_smem, size_t *allowed)
+                        int tiles_in_smem)
 {
     const triangle_size s = args->size;
     const size_t bytes = (size_t)tiles_in_smem * TF32_TILE * (s.HS + TF32_PAD) * sizeof(float);
-    gpu_allow_shared_memory((const void *)kernel, bytes, allowed);
+    gpu_allow_shared_memory((const void *)kernel, bytes);
     kernel<<<grid, TF32_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
                                                          s.HS);
     LAUNCH_CHECK();
@@ -346,10 +326,8 @@ static void tf32_launch(const triangle_args *args, tf32_kernel_function kernel, 
 
 static void tf32_tiles_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
     const int tiles = args->size.T / TF32_TILE;
-    tf32_launch(args, tf32_scores, dim3(tiles * (tiles + 1) / 2, args->size.B * args->size.NH), 2,
-                &allowed);
+    tf32_launch(args, tf32_scores, dim3(tiles * (tiles + 1) / 2, args->size.B * args->size.NH), 2);
 }
 
 /* Steps 2 and 2b: one block per row of tiles and head. */
@@ -360,21 +338,17 @@ static dim3 tf32_rows_grid(triangle_size size)
 
 static void tf32_rows_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    tf32_launch(args, tf32_rows_scores<true>, tf32_rows_grid(args->size), 3, &allowed);
+    tf32_launch(args, tf32_rows_scores<true>, tf32_rows_grid(args->size), 3);
 }
 
 static void tf32_rows_cut_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
-    tf32_launch(args, tf32_rows_scores<false>, tf32_rows_grid(args->size), 3, &allowed);
+    tf32_launch(args, tf32_rows_scores<false>, tf32_rows_grid(args->size), 3);
 }
 
-const triangle_kernel tf32_kernel = {"tf32", 8, TOLERANCE_TF32, tf32_refuses, tf32_tiles_launch};
-const triangle_kernel tf32_rows_kernel = {"tf32+rows", 8, TOLERANCE_TF32, tf32_refuses,
-                                          tf32_rows_launch};
-const triangle_kernel tf32_rows_cut_kernel = {"tf32+rows+cut", 8, TOLERANCE_TF32, tf32_refuses,
-                                              tf32_rows_cut_launch};
+extern const triangle_kernel tf32_kernel = {tf32_refuses, tf32_tiles_launch};
+extern const triangle_kernel tf32_rows_kernel = {tf32_refuses, tf32_rows_launch};
+extern const triangle_kernel tf32_rows_cut_kernel = {tf32_refuses, tf32_rows_cut_launch};
 
 /*md
 ## Where it stands
@@ -419,17 +393,3 @@ multiplying while the warps only store. The race against cuBLAS, though,
 is decided: knowing the mask, the layout and the size is worth more than
 any instruction.
 */
-
-#if WORKBOOK_CHAPTER == 8
-int main(int argc, char **argv)
-{
-    const triangle_kernel *contenders[] = {
-        &cublas_permute_kernel, &cublas_direct_kernel, &cublas_tf32_kernel,
-        &naive_kernel,          &registers_kernel,     &vectorized_kernel,
-        &shared_kernel,         &shared_rows_interleaved_kernel,
-        &tf32_kernel,           &tf32_rows_kernel,     &tf32_rows_cut_kernel};
-    return triangle_chapter_main(
-        argc, argv, 8, "chapter 8, tensor cores: the triangle in TF32, against chapters 2-5 and cuBLAS",
-        contenders, (int)(sizeof contenders / sizeof contenders[0]));
-}
-#endif

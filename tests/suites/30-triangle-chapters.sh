@@ -6,8 +6,12 @@ for n in 3 4 5; do
     expect_status "chapter$n --help exits 0" 0 build/chapter$n --help
     expect_status "chapter$n --list exits 0" 0 build/chapter$n --list
 done
-expect_output "chapter5 lists its steps" "shared\+persistent" build/chapter5 --list
+expect_output "chapter5 lists step 1" "shared\+staged \(chapter 5\)" build/chapter5 --list
 expect_output "chapter5 lists step 5" "shared\+rows\+interleaved" build/chapter5 --list
+expect_status "chapter5 lists no tried variant" 1 sh -c "build/chapter5 --list | grep -q persistent"
+expect_output "chapter5-tried lists the tried variants" "shared\+persistent" build/chapter5-tried --list
+expect_output "chapter5-tried races them against step 5" "shared\+rows\+interleaved" build/chapter5-tried --list
+expect_output "every triangle chapter races cublas-rows" "cublas-rows \(chapter 1\)" build/chapter3 --list
 
 # Refusals: exit status 2 and a reason, before any GPU is touched.
 expect_status "registers refuses T not a multiple of 128" 2 build/chapter3 --kernel registers T=200
@@ -39,10 +43,12 @@ gpu_expect "chapter5 shared kernels pass at B=1 T=128 C=64 NH=1" 0 build/chapter
 gpu_expect "chapter5 shared kernels pass at HS=16" 0 build/chapter5 --only-new B=2 T=256 C=64 NH=4 --check-only
 gpu_expect "chapter5 shared kernels pass at HS=128, T=384" 0 build/chapter5 --only-new B=3 T=384 C=1536 NH=12 --check-only
 gpu_expect "chapter5 shared kernels pass at HS=48" 0 build/chapter5 --only-new B=2 T=256 C=576 NH=12 --check-only
-gpu_expect "chapter5 shared+persistent passes at HS=256" 0 build/chapter5 --kernel shared+persistent B=1 T=256 C=768 NH=3 --check-only
+gpu_expect "chapter5's tried variants pass at the default size" 0 build/chapter5-tried --check-only
+gpu_expect "chapter5's tried variants pass at HS=48" 0 build/chapter5-tried --only-new B=2 T=256 C=576 NH=12 --check-only
+gpu_expect "chapter5 shared+persistent passes at HS=256" 0 build/chapter5-tried --kernel shared+persistent B=1 T=256 C=768 NH=3 --check-only
 gpu_expect "chapter5 shared passes at T=2048" 0 build/chapter5 --kernel shared B=2 T=2048 --check-only
 gpu_expect "chapter5 shared+rows+interleaved passes at T=2048" 0 build/chapter5 --kernel shared+rows+interleaved B=2 T=2048 --check-only
-gpu_expect "chapter5 shared+persistent passes with fewer tiles than blocks" 0 build/chapter5 --kernel shared+persistent B=1 T=128 C=64 NH=1 --check-only
+gpu_expect "chapter5 shared+persistent passes with fewer tiles than blocks" 0 build/chapter5-tried --kernel shared+persistent B=1 T=128 C=64 NH=1 --check-only
 
 # Each mutant carries a one-line bug in its chapter's kernel; the check must fail (exit 1).
 gpu_expect "chapter3 mutant is rejected by the check" 1 build/chapter3-mutant --kernel registers B=2 T=256 --check-only

@@ -81,4 +81,7 @@ fi
 gpu_expect "chapter6 mutant (fused forgets the mask) is rejected" 1 \
     build/chapter6-mutant --kernel fused --check-only
 gpu_expect "chapter6 mutant is rejected with one block a column too" 1 \
-    build/chapter6-mutant --kernel fused+nocluster B=1 S=16 N=40 D=64 H=4 --check-only
+    build/chapter6-mutant --kernel fused B=1 S=64 N=80 D=64 H=8 --check-only
+expect_output "chapter6-tried lists fused+nocluster" "fused\+nocluster \(chapter 6\)" build/chapter6-tried --list
+gpu_expect "chapter6-tried passes at S=16 D=64 H=4 (one block a column)" 0 \
+    build/chapter6-tried B=1 S=16 N=40 D=64 H=4 --check-only

@@ -1,0 +1,118 @@
+# common/programs.awk - the chapter programs that chapters/kernels.list
+# implies, and which chapters each one links.
+#
+#   awk -v mode=table -v chapters="1 2 ..." -v mutants="2 3 ..." \
+#       -f common/programs.awk chapters/kernels.list
+#       one line per program: NAME PROBLEM CHAPTER KIND LINKED-CHAPTERS...
+#   awk -v mode=make ... (the same variables)
+#       the same as Makefile rules (the Makefile includes build/gen/programs.mk)
+#
+# chapters: the chapters that have a folder (lines of other chapters are
+# ignored); mutants: those with a chapters/NN-slug/mutant.patch, which also
+# get build/chapterN-mutant, the program built from the patched sources.
+#
+# Chapter N has one program per problem it has kernels of: build/chapterN
+# (build/chapterN-PROBLEM when it has two), racing the problem's champions,
+# the best kernel of every earlier chapter and its own steps and best; and,
+# when it has tried variants, build/chapterN-tried (chapterN-PROBLEM-tried)
+# racing the champions, its best and those variants. A program links the
+# objects of every chapter one of its contenders comes from (its own always),
+# and the tried program also the chapter's tried/ folder.
+BEGIN {
+    if (mode !~ /^(table|make)$/) {
+        print "programs.awk: set mode=table or mode=make" > "/dev/stderr"
+        exit 1
+    }
+    split(chapters, folder_list, " ")
+    for (k in folder_list)
+        has_folder[folder_list[k] + 0] = 1
+    split(mutants, mutant_list, " ")
+    for (k in mutant_list)
+        has_mutant[mutant_list[k] + 0] = 1
+}
+/^[ \t]*(#|$)/ { next }
+NF != 7 { printf "%s:%d: expected 7 columns\n", FILENAME, FNR > "/dev/stderr"; failed = 1; exit 1 }
+$3 == "torch" || !(($2 + 0) in has_folder) { next }
+{
+    problem = $1; chapter = $2 + 0; role = $3
+    key = chapter SUBSEP problem
+    if (!(key in seen)) {
+        seen[key] = 1
+        problems_of[chapter] = problems_of[chapter] " " problem
+        problem_count[chapter]++
+        if (chapter > last_chapter)
+            last_chapter = chapter
+    }
+    if (role == "tried")
+        has_tried[key] = 1
+    if (role == "champion")
+        champion_chapters[problem] = champion_chapters[problem] " " chapter
+    if (role == "champion" || role == "best")
+        raced_chapters[problem] = raced_chapters[problem] " " chapter
+}
+function unique(list,    n, parts, k, out, have) {
+    n = split(list, parts, " ")
+    out = ""
+    for (k = 1; k <= n; k++)
+        if (!(parts[k] in have)) { have[parts[k]] = 1; out = out " " parts[k] }
+    return out
+}
+# the chapters of `list` up to `most`, plus `own`
+function linked(list, most, own,    n, parts, k, out) {
+    n = split(unique(list " " own), parts, " ")
+    out = ""
+    for (k = 1; k <= n; k++)
+        if (parts[k] + 0 <= most + 0)
+            out = out " " parts[k]
+    return out
+}
+function emit(name, problem, chapter, kind, chapters,    target) {
+    if (mode == "table") {
+        print name, problem, chapter, kind chapters
+        if (kind == "chapter" && chapter in has_mutant)
+            print name "-mutant", problem, chapter, "mutant" chapters
+        return
+    }
+    target = "$(BUILD)/" name
+    printf "%s_PROGRAMS += %s\n", kind == "tried" ? "TRIED" : "CHAPTER", target
+    printf "%s: $(BUILD)/obj/gen/%s.o $(call chapter_objects,%s)%s $(LIBRARY)\n", target, name,
+           chapters, kind == "tried" ? " $(call tried_objects," chapter ")" : ""
+    printf "\t$(NVCC) $(NVCCFLAGS) $^ $(NVCCLIBS) -o $@\n"
+    printf "$(BUILD)/gen/%s.cu: chapters/kernels.list common/contenders.awk\n", name
+    printf "\t@mkdir -p $(dir $@)\n"
+    printf "\tawk -v chapter=%d -v problem=%s -v kind=%s -v program=%s -f common/contenders.awk $< > $@.partial && mv $@.partial $@\n",
+           chapter, problem, kind, name
+    if (kind == "chapter")
+        printf "PROGRAMS_OF_%d += %s\n", chapter, target
+    if (kind == "chapter" && chapter in has_mutant) {
+        printf "MUTANT_PROGRAMS += %s-mutant\n", target
+        printf "%s-mutant: $(BUILD)/obj/gen/%s.o $(call chapter_objects,%s) $(call mutant_objects,%d) $(LIBRARY)\n",
+               target, name, other_than(chapters, chapter), chapter
+        printf "\t$(NVCC) $(NVCCFLAGS) $^ $(NVCCLIBS) -o $@\n"
+    }
+}
+function other_than(list, chapter,    n, parts, k, out) {
+    n = split(list, parts, " ")
+    out = ""
+    for (k = 1; k <= n; k++)
+        if (parts[k] + 0 != chapter + 0)
+            out = out " " parts[k]
+    return out
+}
+END {
+    if (failed)
+        exit 1
+    for (chapter = 1; chapter <= last_chapter; chapter++) {
+        if (!(chapter in problems_of))
+            continue
+        n = split(problems_of[chapter], list, " ")
+        for (k = 1; k <= n; k++) {
+            problem = list[k]
+            name = "chapter" chapter (problem_count[chapter] > 1 ? "-" problem : "")
+            emit(name, problem, chapter, "chapter", linked(raced_chapters[problem], chapter, chapter))
+            if ((chapter SUBSEP problem) in has_tried)
+                emit(name "-tried", problem, chapter, "tried",
+                     linked(champion_chapters[problem], chapter, chapter))
+        }
+    }
+}
