@@ -16,8 +16,10 @@
 # the best kernel of every earlier chapter and its own steps and best; and,
 # when it has tried variants, build/chapterN-tried (chapterN-PROBLEM-tried)
 # racing the champions, its best and those variants. A program links the
-# objects of every chapter one of its contenders comes from (its own always),
-# and the tried program also the chapter's tried/ folder.
+# objects of every chapter one of its contenders comes from (its own always).
+# A tried program links its chapter's tried/ objects instead of the chapter's
+# own: a tried/ file #includes the chapter's sources it builds on, so that
+# its variants use the chapter's helpers and define its best kernel too.
 BEGIN {
     if (mode !~ /^(table|make)$/) {
         print "programs.awk: set mode=table or mode=make" > "/dev/stderr"
@@ -112,7 +114,7 @@ END {
             emit(name, problem, chapter, "chapter", linked(raced_chapters[problem], chapter, chapter))
             if ((chapter SUBSEP problem) in has_tried)
                 emit(name "-tried", problem, chapter, "tried",
-                     linked(champion_chapters[problem], chapter, chapter))
+                     other_than(linked(champion_chapters[problem], chapter, ""), chapter))
         }
     }
 }

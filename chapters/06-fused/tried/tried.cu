@@ -1,0 +1,3 @@
+// placeholder until the tried variants move here
+#include "../fused.cu"
+#include "../unfused.cu"
