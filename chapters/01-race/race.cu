@@ -43,8 +43,8 @@ computed from, whoever computes the rest.
 
 Before writing a line of CUDA, count. A kernel must at least read $Q$ and
 $K$ once (2 of the 3 parts of `inp`: 50 MB) and write the kept half of
-`preatt` once (201 MB). The H200's memory moves about 4.8 TB/s on its
-datasheet, so moving 251 MB takes at least 0.05 ms. Its 132
+`preatt` once (201.5 MB). The H200's memory moves about 4.8 TB/s on its
+datasheet, so moving those 252 MB takes at least 0.05 ms. Its 132
 multiprocessors do 128 fused multiply-adds each per clock at up to 1.98 GHz,
 66.9 TFLOP/s in FP32, so 6.45 GFLOP takes at least 0.096 ms. The arithmetic
 is the larger floor: this is a compute-bound problem, if we can feed it.

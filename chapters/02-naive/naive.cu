@@ -6,7 +6,7 @@
 //   build/chapter2 T=256 --check-only
 
 /*md
-# Naive: one thread, one tile
+# Naive: a block per tile, a thread per patch
 
 Chapter 1 set the race: cuBLAS computes every one of the $T \times T$ scores
 of each head, and so does twice the work the causal mask asks for. Our first
@@ -135,9 +135,10 @@ byte of device memory traffic to keep its FP32 units busy (66.9 TFLOP/s
 over 4.8 TB/s). The caches rescue us from the worst of it, since
 neighbouring threads read the same rows, but not from all of it: every
 multiply-add still waits for two loads, and the loads themselves are
-scattered. The 16 threads of a warp's row read 16 different key rows, each
-$3C$ floats from the next, so one load instruction touches 16 separate
-32-byte sectors to use 4 bytes of each.
+scattered. Thread `tx` starts at key row $8\,tx$ of its tile, so the 16
+threads of a warp's row read 16 key rows 8 tokens apart, $8 \times 3C$
+floats (73,728 bytes at $C = 768$) from one to the next: one load
+instruction touches 16 separate 32-byte sectors to use 4 bytes of each.
 
 Chapter 3 attacks the first problem: a thread that owns an $8 \times 8$
 patch of scores needs only 8 query rows and 8 key rows, not 64 of each.

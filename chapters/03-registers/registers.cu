@@ -16,7 +16,7 @@ key rows, so between them its 64 scores need only $16 \times 64 = 1024$
 distinct floats, yet the naive thread loads $64 \times 128 = 8192$. Every
 value it fetches is fetched eight times.
 
-This chapter changes the order of the loops and nothing else. The loop over
+The main change of this chapter is the order of the loops. The loop over
 the head dimension $k$ moves outside; inside it, the thread loads the 8
 query values $Q_{i,k}$ and the 8 key values $K_{j,k}$ of its patch once,
 keeps them in registers, and adds all 64 products $Q_{i,k} K_{j,k}$ into 64
@@ -24,7 +24,12 @@ running sums, also in registers:
 
 $$ S_{ij} \mathrel{+}= Q_{ik} \, K_{jk}, \qquad i \in \text{8 rows},\; j \in \text{8 columns}. $$
 
-This is an outer product: 16 loads feed 64 fused multiply-adds.
+This is an outer product: 16 loads feed 64 fused multiply-adds. Three small
+things come with it, each explained where it appears: a thread whose whole
+patch lies above the diagonal returns at once, the input pointer is
+declared `__restrict__` (nothing the kernel writes aliases it, so loads may
+be reordered and cached), and `__launch_bounds__(256)` tells the compiler
+how many threads a block has, so it can budget registers.
 
 ## Arithmetic intensity
 
@@ -184,7 +189,8 @@ far from the floor of 0.096 ms that the arithmetic alone sets. The loads it
 kept are the problem now, and not only their number: look at which
 addresses the 32 threads of a warp ask for at the same moment. At one step
 of $k$, the 16 threads along a row of the block each read the $k$-th float
-of a different key row, and key rows lie $3C \times 4 = 9216$ bytes apart.
+of a different key row: thread `tx` starts at key $8\,tx$, so neighbours'
+key rows are 8 tokens, $8 \times 3C$ floats (73,728 bytes) apart.
 One load instruction of the warp touches 16 different 32-byte sectors to use
 4 bytes of each. The stores are no better: neighbouring threads write
 floats 32 bytes apart. Chapter 4 fixes both.

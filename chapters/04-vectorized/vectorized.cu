@@ -27,9 +27,10 @@ but the cost of handling 32 sectors is paid now).
 
 In chapter 3 a warp is two rows of the thread block, $16 \times 2$ threads.
 At a step $k$ it loads, for one of its 8 key rows, the float $K_{j,k}$ for
-16 different keys $j$. Keys are tokens, and tokens lie $3C$ floats
-(9216 bytes) apart in the packed input, so that load touches 16 sectors to
-use 4 bytes of each: 64 useful bytes out of 512. Its stores are worse: for
+16 different keys $j$, 8 tokens apart (thread `tx` owns keys $8\,tx$ to
+$8\,tx + 7$). Tokens lie $3C$ floats apart in the packed input, so those
+keys are $8 \times 3C$ floats (73,728 bytes) apart and the load touches 16
+sectors to use 4 bytes of each: 64 useful bytes out of 512. Its stores are worse: for
 one of its 64 scores, each thread writes one float, 32 bytes away from its
 neighbour's, in two rows: 32 sectors written 4 bytes at a time.
 

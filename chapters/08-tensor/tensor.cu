@@ -11,10 +11,11 @@
 Chapter 5 ended with the FP32 units busy on about two cycles in three and
 no single limit left to push against. The H200 has a second engine for
 exactly this kind of work: the *tensor cores*, which a warp drives with
-one instruction per small matrix product. Chapter 7 met them already, in
-the instruction `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`: a
-warp multiplies a $16 \times 8$ tile of $A$ by an $8 \times 8$ tile of $B$
-and adds the result to a $16 \times 8$ tile $C$ in FP32. Its inputs are
+one instruction per small matrix product. This chapter uses one of them,
+`mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`: the 32 lanes of a
+warp together multiply a $16 \times 8$ tile of $A$ by an $8 \times 8$ tile
+of $B$ and add the result to a $16 \times 8$ tile $C$ in FP32, each lane
+holding a fixed part of each tile in its registers. Its inputs are
 TF32, floats whose mantissa keeps 10 of its 23 bits, so the products are
 less exact than in chapters 2-5, and the check uses the TF32 tolerance of
 the design, 2e-3 on the relative error instead of 1e-5. The race's fair
@@ -27,30 +28,35 @@ row of tiles. What changes is the inner product, and with it the floor.
 ## The two floors again
 
 - **arithmetic**: the same $6.45 \times 10^9$ floating-point operations.
-  NVIDIA's datasheet gives the H200 (like the H100 SXM) about 495 TFLOP/s
-  of dense TF32 on its tensor cores, seven times its FP32 rate: about
-  **0.013 ms**.
-- **memory**: unchanged, 50 MB of queries and keys to read and 201 MB of
+  A Hopper multiprocessor's tensor cores do 2,048 dense TF32 operations per
+  clock, so the H200's 132 do about 535 TFLOP/s at 1.98 GHz (NVIDIA's
+  datasheet quotes 495, at a lower clock), eight times its FP32 rate: about
+  **0.012 ms**. This is the peak the tables measure TF32 kernels against.
+- **memory**: unchanged, 50 MB of queries and keys to read and 201.5 MB of
   kept scores to write: **0.052 ms** at 4.8 TB/s.
 
-For the first time in the book the floor is the memory. A kernel that
+On the tensor cores the floor of this problem is the memory. A kernel that
 multiplied in no time at all would still spend about 0.05 ms writing its
 scores. The goal of this chapter is to get near that, which means: keep
 the writes flowing, and let the products hide under them.
 
 ## The layout: no more transposing
 
-The fragments of `mma.sync` (they are spelled out in
-`common/tensor_core.h`) fix which lane holds which value. With
-lane $= 4g + t$, a lane holds, of $A$, rows $g$ and $g + 8$ at columns $t$
-and $t + 4$; of $B$, column $g$ at rows $t$ and $t + 4$. For our product
+The *fragments* of `mma.sync` fix which lane holds which value. Write
+lane $= 4g + t$, with $g = 0..7$ the lane's *group* and $t = 0..3$ its
+place in it. Then a lane holds, of $A$, rows $g$ and $g + 8$ at columns $t$
+and $t + 4$ (four values); of $B$, column $g$ at rows $t$ and $t + 4$ (two);
+and of $C$, rows $g$ and $g + 8$ at columns $2t$ and $2t + 1$ (four).
+`common/tensor_core.h` wraps the instruction (`mma_tf32`) and the rounding
+of a float to TF32 (`to_tf32`, the instruction `cvt.rna.tf32.f32`). For our product
 $S = Q K^T$, the $A$ tiles are pieces of the query tile and the $B$ tiles
 pieces of $K^T$, whose column $g$ is row $g$ of the key tile. So both
 fragments read a tile *row by row*, at 4 consecutive values of $k$: the
 tiles can sit in shared memory exactly as they sit in global memory,
 `query_tile[row][k]` and `key_tile[row][k]`, and the 16-byte copy that
 chapter 5 could not use (its transposing copy had to move single floats)
-is back: 8 `cp.async` of 16 bytes per thread copy a tile pair of 64 KB.
+is back: a tile pair of 64 KB is 4,096 pieces of 16 bytes, so each of the
+256 threads issues 16 `cp.async` (8 per tile).
 
 Bank conflicts: lane $(g, t)$ reads the word at offset $(r_0 + g) \cdot s
 + k_0 + t$, with $s$ the row stride in floats. With $s = HS + 4$ ($68$ at
@@ -272,13 +278,15 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
 
 Every operand a warp hands to the tensor cores first goes through
 `cvt.rna.tf32.f32`: 24 of the 64 instructions of a step of 8 values of $k$
-only round. Chapter 7 found that the instruction does not need them: given
-the plain bits of a float, it uses the top 10 bits of the mantissa and
-drops the other 13, which is rounding toward zero. The template parameter
-`ROUND` chooses; `tf32+rows+cut` is step 2 without the rounding. Nsight
-Compute counts about a quarter fewer instructions for it, and the check
-reports a relative error about two and a half times larger, still well
-inside the tolerance.
+only round. What does the instruction do with a float that was not
+rounded? The PTX manual leaves it unspecified. What we observe on the H200
+is what dropping the 13 low bits of the mantissa would give, rounding
+toward zero: the kernel that skips the rounding passes the TF32 check, with
+a relative error (which the check prints) about two and a half times that
+of the rounding kernel. The template parameter `ROUND` chooses;
+`tf32+rows+cut` is step 2 without the rounding. Nsight Compute counts about
+a quarter fewer instructions for it. Relying on unspecified behaviour is a
+choice a library could not make; chapter 9 returns to it.
 */
 
 /*md
