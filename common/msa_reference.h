@@ -1,5 +1,5 @@
 /* msa_reference.h - problem B, MSA column-wise gated self-attention (the
- * AlphaFold 2 Evoformer layer; DESIGN section 4), on the CPU: sizes, the
+ * AlphaFold 2 Evoformer layer; docs/design.md, "The two problems"), on the CPU: sizes, the
  * input tensors and how they are drawn, work counts, and the referee.
  * Plain C, so the host unit tests can check it by hand on tiny cases.
  *

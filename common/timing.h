@@ -1,4 +1,4 @@
-/* timing.h - how the workbook times GPU work (DESIGN section 6).
+/* timing.h - how the workbook times GPU work (docs/design.md, "Timing, results and rates").
  *
  * CUDA events are recorded around the work alone. Before timing, a few
  * warm-up runs pay for module loading and cuBLAS's first-call setup. Before
