@@ -7,6 +7,11 @@
 # turns it into build/gen/programs.mk); each program's main() is generated
 # from the same list (common/contenders.awk). docs/design.md explains it.
 
+# No built-in rules: with them make would try to remake the included .d files
+# through the mutant rule, which matches any object name.
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 ARCH ?= sm_90
 CC ?= gcc
@@ -34,6 +39,9 @@ dir_of = $(filter chapters/$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0)$(1)-%,$(CHAP
 # other top-level .cu of its folder.
 CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(lastword $(subst -, ,$(notdir $(dir)))).cu)
 MUTANT_CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(if $(wildcard $(dir)/mutant.patch),$(call chapter_number,$(dir))))
+# "N:M" where a top-level source of chapter N #includes one of chapter M's.
+BUILDS_ON := $(sort $(foreach dir,$(CHAPTER_DIRS),$(foreach m,$(shell sed -n \
+    's|^\#include "\.\./\([0-9][0-9]\)-.*|\1|p' $(wildcard $(dir)/*.cu)),$(call chapter_number,$(dir)):$(patsubst 0%,%,$(m)))))
 
 chapter_objects = $(foreach n,$(1),$(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(n))/*.cu)))
 tried_objects = $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(1))/tried/*.cu))
@@ -45,10 +53,10 @@ COMMON_OBJECTS := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj
 LIBRARY := $(BUILD)/libworkbook.a
 
 # CHAPTER_PROGRAMS, TRIED_PROGRAMS, MUTANT_PROGRAMS, PROGRAMS_OF_N and their rules.
-$(BUILD)/gen/programs.mk: $(KERNEL_LIST) common/programs.awk $(CHAPTER_DIRS)
+$(BUILD)/gen/programs.mk: $(KERNEL_LIST) common/programs.awk $(CHAPTER_DIRS) Makefile
 	@mkdir -p $(dir $@)
 	@awk -v mode=make -v chapters="$(CHAPTERS)" -v mutants="$(MUTANT_CHAPTERS)" \
-	    -f common/programs.awk $< > $@.partial && mv $@.partial $@
+	    -v builds_on="$(BUILDS_ON)" -f common/programs.awk $< > $@.partial && mv $@.partial $@
 include $(BUILD)/gen/programs.mk
 
 .PHONY: all help clean deps test verify bench sanitize profile ptxas programs \
@@ -97,7 +105,7 @@ $(BUILD)/mutant/%/.patched: %/mutant.patch $$(wildcard $$*/*.cu $$*/*.h)
 	@touch $@
 $(BUILD)/obj/mutant/%.o: $(BUILD)/mutant/$$(dir $$*).patched
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $(BUILD)/mutant/$*.cu -o $@
+	$(NVCC) $(NVCCFLAGS) -I$(dir $*) -MMD -MP -MF $(@:.o=.d) -c $(BUILD)/mutant/$*.cu -o $@
 
 # The library holds common/ only; the kernels a chapter races are linked
 # from their own chapters' objects.
@@ -117,7 +125,7 @@ $(foreach n,$(CHAPTERS),$(eval $(call chapter_target,$(n))))
 
 programs:
 	@awk -v mode=table -v chapters="$(CHAPTERS)" -v mutants="$(MUTANT_CHAPTERS)" \
-	    -f common/programs.awk $(KERNEL_LIST)
+	    -v builds_on="$(BUILDS_ON)" -f common/programs.awk $(KERNEL_LIST)
 
 # ---------------------------------------------------------------- GPU runs
 GPU_PROGRAMS := $(CHAPTER_PROGRAMS) $(TRIED_PROGRAMS)

@@ -9,7 +9,10 @@
 #
 # chapters: the chapters that have a folder (lines of other chapters are
 # ignored); mutants: those with a chapters/NN-slug/mutant.patch, which also
-# get build/chapterN-mutant, the program built from the patched sources.
+# get build/chapterN-mutant, the program built from the patched sources;
+# builds_on: "N:M ..." where a source of chapter N #includes chapter M's
+# (chapter 9 builds its kernel on chapter 8's): N's programs then take M's
+# kernels from N's own objects and do not link M's.
 #
 # Chapter N has one program per problem it has kernels of: build/chapterN
 # (build/chapterN-PROBLEM when it has two), racing the problem's champions,
@@ -31,6 +34,11 @@ BEGIN {
     split(mutants, mutant_list, " ")
     for (k in mutant_list)
         has_mutant[mutant_list[k] + 0] = 1
+    split(builds_on, pairs, " ")
+    for (k in pairs) {
+        split(pairs[k], pair, ":")
+        included[pair[1] + 0, pair[2] + 0] = 1
+    }
 }
 /^[ \t]*(#|$)/ { next }
 NF != 7 { printf "%s:%d: expected 7 columns\n", FILENAME, FNR > "/dev/stderr"; failed = 1; exit 1 }
@@ -59,12 +67,12 @@ function unique(list,    n, parts, k, out, have) {
         if (!(parts[k] in have)) { have[parts[k]] = 1; out = out " " parts[k] }
     return out
 }
-# the chapters of `list` up to `most`, plus `own`
+# the chapters of `list` up to `most`, plus `own`, less those `most` includes
 function linked(list, most, own,    n, parts, k, out) {
     n = split(unique(list " " own), parts, " ")
     out = ""
     for (k = 1; k <= n; k++)
-        if (parts[k] + 0 <= most + 0)
+        if (parts[k] + 0 <= most + 0 && !((most + 0, parts[k] + 0) in included))
             out = out " " parts[k]
     return out
 }

@@ -1,0 +1,207 @@
+// chapters/09-precision/precision.cu - Chapter 9: FP32 accuracy at tensor-core speed (3xTF32).
+//
+// Build, check and time it from the repository root:
+//
+//   make chapter9                     # the triangle (build/chapter9-trimul), then the MSA layer
+//   build/chapter9-trimul --kernel tf32x3 T=4096
+//   build/chapter9-trimul --only-new --check-only --input-scale 1e-3
+
+/*md
+# Precision on tensor cores: three products for one
+
+Chapter 5 ended with an FP32 kernel at half the FP32 peak, and chapter 8
+with a TF32 kernel twice as fast and a hundred times less accurate: its
+relative error is a few $10^{-4}$, where FP32 arithmetic gives $10^{-7}$.
+For attention scores TF32 is usually good enough. Often it is not: a
+model trained in FP32 may drift, a reference implementation must match to
+the last digits, a check like ours at $10^{-5}$ fails. Must we choose
+between the accuracy of the FP32 lanes and the speed of the tensor cores?
+
+No. A float can be written exactly enough as the sum of two TF32 numbers,
+and a product of two floats as three products of TF32 numbers. The tensor
+cores do three times the work, and the result is accurate to FP32's level.
+This chapter builds that, measures the error it leaves, and measures what
+it costs.
+
+## A float in two pieces
+
+A float has a sign, 8 bits of exponent and 23 stored bits of mantissa; with
+the leading 1 that is not stored, 24 significant bits. A TF32 number keeps
+the exponent and only the top 10 stored bits: 11 significant bits. Write
+
+$$ x = x_{\text{big}} + x_{\text{small}}, \qquad x_{\text{big}} = \mathrm{tf32}(x), \qquad x_{\text{small}} = x - x_{\text{big}}, $$
+
+where $\mathrm{tf32}$ rounds to the nearest TF32 value (`cvt.rna.tf32.f32`).
+Two facts make this work:
+
+1. $x - x_{\text{big}}$ is computed exactly in FP32. The two numbers agree
+   in sign, exponent and top 10 mantissa bits, so the difference is what
+   was left of the 13 low bits: at most 13 significant bits, and rounding
+   the big part to nearest leaves $|x_{\text{small}}| \le 2^{-11} |x|$ (half
+   a unit of the 10th bit).
+2. $x_{\text{small}}$ needs about 13 significant bits, and TF32 holds 11 of
+   them: handing it to the tensor core loses at most the bits below those,
+   an error of at most $2^{-11} |x_{\text{small}}| \le 2^{-22} |x|$ when it
+   is rounded ($2^{-21} |x|$ if its low bits are simply dropped).
+
+The figure shows one float of the inputs split this way, bit by bit: what
+the big part keeps, what the small part keeps, and what is lost.
+
+{{figure|tf32-split}}
+
+## Three products
+
+Then
+
+$$ a\,b = a_{\text{big}} b_{\text{big}} + a_{\text{big}} b_{\text{small}} + a_{\text{small}} b_{\text{big}} + a_{\text{small}} b_{\text{small}} . $$
+
+Each term is a product of two TF32 numbers, which the tensor core multiplies
+exactly (11 by 11 bits fit in the FP32 accumulator's 24). The last term is
+at most $2^{-11} \cdot 2^{-11} = 2^{-22}$ of $|a b|$: below FP32's own
+rounding of $2^{-24}$ by only a factor of four, so we drop it and keep
+three. What is left of the error: $2^{-22}$ for the dropped term, about
+$2 \cdot 2^{-22}$ for the small parts' own rounding, all relative to each
+product, against $2^{-24}$ for an FP32 fused multiply-add. So 3xTF32 should
+land within a small factor of FP32, about a thousand times below TF32.
+
+One thing the argument leaves out: how the tensor core *adds*. It
+accumulates in FP32, but NVIDIA does not promise IEEE round-to-nearest for
+that addition, and the order of the additions inside one instruction is
+not documented. Rather than assume, the chapter measures: the error of
+every kernel against the double-precision referee, at several head sizes
+and input scales, in the section after the kernel.
+
+The order of the three matters a little: the two small products are added
+to the accumulator before the big one, so that they meet partial sums of
+their own size.
+*/
+
+#include <string.h>
+
+#include "../08-tensor/tensor.cu" /* chapter 8's tiles, copies and stores, which this kernel keeps */
+
+/*md
+## The split, in code
+
+The function is written for the host too, so that the figure above is
+drawn from the very code the kernel runs; on the host it does with integer
+arithmetic what `cvt.rna.tf32.f32` does on the device (round half away from
+zero at the 10th stored bit).
+*/
+
+typedef struct {
+    uint32_t big, small; /* the two TF32 operands, as the tensor core takes them */
+} tf32_pair;
+
+__host__ __device__ __forceinline__ tf32_pair split_tf32(float x)
+{
+    tf32_pair pair;
+#ifdef __CUDA_ARCH__
+    pair.big = to_tf32(x);
+    pair.small = to_tf32(x - __uint_as_float(pair.big));
+#else
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    pair.big = (bits + 0x1000u) & 0xffffe000u;
+    float big, residual;
+    memcpy(&big, &pair.big, sizeof big);
+    residual = x - big;
+    memcpy(&bits, &residual, sizeof bits);
+    pair.small = (bits + 0x1000u) & 0xffffe000u;
+#endif
+    return pair;
+}
+
+/*md
+## The kernel
+
+Everything but the multiply is chapter 8's `tf32+rows`: a block walks one
+row of tiles of one head, the query tile copied once, the keys of the next
+tile copied while this one is multiplied, the same fragments, the same
+stores. The multiply of a step of 8 values of $k$ now loads each operand
+once, splits it into two fragments, and issues three `mma.sync` where
+chapter 8 issued one. A warp's $64 \times 32$ scores still live in 64
+accumulators per lane. The split doubles the registers the fragments
+take, and 64 accumulators leave little room: so the kernel splits the
+step's $B$ fragments once (16 registers for 4 n-tiles), then goes through
+the m-tiles one at a time, splitting 4 values of $A$ (8 registers) and
+issuing its 12 products.
+*/
+
+__device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
+                                                     const float *query_tile,
+                                                     const float *key_tile, int warp_row,
+                                                     int warp_col, int HS)
+{
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, stride = HS + TF32_PAD;
+    const float *a_lane = query_tile + (warp_row + g) * stride + t;
+    const float *b_lane = key_tile + (warp_col + g) * stride + t;
+    for (int k = 0; k < HS; k += TF32_STEP) {
+        tf32_pair b[TF32_N_TILES][2]; /* this step's B fragments, split once */
+#pragma unroll
+        for (int n = 0; n < TF32_N_TILES; n++) {
+            const float *p = b_lane + 8 * n * stride + k;
+            b[n][0] = split_tf32(p[0]); /* k + t,     column g */
+            b[n][1] = split_tf32(p[4]); /* k + t + 4, column g */
+        }
+#pragma unroll
+        for (int m = 0; m < TF32_M_TILES; m++) {
+            const float *p = a_lane + 16 * m * stride + k;
+            const tf32_pair a0 = split_tf32(p[0]), a1 = split_tf32(p[8 * stride]),
+                            a2 = split_tf32(p[4]), a3 = split_tf32(p[8 * stride + 4]);
+            const uint32_t a_big[4] = {a0.big, a1.big, a2.big, a3.big};
+            const uint32_t a_small[4] = {a0.small, a1.small, a2.small, a3.small};
+#pragma unroll
+            for (int n = 0; n < TF32_N_TILES; n++) {
+                mma_tf32(sum[m][n], a_small, b[n][0].big, b[n][1].big);
+                mma_tf32(sum[m][n], a_big, b[n][0].small, b[n][1].small);
+                mma_tf32(sum[m][n], a_big, b[n][0].big, b[n][1].big);
+            }
+        }
+    }
+}
+
+__global__ void __launch_bounds__(TF32_THREADS, 2)
+    tf32x3_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+{
+    extern __shared__ float4 tf32x3_space[];
+    const int tile_floats = TF32_TILE * (HS + TF32_PAD);
+    float *query_tile = reinterpret_cast<float *>(tf32x3_space); /* [128][HS + 4] */
+    float *key_tiles = query_tile + tile_floats;                  /* 2 x [128][HS + 4] */
+
+    const int heads = B * NH, tiles = T / TF32_TILE;
+    const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
+    const int b = head / NH, h = head % NH, C = NH * HS;
+    const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
+    const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
+    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
+    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS);
+    copy_async_commit();
+
+    const int warp = threadIdx.x / 32;
+    const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
+    const float scale = 1.0f / sqrtf((float)HS);
+    float *scores = preatt + (size_t)head * T * T;
+    for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
+        copy_async_wait<0>();
+        __syncthreads();
+        if (tile_col < tile_row) {
+            tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
+                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS);
+            copy_async_commit();
+        }
+        float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
+        tf32x3_multiply_tile(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats, warp_row,
+                             warp_col, HS);
+        tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
+    }
+}
+
+// book:hide
+static void tf32x3_launch(const triangle_args *args)
+{
+    tf32_launch(args, tf32x3_rows_scores, tf32_rows_grid(args->size), 3);
+}
+
+extern const triangle_kernel tf32x3_kernel = {tf32_refuses, tf32x3_launch};
+// book:show
