@@ -97,16 +97,16 @@ On a diagonal tile a pair is written when its first column is kept.
 
 /* Issues this thread's 16-byte copies of a TILE x HS tile whose first row
  * is `source` (rows `row_stride` floats apart in global memory) into
- * `tile` (rows HS + TF32_PAD floats apart). The tile's 16-byte pieces are
+ * `tile` (rows HS + pad floats apart). The tile's 16-byte pieces are
  * numbered row by row and thread i copies numbers i, i + 256, ...:
  * consecutive threads copy consecutive 16 bytes of a row (coalesced reads,
  * conflict-free writes). The row and the piece are stepped, not divided
  * out: a division by a number known only at run time costs dozens of
  * instructions. */
 __device__ __forceinline__ void tf32_copy_tile(float *tile, const float *source, size_t row_stride,
-                                               int HS)
+                                               int HS, int pad = TF32_PAD)
 {
-    const int quads = HS / 4, stride = HS + TF32_PAD;
+    const int quads = HS / 4, stride = HS + pad;
     const int row_step = TF32_THREADS / quads, quad_step = TF32_THREADS % quads;
     int row = threadIdx.x / quads, quad = threadIdx.x % quads;
     while (row < TF32_TILE) {

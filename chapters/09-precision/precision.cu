@@ -83,32 +83,56 @@ their own size.
 /*md
 ## The split, in code
 
-The function is written for the host too, so that the figure above is
-drawn from the very code the kernel runs; on the host it does with integer
-arithmetic what `cvt.rna.tf32.f32` does on the device (round half away from
-zero at the 10th stored bit).
+`split_operand` returns the two operands the tensor core is given for a
+float: the big part rounded to TF32, and the residual, rounded too or
+handed over as it is (the kernel below chooses; see "A cheaper split").
+It is written for the host as well, so that the figure above is drawn from
+the very function the kernel runs; on the host it does with integer
+arithmetic what `cvt.rna.tf32.f32` does on the device (round half away
+from zero at the 10th stored bit of the mantissa).
 */
 
 typedef struct {
     uint32_t big, small; /* the two TF32 operands, as the tensor core takes them */
 } tf32_pair;
 
-__host__ __device__ __forceinline__ tf32_pair split_tf32(float x)
+__host__ __device__ __forceinline__ uint32_t round_to_tf32(float x)
 {
-    tf32_pair pair;
 #ifdef __CUDA_ARCH__
-    pair.big = to_tf32(x);
-    pair.small = to_tf32(x - __uint_as_float(pair.big));
+    return to_tf32(x);
 #else
     uint32_t bits;
     memcpy(&bits, &x, sizeof bits);
-    pair.big = (bits + 0x1000u) & 0xffffe000u;
-    float big, residual;
-    memcpy(&big, &pair.big, sizeof big);
-    residual = x - big;
-    memcpy(&bits, &residual, sizeof bits);
-    pair.small = (bits + 0x1000u) & 0xffffe000u;
+    return (bits + 0x1000u) & 0xffffe000u; /* finite inputs: add half a TF32 unit, cut */
 #endif
+}
+
+__host__ __device__ __forceinline__ float bits_as_float(uint32_t bits)
+{
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(bits);
+#else
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+#endif
+}
+
+template <bool ROUND_SMALL>
+__host__ __device__ __forceinline__ tf32_pair split_operand(float x)
+{
+    tf32_pair pair;
+    pair.big = round_to_tf32(x);
+    const float small = x - bits_as_float(pair.big); /* exact */
+    if (ROUND_SMALL) {
+        pair.small = round_to_tf32(small);
+    } else {
+#ifdef __CUDA_ARCH__
+        pair.small = __float_as_uint(small);
+#else
+        memcpy(&pair.small, &small, sizeof pair.small);
+#endif
+    }
     return pair;
 }
 
@@ -118,37 +142,71 @@ __host__ __device__ __forceinline__ tf32_pair split_tf32(float x)
 Everything but the multiply is chapter 8's `tf32+rows`: a block walks one
 row of tiles of one head, the query tile copied once, the keys of the next
 tile copied while this one is multiplied, the same fragments, the same
-stores. The multiply of a step of 8 values of $k$ now loads each operand
-once, splits it into two fragments, and issues three `mma.sync` where
-chapter 8 issued one. A warp's $64 \times 32$ scores still live in 64
-accumulators per lane. The split doubles the registers the fragments
-take, and 64 accumulators leave little room: so the kernel splits the
-step's $B$ fragments once (16 registers for 4 n-tiles), then goes through
-the m-tiles one at a time, splitting 4 values of $A$ (8 registers) and
-issuing its 12 products.
+stores. The multiply of a step of 8 values of $k$ now splits each operand
+into two fragments and issues three `mma.sync` where chapter 8 issued one.
+
+Twice the fragments and three times the products: the instructions around
+the products now cost more than the products. Two changes keep them few.
+
+**Loads of 8 bytes.** The tensor core sums over the 8 values of $k$ of a
+step in an order of its own; it does not care which $k$ a column of $A$
+stands for, as long as row $k$ of $B$ stands for the same one. So the
+kernel lets fragment column $t$ stand for $k = 2t$ and column $t + 4$ for
+$k = 2t + 1$: the two values a lane needs from a row are neighbours, one
+8-byte load (`float2`) instead of two 4-byte ones, for $A$ and for $B$
+alike. For those loads to be free of bank conflicts, a row of the tile
+must start 8 banks after the one before (a half-warp's 16 lanes read 4 rows
+of 8 words): rows of $HS + 8$ floats, 8 modulo 32 for any $HS$ that is a
+multiple of 32 (and for $HS = 8$, 40, ... as well). Three tiles of
+$128 \times 72$ floats are 108 KB, and two blocks still fit on a
+multiprocessor.
+
+**A cheaper split.** Rounding the big part takes one `cvt.rna.tf32.f32` and
+the residual one subtraction; rounding the small part would take a second
+`cvt`. The kernel hands the small part over as it is and lets the tensor
+core drop its 13 low bits, as chapter 8 observed it does: the small part
+then loses at most $2^{-10}$ of itself instead of $2^{-11}$, $2^{-21}$ of
+$|x|$ instead of $2^{-22}$. Whatever the hardware does with those bits,
+dropping them is the worst it can do, so the bound holds either way. The
+appendix measures the kernel that rounds both parts.
+
+A warp's $64 \times 32$ scores still live in 64 accumulators per lane, and
+the split fragments need room too: the kernel splits the step's $B$
+fragments once (16 registers for 4 n-tiles), then goes through the m-tiles
+one at a time, splitting 4 values of $A$ (8 registers) and issuing 12
+products.
 */
 
+#define TF32X3_PAD 8 /* floats added to each row: 8-byte loads without bank conflicts */
+
+template <bool ROUND_SMALL>
 __device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
                                                      const float *query_tile,
                                                      const float *key_tile, int warp_row,
                                                      int warp_col, int HS)
 {
-    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, stride = HS + TF32_PAD;
-    const float *a_lane = query_tile + (warp_row + g) * stride + t;
-    const float *b_lane = key_tile + (warp_col + g) * stride + t;
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, stride = HS + TF32X3_PAD;
+    /* this lane's first words: row g of the warp's first m-tile and of its
+     * first n-tile, at k = 2t (fragment column t is k = 2t, t + 4 is 2t + 1) */
+    const float *a_lane = query_tile + (warp_row + g) * stride + 2 * t;
+    const float *b_lane = key_tile + (warp_col + g) * stride + 2 * t;
     for (int k = 0; k < HS; k += TF32_STEP) {
         tf32_pair b[TF32_N_TILES][2]; /* this step's B fragments, split once */
 #pragma unroll
         for (int n = 0; n < TF32_N_TILES; n++) {
-            const float *p = b_lane + 8 * n * stride + k;
-            b[n][0] = split_tf32(p[0]); /* k + t,     column g */
-            b[n][1] = split_tf32(p[4]); /* k + t + 4, column g */
+            const float2 w = *reinterpret_cast<const float2 *>(b_lane + 8 * n * stride + k);
+            b[n][0] = split_operand<ROUND_SMALL>(w.x); /* fragment row t:     k + 2t */
+            b[n][1] = split_operand<ROUND_SMALL>(w.y); /* fragment row t + 4: k + 2t + 1 */
         }
 #pragma unroll
         for (int m = 0; m < TF32_M_TILES; m++) {
             const float *p = a_lane + 16 * m * stride + k;
-            const tf32_pair a0 = split_tf32(p[0]), a1 = split_tf32(p[8 * stride]),
-                            a2 = split_tf32(p[4]), a3 = split_tf32(p[8 * stride + 4]);
+            const float2 top = *reinterpret_cast<const float2 *>(p);              /* row g */
+            const float2 bottom = *reinterpret_cast<const float2 *>(p + 8 * stride); /* g + 8 */
+            const tf32_pair a0 = split_operand<ROUND_SMALL>(top.x),
+                            a1 = split_operand<ROUND_SMALL>(bottom.x),
+                            a2 = split_operand<ROUND_SMALL>(top.y),
+                            a3 = split_operand<ROUND_SMALL>(bottom.y);
             const uint32_t a_big[4] = {a0.big, a1.big, a2.big, a3.big};
             const uint32_t a_small[4] = {a0.small, a1.small, a2.small, a3.small};
 #pragma unroll
@@ -161,21 +219,22 @@ __device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][
     }
 }
 
+template <bool ROUND_SMALL>
 __global__ void __launch_bounds__(TF32_THREADS, 2)
     tf32x3_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
 {
     extern __shared__ float4 tf32x3_space[];
-    const int tile_floats = TF32_TILE * (HS + TF32_PAD);
-    float *query_tile = reinterpret_cast<float *>(tf32x3_space); /* [128][HS + 4] */
-    float *key_tiles = query_tile + tile_floats;                  /* 2 x [128][HS + 4] */
+    const int tile_floats = TF32_TILE * (HS + TF32X3_PAD);
+    float *query_tile = reinterpret_cast<float *>(tf32x3_space); /* [128][HS + 8] */
+    float *key_tiles = query_tile + tile_floats;                  /* 2 x [128][HS + 8] */
 
     const int heads = B * NH, tiles = T / TF32_TILE;
     const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
     const int b = head / NH, h = head % NH, C = NH * HS;
     const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
-    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS);
+    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS, TF32X3_PAD);
+    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS, TF32X3_PAD);
     copy_async_commit();
 
     const int warp = threadIdx.x / 32;
@@ -187,20 +246,30 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
         __syncthreads();
         if (tile_col < tile_row) {
             tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
-                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS);
+                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS, TF32X3_PAD);
             copy_async_commit();
         }
         float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
-        tf32x3_multiply_tile(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats, warp_row,
-                             warp_col, HS);
+        tf32x3_multiply_tile<ROUND_SMALL>(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats,
+                                          warp_row, warp_col, HS);
         tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
     }
 }
 
 // book:hide
+static void tf32x3_launch_with(const triangle_args *args, tf32_kernel_function kernel)
+{
+    const triangle_size s = args->size;
+    const size_t bytes = 3 * (size_t)TF32_TILE * (s.HS + TF32X3_PAD) * sizeof(float);
+    gpu_allow_shared_memory((const void *)kernel, bytes);
+    kernel<<<tf32_rows_grid(s), TF32_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B,
+                                                                      s.T, s.NH, s.HS);
+    LAUNCH_CHECK();
+}
+
 static void tf32x3_launch(const triangle_args *args)
 {
-    tf32_launch(args, tf32x3_rows_scores, tf32_rows_grid(args->size), 3);
+    tf32x3_launch_with(args, tf32x3_rows_scores<false>);
 }
 
 extern const triangle_kernel tf32x3_kernel = {tf32_refuses, tf32x3_launch};

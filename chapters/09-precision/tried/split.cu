@@ -1,0 +1,118 @@
+// chapters/09-precision/tried/split.cu - Chapter 9's 3xTF32 triangle, the variants not kept.
+//
+// Built into build/chapter9-trimul-tried (build/chapter9-tried while chapter 9 has one
+// problem), which races them against tf32x3 and the cuBLAS champions:
+//
+//   make build/chapter9-trimul-tried && build/chapter9-trimul-tried
+
+/*md
+# Precision on tensor cores: the splits not kept
+
+Two variants of `tf32x3` were measured beside it. This file #includes the
+chapter, so that both use its split, its copies and its stores.
+*/
+
+#include "../precision.cu"
+
+/*md
+## Rounding the small part too
+
+`tf32x3+rounded` rounds the residual to TF32 with a second
+`cvt.rna.tf32.f32` instead of letting the tensor core drop its low bits.
+That halves the error of the small part ($2^{-22}$ of $|x|$ instead of
+$2^{-21}$), and costs one instruction per operand.
+*/
+
+// book:hide
+static void tf32x3_rounded_launch(const triangle_args *args)
+{
+    tf32x3_launch_with(args, tf32x3_rows_scores<true>);
+}
+extern const triangle_kernel tf32x3_rounded_kernel = {tf32_refuses, tf32x3_rounded_launch};
+// book:show
+
+/*md
+## Four-byte loads
+
+`tf32x3+scalar` was the first version: chapter 8's tiles exactly (rows of
+$HS + 4$ floats), chapter 8's fragments (column $t$ is $k + t$, column
+$t + 4$ is $k + t + 4$), so every operand is its own 4-byte load, and both
+parts rounded. The same products, twice the shared-memory loads of
+`tf32x3`.
+*/
+
+__device__ __forceinline__ void scalar_multiply_tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
+                                                     const float *query_tile,
+                                                     const float *key_tile, int warp_row,
+                                                     int warp_col, int HS)
+{
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, stride = HS + TF32_PAD;
+    const float *a_lane = query_tile + (warp_row + g) * stride + t;
+    const float *b_lane = key_tile + (warp_col + g) * stride + t;
+    for (int k = 0; k < HS; k += TF32_STEP) {
+        tf32_pair b[TF32_N_TILES][2];
+#pragma unroll
+        for (int n = 0; n < TF32_N_TILES; n++) {
+            const float *p = b_lane + 8 * n * stride + k;
+            b[n][0] = split_operand<true>(p[0]);
+            b[n][1] = split_operand<true>(p[4]);
+        }
+#pragma unroll
+        for (int m = 0; m < TF32_M_TILES; m++) {
+            const float *p = a_lane + 16 * m * stride + k;
+            const tf32_pair a0 = split_operand<true>(p[0]), a1 = split_operand<true>(p[8 * stride]),
+                            a2 = split_operand<true>(p[4]),
+                            a3 = split_operand<true>(p[8 * stride + 4]);
+            const uint32_t a_big[4] = {a0.big, a1.big, a2.big, a3.big};
+            const uint32_t a_small[4] = {a0.small, a1.small, a2.small, a3.small};
+#pragma unroll
+            for (int n = 0; n < TF32_N_TILES; n++) {
+                mma_tf32(sum[m][n], a_small, b[n][0].big, b[n][1].big);
+                mma_tf32(sum[m][n], a_big, b[n][0].small, b[n][1].small);
+                mma_tf32(sum[m][n], a_big, b[n][0].big, b[n][1].big);
+            }
+        }
+    }
+}
+
+// book:hide
+__global__ void __launch_bounds__(TF32_THREADS, 2)
+    scalar_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+{
+    extern __shared__ float4 scalar_space[];
+    const int tile_floats = TF32_TILE * (HS + TF32_PAD);
+    float *query_tile = reinterpret_cast<float *>(scalar_space);
+    float *key_tiles = query_tile + tile_floats;
+    const int heads = B * NH, tiles = T / TF32_TILE;
+    const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
+    const int b = head / NH, h = head % NH, C = NH * HS;
+    const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
+    const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
+    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
+    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS);
+    copy_async_commit();
+    const int warp = threadIdx.x / 32;
+    const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
+    const float scale = 1.0f / sqrtf((float)HS);
+    float *scores = preatt + (size_t)head * T * T;
+    for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
+        copy_async_wait<0>();
+        __syncthreads();
+        if (tile_col < tile_row) {
+            tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
+                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS);
+            copy_async_commit();
+        }
+        float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
+        scalar_multiply_tile(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats, warp_row,
+                             warp_col, HS);
+        tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
+    }
+}
+
+static void tf32x3_scalar_launch(const triangle_args *args)
+{
+    tf32_launch(args, scalar_rows_scores, tf32_rows_grid(args->size), 3);
+}
+extern const triangle_kernel tf32x3_scalar_kernel = {tf32_refuses, tf32x3_scalar_launch};
+// book:show
