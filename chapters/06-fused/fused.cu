@@ -822,21 +822,17 @@ the instantiated set.
 
 static int fused_refuses(msa_size size, char *why, size_t capacity)
 {
-    if (size.S > FUSED_MAX_S) {
+    if (size.S > FUSED_MAX_S)
         snprintf(why, capacity,
                  "S=%d: a whole column must fit on chip, S at most %d (chapter 7 lifts this)",
                  size.S, FUSED_MAX_S);
-        return 1;
-    }
-    if (size.D != 32 && size.D != 64 && size.D != 128) {
+    else if (size.D != 32 && size.D != 64 && size.D != 128)
         snprintf(why, capacity, "D=%d: the kernel is built for D = 32, 64 or 128", size.D);
-        return 1;
-    }
-    if (size.H != 1 && size.H != 2 && size.H != 4 && size.H != 8) {
+    else if (size.H != 1 && size.H != 2 && size.H != 4 && size.H != 8)
         snprintf(why, capacity, "H=%d: the kernel is built for H = 1, 2, 4 or 8", size.H);
-        return 1;
-    }
-    return 0;
+    else
+        return 0;
+    return 1;
 }
 
 template <int D, int CLUSTER, bool RESIDENT>
@@ -857,48 +853,38 @@ static void launch_variant(const msa_args *args)
     config.stream = args->stream;
     cudaLaunchAttribute attribute[1];
     attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = CLUSTER;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
+    attribute[0].val.clusterDim = {CLUSTER, 1, 1};
     config.attrs = attribute;
     config.numAttrs = CLUSTER > 1 ? 1 : 0;
     CUDA_CHECK(cudaLaunchKernelEx(&config, fused_msa_attention<D, CLUSTER, RESIDENT>, p));
     LAUNCH_CHECK();
 }
 
-static void fused_launch_with(const msa_args *args, int allow_cluster)
+/* One block per column: the weights resident when they fit, streamed when not. */
+static void launch_one_block_per_column(const msa_args *args)
+{
+    switch (args->size.D) {
+    case 32: launch_variant<32, 1, true>(args); break;
+    case 64: launch_variant<64, 1, true>(args); break;
+    default: launch_variant<128, 1, false>(args); break; /* 128 */
+    }
+}
+
+static void fused_launch(const msa_args *args)
 {
     const msa_size z = args->size;
     const gpu_info gpu = gpu_query();
     const size_t limit = gpu.shared_per_block_optin;
-    const bool few_columns = (long)z.B * z.N * 2 <= gpu.sm_count;
-    const bool split = allow_cluster && few_columns && z.H % 2 == 0;
-    switch (z.D) {
-    case 32:
-        launch_variant<32, 1, true>(args);
-        break;
-    case 64:
-        if (split && fused_layout<64, 2, true>::bytes(z.S) <= limit)
-            launch_variant<64, 2, true>(args);
-        else
-            launch_variant<64, 1, true>(args);
-        break;
-    default: /* 128 */
-        if (split && fused_layout<128, 2, true>::bytes(z.S) <= limit)
-            launch_variant<128, 2, true>(args);
-        else
-            launch_variant<128, 1, false>(args);
-        break;
-    }
+    const bool split = (long)z.B * z.N * 2 <= gpu.sm_count && z.H % 2 == 0;
+    if (split && z.D == 64 && fused_layout<64, 2, true>::bytes(z.S) <= limit)
+        launch_variant<64, 2, true>(args);
+    else if (split && z.D == 128 && fused_layout<128, 2, true>::bytes(z.S) <= limit)
+        launch_variant<128, 2, true>(args);
+    else
+        launch_one_block_per_column(args);
 }
 
-static void fused_launch(const msa_args *args) { fused_launch_with(args, 1); }
-static void fused_launch_one_block(const msa_args *args) { fused_launch_with(args, 0); }
-
 extern const msa_kernel fused_kernel = {fused_refuses, NULL, fused_launch};
-
-/* The same kernel, never split over a cluster: the comparison below. */
-extern const msa_kernel fused_nocluster_kernel = {fused_refuses, NULL, fused_launch_one_block};
 
 /*md
 ## The race
