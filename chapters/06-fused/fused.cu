@@ -6,39 +6,28 @@
 //   build/chapter6 S=64 D=128 H=8 --check-only
 //   build/chapter6 --kernel fused --save /tmp/msa     # inputs and out.npy for NumPy
 //   build/chapter6 --load /tmp/msa H=4                 # and back
-//
-// It races the unfused baseline of unfused.cu (cuBLAS in FP32) beside it.
 
 /*md
 # Fused MSA attention: one layer, one launch
 
-The first five chapters raced cuBLAS on a single matrix product that it
-computes twice over. This chapter changes the game. The contender is no
-longer one product but a whole layer of a real network, and the opponent is
-not one library call but the string of launches a framework makes to run
-that layer, sixteen in our version of it. The layer comes from AlphaFold 2.
+The first five chapters raced cuBLAS on one matrix product. Now the
+contender is a whole layer of a real network, and the opponent the string of
+launches a framework makes to run it.
 
 ## The layer
 
 AlphaFold 2 reads a protein through a *multiple sequence alignment* (MSA):
-the sequence we want to fold, stacked with $S$ related sequences found in
-databases, aligned so that column $n$ holds the residue that sits at
-position $n$ in each of them. Its trunk, the Evoformer, keeps a feature
-vector of size $D$ for every cell of that table, a tensor of shape
-$(S, N, D)$ per protein, and refines it through a stack of blocks.
+the sequence we want to fold, stacked with $S$ related sequences, aligned so
+that column $n$ holds the residue at position $n$ in each of them. Its
+trunk, the Evoformer, keeps a feature vector of size $D$ for every cell of
+that table and refines the $(S, N, D)$ tensor through a stack of blocks.
+*Row* attention mixes the positions of one sequence; *column* attention,
+our layer, lets the $S$ sequences look at each other at one position (who
+agrees at residue $n$, who differs), so that together they find residues
+that evolve together because they touch in the folded protein.
 
-Two attention layers in each block work on this table. *Row* attention lets
-the residues of one sequence look at each other. *Column* attention, our
-layer, lets the $S$ sequences look at each other at one position: it asks,
-for residue $n$, what the other members of the family put there, which
-sequences agree and which differ. Row attention mixes positions within a
-sequence, column attention mixes sequences within a position, and taking
-turns the two let the model relate a change at one position to changes
-elsewhere across the whole family: the signal of residues that evolve
-together because they touch in the folded protein.
-
-For each batch entry $b$ and each column $n$, with $X$ the $S \times D$
-slice `msa[b, :, n, :]`, the layer computes
+For each batch entry $b$ and column $n$, with $X$ the $S \times D$ slice
+`msa[b, :, n, :]`, the layer computes
 
 $$
 \begin{aligned}
@@ -51,69 +40,37 @@ A_h &= \mathrm{softmax}_{j \,\text{kept}}\!\left(Q_h K_h^T / \sqrt{d}\right), \q
 \end{aligned}
 $$
 
-The mask says which cells are real: `mask[b][j][n] = 0` marks sequence $j$
-as padding at column $n$ (a gap, or a batch entry with fewer sequences), and
-such a key gets weight zero. Queries are never masked: a padded row still
-gets an output, and it is up to later layers not to rely on it.
+with $D \times D$ weights stored `W[out][in]`; `mask[b][j][n] = 0` marks
+sequence $j$ as padding at column $n$, a key of weight zero (queries are
+never masked). Every column is independent, and small: in the
+small case we race ($B = 2$, $S = 8$, $N = 32$, $D = 64$, $H = 4$, so
+$d = 16$) a column's input is 2 KB and a head's scores $8 \times 8$, while
+the weights, shared by all columns, are $5 D^2$ floats, 80 KB.
 
-The shapes, for the small case we will race ($B = 2$, $S = 8$, $N = 32$,
-$D = 64$, $H = 4$, so $d = 16$):
+## How a framework runs it, and why that is slow here
 
-| tensor | shape | small case |
-|---|---|---|
-| `msa`, `out` | $(B, S, N, D)$ | $2 \times 8 \times 32 \times 64$ |
-| `mask` | $(B, S, N)$ | $2 \times 8 \times 32$ |
-| $W_q, W_k, W_v, W_g, W_o$ | $(D, D)$, stored `W[out][in]` | $64 \times 64$ each |
-| `ln_gamma`, `ln_beta`, $b_g$, $b_o$ | $(D)$ | 64 each |
-| per column: $Q$, $K$, $V$, $G$, $O$ | $S \times D$ | $8 \times 64$ |
-| per column and head: scores $A_h$ | $S \times S$ | $8 \times 8$ |
+In PyTorch the layer is a dozen lines, each at least one launch (a
+LayerNorm, four linears, a sigmoid, permutes, two batched products around a
+softmax, the gating, the output linear). Our baseline, `unfused.cu` beside
+this file, does exactly this with cuBLAS in strict FP32: sixteen launches,
+each intermediate written to device memory by one and read by the next.
 
-Note where the work lives. Everything is computed independently for each of
-the $B \cdot N$ columns, and inside a column everything is small: the
-column's input is $S \cdot D$ floats, 2 KB here, and its weights are
-$5 D^2$ floats, 80 KB, shared by every column.
-
-## How a framework runs it
-
-Written in PyTorch, the layer is a dozen lines, and each line becomes at
-least one kernel launch: a LayerNorm, four linear layers, a sigmoid, three
-permutes that bring each head's rows together, a batched product for the
-scores, a softmax, a batched product with $V$, a permute back, the gating
-product and the output linear with its bias. Our baseline in
-`common/msa_unfused.cu` does exactly this with cuBLAS in strict FP32, sixteen
-launches, each intermediate written to device memory by one launch and read
-back by the next.
-
-## Why the small case is a race against launch latency
-
-Count what the small case needs. The five projections do
-$2 \cdot 5 \cdot S N D^2$ operations per batch entry and the two attention
-products $2 \cdot 2 \cdot N S^2 D$, in all
-
-$$ B \left(10\, S N D^2 + 4\, N S^2 D\right) = 2\,(10\,485\,760 + 524\,288)
-\approx 22 \text{ MFLOP}, $$
-
-about a third of a microsecond at the H200's 67 TFLOP/s of FP32. The bytes
-that must move are the input and the output, $2 \times 128$ KB, the weights,
-80 KB, and the mask: about 0.35 MB, some 70 nanoseconds at 4.8 TB/s. Both
-floors are far below the few microseconds it takes merely to start a kernel
-and see it finish. A sixteen-launch layer pays that start-up sixteen times,
-and every launch is a round trip through device memory for data that would
-have fit in one multiprocessor's shared memory. CUDA graphs remove the CPU's
-share of the launch cost but not the GPU's: the launches still run one after
-another, each waiting for the last to drain. The only way to go much faster
-is to launch once.
+The small case needs $B (10\, S N D^2 + 4\, N S^2 D) \approx 22$ MFLOP, a
+third of a microsecond at the H200's 67 TFLOP/s of FP32, and must move
+about 0.35 MB (input, output, weights, mask), some 70 nanoseconds at
+4.8 TB/s. Both floors are far below the few microseconds it takes merely to
+start a kernel and see it finish, and the unfused layer pays that sixteen
+times. CUDA graphs remove the CPU's share of the launch cost but not the
+GPU's: the launches still run one after another, each waiting for the last
+to drain. To win a race against launch latency, launch once.
 
 ## The plan: a column per block, nothing in between
 
-One thread block takes one column $(b, n)$ and carries it from input to
-output. Every intermediate lives in the block's shared memory or in
-registers; the only traffic to device memory is the column's input, the
-weights, the mask and the column's output.
+One block of 256 threads (8 warps) carries one column $(b, n)$ from input
+to output, every intermediate in its shared memory or registers:
 
 ```
  device memory                    shared memory of one block
- -------------                    --------------------------
  msa[b, :, n, :]  --cp.async-->   xn      S x (D+4)   LayerNorm'd in place
  gamma beta bg bo --cp.async-->   vectors 4 x D
  Wq Wk Wv Wg Wo   --cp.async-->   w       5D x (D+4)  weight rows, resident
@@ -123,40 +80,21 @@ weights, the mask and the column's output.
  out[b, :, n, :]  <--st-------    registers: the output projection
 ```
 
-The phases, with 256 threads (8 warps) per block:
+The phases, each separated from the next by `__syncthreads()`:
 
-1. **Copy.** Every thread starts its share of the asynchronous copies
-   (`cp.async`, 16 bytes each, straight from device memory to shared memory
-   without passing through registers): first the $S$ rows of $X$ and the
-   four vectors, then the weight rows. They arrive while the block does the
-   next steps.
-2. **LayerNorm.** One warp per row of $X$; each lane holds $D/32$ values,
-   and the mean and variance are sums across the warp (shuffles, below).
-3. **Projections.** Each warp owns a tile of output features of the
-   stacked $[W_q; W_k; W_v; W_g]$ and holds their weight rows in
-   registers while its lanes walk down the rows of $\hat X$; how the tile
-   is laid out is what decides the speed (below). The scale $1/\sqrt d$ is
-   folded into $Q$, the bias and sigmoid into $G$.
-4. **Attention.** A group of lanes per (head, query row): masked softmax
-   in registers, then $A V$ with lanes across the head's features. The
-   gate multiplies the result, which overwrites the query it came from.
-5. **Output.** The same projection code with $W_o$, reading $O$, adding
-   $b_o$ and storing straight to `out`: the only write to device memory.
+1. **Copy**: every thread starts its share of the asynchronous copies.
+2. **LayerNorm**, one warp per row of $X$.
+3. **Projections**: $Q$, $K$, $V$, $G$ from the stacked $[W_q; W_k; W_v; W_g]$.
+4. **Attention**: masked softmax and $A V$ per (head, query row), gated.
+5. **Output**: $W_o$ and $b_o$, stored straight to `out`.
 
-Each phase reads what the previous one wrote, so they are separated by
-`__syncthreads()`. Row strides are padded by four floats ($D + 4$), which
-shifts each row by four banks: when the lanes of a warp read 16 bytes each
-from different rows, as the projection does with its weight rows and the
-attention with its keys, they then fall in different banks.
-
-Why not one warp per column, or several columns per block? Because 64
-columns are only half of the H200's 132 multiprocessors, and the block's
-real cost is waiting: for the first bytes from device memory, for the 80
-KB of weights to stream in, for each phase's barrier. More threads per
-column shorten each phase; they do not add waiting. Later in the chapter
-we go one step further and split a column between two blocks.
+Rows are padded by four floats ($D + 4$), which shifts each row by four
+banks, so lanes reading 16 bytes each from different rows hit different
+banks. A whole block serves so small a column because its cost is waiting,
+and more threads shorten each phase without adding to the wait.
 */
 
+// book:hide
 #include <cooperative_groups.h>
 #include <math.h>
 
@@ -165,6 +103,7 @@ we go one step further and split a column between two blocks.
 #include "warp_reduce.h"
 
 namespace cg = cooperative_groups;
+// book:show
 
 #define FUSED_THREADS 256
 #define FUSED_WARPS (FUSED_THREADS / 32)
@@ -172,36 +111,16 @@ namespace cg = cooperative_groups;
 #define FUSED_TILE_ROWS 32    /* weight rows per tile when the weights are streamed */
 
 /*md
-## Copying without registers
-
-`cp.async` asks the memory system to move 16 bytes into shared memory and
-lets the thread go on at once. Copies are grouped with `commit_group`, and
-`wait_group N` waits until at most the last $N$ groups are still in flight.
-Each thread waits only for its own copies, so a barrier must follow before
-other threads read what arrived.
-*/
-
-/* rows x D floats, contiguous in device memory, to shared rows `stride` apart. */
-template <int D>
-__device__ __forceinline__ void copy_rows_async(float *destination, int stride,
-                                                const float *source, int rows)
-{
-#pragma unroll 1
-    for (int chunk = threadIdx.x; chunk < rows * (D / 4); chunk += FUSED_THREADS) {
-        int row = chunk / (D / 4), column = 4 * (chunk % (D / 4));
-        copy_async_16(destination + row * stride + column, source + (size_t)row * D + column);
-    }
-}
-
-/*md
 ## What the kernel receives
 
 The kernel is a template over the feature size $D$ (so that the loops over
-features unroll and a weight row fits in registers), over the number of
-blocks per column, `CLUSTER` (1 for now), and over whether all the weight
-rows fit in shared memory at once (`RESIDENT`). Everything else is a
-run-time argument. `fused_layout` computes where each array sits in the
-block's shared memory; the launcher asks the same struct for the size.
+features unroll and a weight row fits in registers), the number of blocks
+per column, `CLUSTER` (1 for now), and whether all the weight rows fit in
+shared memory at once (`RESIDENT`); `fused_layout` places each array in
+shared memory. The copies are chapter 5's `cp.async` (`common/async_copy.h`),
+grouped by `copy_async_commit` and awaited by `copy_async_wait<N>` (until at
+most $N$ groups are in flight); each thread waits for its own copies only,
+so a barrier must follow before others read them.
 */
 
 typedef struct {
@@ -239,27 +158,30 @@ struct fused_layout {
     }
 };
 
+/* rows x D floats, contiguous in device memory, to shared rows `stride` apart. */
+template <int D>
+__device__ __forceinline__ void copy_rows_async(float *destination, int stride,
+                                                const float *source, int rows)
+{
+#pragma unroll 1
+    for (int chunk = threadIdx.x; chunk < rows * (D / 4); chunk += FUSED_THREADS) {
+        int row = chunk / (D / 4), column = 4 * (chunk % (D / 4));
+        copy_async_16(destination + row * stride + column, source + (size_t)row * D + column);
+    }
+}
+
 /*md
-## Sums across a warp
+## Phase 2: LayerNorm, and sums across a warp
 
-The 32 lanes of a warp can read each other's registers with
-`__shfl_xor_sync`: lane $i$ receives the value of lane $i \oplus m$. Adding
-what comes back for $m = 16, 8, 4, 2, 1$ is a butterfly: after five steps
-every lane holds the sum of all 32, with no shared memory and no barrier.
-Stopping the masks below 8 gives the sums of four separate groups of 8
-lanes instead, since $i \oplus m$ never leaves $i$'s group; the softmax
-will use that, with `fmaxf` for the maximum. LayerNorm uses the full sum.
-*/
-
-/*md
-## Phase 2: LayerNorm
-
-One warp per row. Lane $l$ holds features $l, l + 32, \dots$; the mean and
-the biased variance are warp sums, and the variance is taken around the
-mean in a second pass, which is as cheap as the one-pass formula here (the
-values are in registers) and does not lose digits when the mean is large.
-$\gamma$ and $\beta$ came into shared memory with $X$, in the same copy
-group.
+One warp per row; lane $l$ holds features $l, l + 32, \dots$ in registers;
+the mean and the biased variance are sums across the warp. With
+`__shfl_xor_sync`, lane $i$ receives the value of lane $i \oplus m$; adding
+what comes back for $m = 16, 8, 4, 2, 1$ is a butterfly that leaves the sum
+of all 32 in every lane, with no shared memory and no barrier: `warp_sum`
+of `common/warp_reduce.h`. Masks below 8 only give the sums of four
+separate groups of 8 lanes, since $i \oplus m$ never leaves $i$'s group;
+the softmax will use that. The variance is taken around the mean in a
+second pass over the registers, losing no digits when the mean is large.
 */
 
 template <int D>
@@ -293,37 +215,27 @@ __device__ void layer_norm_rows(float *xn, int stride, int S, const float *gamma
 ## Phase 3: the projections
 
 `project` computes $y_{s,f} = \sum_k \mathit{in}_{s,k}\, w_{f,k}$ for the
-`features` weight rows at `w` and every row $s$ of `in`, and hands each
-$y$ to `finish`, which knows what the feature is for. The rows of the
-block's own weight stream are numbered: first $W_q$'s, then $W_k$'s,
-$W_v$'s, $W_g$'s and $W_o$'s, `OWN` rows each; `first_row` is the number
-of the first row at `w`, so that `finish` can tell a query feature from a
-gate feature.
+`features` weight rows at `w` and every row $s$ of `in`, and hands each $y$
+to `finish`, which tells from the row's number what the feature is for:
+the block's rows run through $W_q$, $W_k$, $W_v$, $W_g$ and $W_o$, `OWN`
+each, and `first_row` is the number of the row at `w`.
 
-What limits this loop is not arithmetic but shared memory. Shared memory
-delivers 128 bytes per clock to the whole multiprocessor, while its four
-schedulers can issue four warp-wide fused multiply-adds per clock. So each
-`float4` that a warp reads from shared memory must feed many FMAs. The
-obvious mapping, one output feature per lane with its weight row held in
-registers and all 32 lanes walking down the same rows of $\hat X$, reads
-$\hat X$ as a broadcast: 16 bytes of new data for a whole read, four FMAs
-per lane in return. Too few.
+What limits this loop is shared memory: it delivers 128 bytes per clock,
+while the four schedulers issue four warp-wide FMAs per clock, so each
+`float4` read must feed many FMAs. One output feature per lane, all 32
+lanes walking down the same rows of $\hat X$, reads $\hat X$ as a
+broadcast: 16 new bytes per read, four FMAs per lane. Too few.
 
-So a warp is laid out in two dimensions. Its 32 lanes form `feature_lanes`
-$\times$ `row_lanes`; each lane holds the weight rows of `FEATURES` (1 or
-2) features in registers and computes them for the rows $r, r +
-\text{row\_lanes}, \dots$ of its row lane. One read of $\hat X$ now brings
-`row_lanes` different rows (one 16-byte piece per row lane, up to 128
-bytes), and each piece feeds `FEATURES` $\times$ 4 FMAs. With 256 features
-(the stacked $Q K V G$ of one block) the lanes are $16 \times 2$ with two
-features each; with 32 features (a block's half of $W_o$) they are
-$4 \times 8$ with one. In every case the eight warps get one "warp tile"
-each, and the padding of the rows keeps every read free of bank conflicts:
-neighbouring lanes read neighbouring rows, four banks apart.
-
-A weight row lives in registers as long as it is used: up to
-$2 \times 64$ floats. For $D = 128$ it is loaded in halves, once per pair
-of rows. Two rows are computed at once, with two partial sums each, so
+So a warp is laid out as `feature_lanes` $\times$ `row_lanes`. Each lane
+holds the weight rows of `FEATURES` (1 or 2) features in registers and
+computes them for the rows $r, r + \text{row\_lanes}, \dots$ of its row
+lane: one read of $\hat X$ brings `row_lanes` rows (up to 128 bytes), and
+each 16-byte piece feeds `FEATURES` $\times$ 4 FMAs. For 256 features (a
+block's stacked $QKVG$) the lanes are $16 \times 2$ with two features each;
+for 32 (its half of $W_o$), $4 \times 8$ with one. Each warp gets one such
+tile, and neighbouring lanes read neighbouring padded rows, four banks
+apart. A weight row stays in registers while it is used (for $D = 128$, in
+halves), and two rows are computed at once, with two partial sums each, so
 that several independent chains of FMAs keep the pipeline full.
 */
 
@@ -437,10 +349,8 @@ __device__ void project_lanes(const fused_params &p, float *proj, const float *v
     }
 }
 
-/* One warp tile per warp: 16 x 2 lanes with 2 features each for 256
- * features, 8 x 4 with 2 for 128, 8 x 4 with 1 for 64, 4 x 8 with 1 for 32.
- * The feature count is a template argument, so each call compiles only the
- * layout it uses: the machine code of every instantiation stays small. */
+/* One warp tile per warp. The feature count is a template argument, so each
+ * call compiles only the layout it uses and the machine code stays small. */
 template <int D, int CLUSTER, bool RESIDENT, int FEATURE_COUNT>
 __device__ __forceinline__ void project(const fused_params &p, float *proj, const float *vectors,
                                         int b, int n, int rank, const float *in, int in_stride,
@@ -458,50 +368,32 @@ __device__ __forceinline__ void project(const fused_params &p, float *proj, cons
 /*md
 ## Phase 4: masked softmax with warp shuffles
 
-Each (head, query row) pair is a *task*: a softmax over the $S$ keys of
-the column, then a weighted sum of $S$ value rows. A task gets `span`
-lanes, the power of two at or above $S$ (at most 32), so a warp runs
-$32 / \text{span}$ tasks side by side: four at once in the small case,
-where $S = 8$. A lane owns key $j = $ `slot` (and $j + 32$ when $S > 32$).
-For its keys the lane computes the score $q \cdot k_j$ ($q$ already
-carries the $1/\sqrt d$), nothing for a masked key, and then:
+Each (head, query row) pair is a *task*: a softmax over the $S$ keys and
+a weighted sum of value rows, on `span` lanes (the power of two at or above
+$S$, at most 32), so a warp runs $32 / \text{span}$ tasks side by side. A
+lane owns key $j = $ `slot` (and $j + 32$ when $S > 32$) and computes its
+score $s_j = q \cdot k_j$ ($q$ carries the $1/\sqrt d$) unless the key is
+masked. Then come the maximum $m$ of the kept scores,
+$e_j = \exp(s_j - m)$ (0 for a masked key), their sum $Z$ and
+$a_j = e_j / Z$: subtracting $m$ cancels in the ratio but keeps every
+exponent at most zero, so no $e_j$ overflows. The maximum and the sum are
+butterflies with masks below `span`, which never leave the task's lanes.
 
-1. $m = $ the maximum of the kept scores over the task's lanes;
-2. $e_j = \exp(s_j - m)$ for kept keys, $0$ for masked ones;
-3. $Z = $ the sum of the $e_j$ over the task's lanes, and $a_j = e_j / Z$.
-
-Subtracting the maximum changes nothing mathematically (it cancels between
-numerator and denominator) but keeps every exponent at most zero, so no
-$e_j$ overflows. The maximum and the sum are butterflies of
-`__shfl_xor_sync` with masks below `span`, which never leave a task's
-lanes: $\log_2 \text{span}$ steps, three in the small case.
-
-Now the question the mask raises. What if a column has no kept key at
-all, a column of pure padding? The usual way to write a masked softmax is
-to set masked scores to $-\infty$ and call an ordinary softmax. With every
-score $-\infty$, the maximum is $-\infty$, each $s_j - m$ is
-$-\infty - (-\infty)$, which is NaN, and the NaN spreads through $A V$,
-the gating and the output projection to every feature of every row of the
-column. (Implementations that add a large negative number instead of
-$-\infty$ avoid the NaN, but then the all-padding column gets a uniform
-average of its padding rows, which is not zero either.) Our rule is the one
-the attention formula gives when the sum over kept keys is empty: $O_h = 0$,
-so after gating and the output projection the column's rows are exactly
-$b_o$. In the kernel this costs one comparison: a masked key never
-computes an exponential, it contributes $e_j = 0$, so an all-masked task
-has $Z = 0$ and takes $1/Z$ as 0 instead of dividing. Every $a_j$ is then
-0 and so is $O_h$. There is no branch around it, which matters: the
-shuffles need every lane of the warp, and the four tasks sharing a warp
-may well be one all-masked column beside three ordinary ones. The check
-draws columns with every key kept, with none and with exactly one, in
-every run.
+What if a column has no kept key? The usual masked softmax sets masked
+scores to $-\infty$; then $m = -\infty$, every $s_j - m$ is NaN, and the
+NaN spreads to the whole column. (A large negative number instead gives a
+uniform average of the padding rows, not zero either.) Our rule is what the
+formula gives for an empty sum: $O_h = 0$, so the column's rows are exactly
+$b_o$. It costs one comparison: masked keys give $e_j = 0$, so an
+all-masked task has $Z = 0$ and takes $1/Z$ as 0, with no branch around
+the shuffles, which need every lane even when an all-masked task shares its
+warp with ordinary ones. The check draws columns with every key kept, with
+none and with one.
 
 The $a_j$ go to the task's corner of a per-warp row of shared memory, and
-$A V$ is computed with the task's lanes across the head's $d$ features;
-when $d$ is smaller than `span`, the lanes split into groups that take
-every few keys, and a few more shuffles add the groups' partial sums.
-The gate multiplies the result, and the task writes it over the query row
-it no longer needs.
+$A V$ runs with the task's lanes across the head's $d$ features (when $d$
+is below `span`, groups of lanes take every few keys and more shuffles add
+their sums). The gated result overwrites the query row.
 */
 
 template <int D, int CLUSTER, bool RESIDENT>
@@ -592,45 +484,34 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
 ## Splitting a column between two blocks
 
 With one block per column, the small case occupies 64 of the H200's 132
-multiprocessors, and each of those spends its time on the projections and
-on pulling in 80 KB of weights. Hopper lets the blocks of a *cluster*,
-which are guaranteed to run at the same time on neighbouring
-multiprocessors, read and write each other's shared memory (distributed
-shared memory). So when there are few columns and an even number of
-heads, the launcher gives each column a cluster of two blocks, and block
-$r$ takes half of the heads: it loads only its half of the rows of $W_q,
-W_k, W_v, W_g$, computes only its heads' features, runs attention for its
-heads only, and gates them. Half the weights, half the arithmetic.
+multiprocessors. On Hopper the blocks of a *cluster*, guaranteed to run at
+the same time on neighbouring multiprocessors, can read and write each
+other's shared memory. So when columns are few and $H$ is even, the
+launcher gives each column a cluster of two blocks, and block $r$ takes
+half of the heads: its half of the rows of $W_q, W_k, W_v, W_g$, its heads'
+projections, attention and gating. Half the weights, half the arithmetic.
 
-The one step that needs both halves is the output projection: every
-output feature mixes all of $O$'s features. So each block keeps a full
-$S \times D$ copy of $O$ (`gathered`), and attention writes every value it
-produces twice, into its own copy and, through the pointer that
-`map_shared_rank` returns, into the partner's. (Before the first such
-write a block must know that its partner has started: each block signals
-"running" with `barrier_arrive` as soon as its copies are issued, and
-waits for the partner's signal with `barrier_wait` right away. The wait
-itself takes a few hundred cycles even when the partner arrived long ago,
-so it goes where the block has nothing better to do: while the column's
-rows are still on their way from device memory.) One cluster barrier (`cluster.sync()`,
-which also orders the memory accesses before it) then guarantees that
-both copies are complete, and each block computes half
-of the output features with its half of the rows of $W_o$. Pushing the
-values instead of pulling them has two advantages: a store does not wait
-for an answer, and once the barrier is passed neither block touches the
-other's shared memory again, so each may finish without waiting for its
-partner (a block's shared memory disappears when it exits, and nothing
-may read it then).
-*/
+Only the output projection needs both halves, since every output feature
+mixes all of $O$. So each block keeps a full $S \times D$ copy of $O$
+(`gathered`), and attention writes each value twice: into its own copy and,
+through the pointer `map_shared_rank` returns, into the partner's. Before
+that, a block must know its partner is running: each signals with
+`barrier_arrive` once its copies are issued and waits with `barrier_wait`
+while the column's rows are on their way, since the wait takes a few
+hundred cycles even when the partner arrived long before. Then one
+`cluster.sync()`, which also orders the memory accesses before it, makes
+both copies complete, and each block computes half of the output features
+with its half of $W_o$. Past that barrier neither block touches the other's
+shared memory, so each may exit without waiting for its partner (a block's
+shared memory disappears when it exits); and a pushed store never waits.
 
-/*md
-The streamed weights need two small helpers. Tile $i$ is rows
-$32i \dots 32i + 31$ of the stacked $[W_q; W_k; W_v; W_g; W_o]$ and goes to
-slot $i \bmod 2$; `project_tiles` computes with the tiles in order, and as
-soon as a slot is free it starts the copy of the tile two further on. Every
-refill commits a group, even an empty one past the last tile, so that
-"wait until at most one group is in flight" always means "the current tile
-has arrived".
+When the weights do not fit ($D = 128$ in one block: 330 KB with padding,
+more than the 227 KB a block may have), they stream through two slots of 32
+rows: tile $i$, rows $32i \dots 32i + 31$ of the stacked
+$[W_q; W_k; W_v; W_g; W_o]$, goes to slot $i \bmod 2$, and `project_tiles`
+refills a slot with the tile two further on as soon as it is free. Every
+refill commits a group, even an empty one past the last tile, so that "at
+most one group in flight" always means "the current tile has arrived".
 */
 
 __device__ __forceinline__ const float *weight_matrix(const fused_params &p, int matrix)
@@ -676,27 +557,15 @@ __device__ void project_tiles(const fused_params &p, float *proj, const float *v
 /*md
 ## The kernel
 
-Here are the phases put together. The first block of code starts every
-copy before anything waits: the column's rows of `msa` and the four
-vectors $\gamma$, $\beta$, $b_g$, $b_o$ (group 0), the weights, and the
-mask. After that one trip to device memory, every later phase reads only
-shared memory and registers, so no phase waits for device memory on its
-own.
-
-When all the block's weight rows fit in shared memory (`RESIDENT`: every
-size with $D \le 64$, and $D = 128$ split over two blocks for moderate
-$S$), they come in two more groups, $W_{q,k,v,g}$ and $W_o$. The first is
-split by warp: warp $w$ copies exactly the 32 or 16 weight rows that its
-warp tile in `project` will use, so it waits for its own rows only
-(`cp.async.wait_group` and `__syncwarp`, no block barrier) and starts
-computing while the other warps' rows are still arriving.
-
-When the weights do not fit ($D = 128$ in one block: five $128 \times 128$
-matrices are 330 KB with padding, more than the 227 KB a block may have),
-they stream through two slots of 32 rows each: while the block computes
-with one tile, the next is on its way into the other. Then the gate
-cannot be computed with $Q$, $K$ and $V$ (there is no room to keep $G$),
-so its tiles come after attention and gate $O$ in place.
+The kernel starts every copy before anything waits: the column's rows and
+the four vectors (group 0), the weights, the mask. When the weight rows fit
+(`RESIDENT`: every $D \le 64$, and $D = 128$ split over two blocks for
+moderate $S$), they come in two more groups, $W_{q,k,v,g}$ and $W_o$. The
+first is split by warp: warp $w$ copies the rows its tile in `project` uses
+and waits for those only (`copy_async_wait` and `__syncwarp`), computing
+while the other warps' rows still arrive. When the weights stream, there is
+no room to keep $G$: the gate's tiles come after attention, gating $O$ in
+place.
 */
 
 template <int D, int CLUSTER, bool RESIDENT>
@@ -805,39 +674,30 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
 /*md
 ## Launching it
 
-The launcher picks the instantiation. Two blocks per column pay off when
-they fill more of the GPU: when $2 B N$ blocks still fit in one wave
-(one block per multiprocessor), $H$ is even, $D \ge 64$ (with $D = 32$ a
-half block would have too little to do) and everything fits in shared
-memory. Otherwise one block per column, with the weights resident if they
-fit, streamed if not. The cluster size goes to the launch as an attribute
-of `cudaLaunchKernelEx`; the blocks of a cluster are consecutive in
-`blockIdx.x`, so block $x$ serves column $\lfloor x / 2 \rfloor$.
-
-What the kernel does not support, it refuses before anything runs: $S$
-beyond 64 (a warp holds at most two keys per lane, and the whole column
-must fit in shared memory; chapter 7 lifts this), and $D$ and $H$ outside
-the instantiated set.
+Two blocks per column pay off when $2 B N$ blocks still fit in one wave
+(one per multiprocessor, as `gpu_query()` counts them), $H$ is even,
+$D \ge 64$ (for $D = 32$ a half block has too little to do) and the split
+layout fits in the shared memory a block may opt in to
+(`gpu_allow_shared_memory`). The cluster size is an attribute of
+`cudaLaunchKernelEx`; block $x$ serves column $\lfloor x/2 \rfloor$.
 */
 
+// book:hide
 static int fused_refuses(msa_size size, char *why, size_t capacity)
 {
-    if (size.S > FUSED_MAX_S) {
+    if (size.S > FUSED_MAX_S)
         snprintf(why, capacity,
                  "S=%d: a whole column must fit on chip, S at most %d (chapter 7 lifts this)",
                  size.S, FUSED_MAX_S);
-        return 1;
-    }
-    if (size.D != 32 && size.D != 64 && size.D != 128) {
+    else if (size.D != 32 && size.D != 64 && size.D != 128)
         snprintf(why, capacity, "D=%d: the kernel is built for D = 32, 64 or 128", size.D);
-        return 1;
-    }
-    if (size.H != 1 && size.H != 2 && size.H != 4 && size.H != 8) {
+    else if (size.H != 1 && size.H != 2 && size.H != 4 && size.H != 8)
         snprintf(why, capacity, "H=%d: the kernel is built for H = 1, 2, 4 or 8", size.H);
-        return 1;
-    }
-    return 0;
+    else
+        return 0;
+    return 1;
 }
+// book:show
 
 template <int D, int CLUSTER, bool RESIDENT>
 static void launch_variant(const msa_args *args)
@@ -857,48 +717,40 @@ static void launch_variant(const msa_args *args)
     config.stream = args->stream;
     cudaLaunchAttribute attribute[1];
     attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = CLUSTER;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
+    attribute[0].val.clusterDim = {CLUSTER, 1, 1};
     config.attrs = attribute;
     config.numAttrs = CLUSTER > 1 ? 1 : 0;
     CUDA_CHECK(cudaLaunchKernelEx(&config, fused_msa_attention<D, CLUSTER, RESIDENT>, p));
     LAUNCH_CHECK();
 }
 
-static void fused_launch_with(const msa_args *args, int allow_cluster)
+/* One block per column: the weights resident when they fit, streamed when not. */
+static void launch_one_block_per_column(const msa_args *args)
+{
+    switch (args->size.D) {
+    case 32: launch_variant<32, 1, true>(args); break;
+    case 64: launch_variant<64, 1, true>(args); break;
+    default: launch_variant<128, 1, false>(args); break; /* 128 */
+    }
+}
+
+static void fused_launch(const msa_args *args)
 {
     const msa_size z = args->size;
     const gpu_info gpu = gpu_query();
     const size_t limit = gpu.shared_per_block_optin;
-    const bool few_columns = (long)z.B * z.N * 2 <= gpu.sm_count;
-    const bool split = allow_cluster && few_columns && z.H % 2 == 0;
-    switch (z.D) {
-    case 32:
-        launch_variant<32, 1, true>(args);
-        break;
-    case 64:
-        if (split && fused_layout<64, 2, true>::bytes(z.S) <= limit)
-            launch_variant<64, 2, true>(args);
-        else
-            launch_variant<64, 1, true>(args);
-        break;
-    default: /* 128 */
-        if (split && fused_layout<128, 2, true>::bytes(z.S) <= limit)
-            launch_variant<128, 2, true>(args);
-        else
-            launch_variant<128, 1, false>(args);
-        break;
-    }
+    const bool split = (long)z.B * z.N * 2 <= gpu.sm_count && z.H % 2 == 0;
+    if (split && z.D == 64 && fused_layout<64, 2, true>::bytes(z.S) <= limit)
+        launch_variant<64, 2, true>(args);
+    else if (split && z.D == 128 && fused_layout<128, 2, true>::bytes(z.S) <= limit)
+        launch_variant<128, 2, true>(args);
+    else
+        launch_one_block_per_column(args);
 }
 
-static void fused_launch(const msa_args *args) { fused_launch_with(args, 1); }
-static void fused_launch_one_block(const msa_args *args) { fused_launch_with(args, 0); }
-
+// book:hide
 extern const msa_kernel fused_kernel = {fused_refuses, NULL, fused_launch};
-
-/* The same kernel, never split over a cluster: the comparison below. */
-extern const msa_kernel fused_nocluster_kernel = {fused_refuses, NULL, fused_launch_one_block};
+// book:show
 
 /*md
 ## The race
@@ -907,85 +759,41 @@ At the small case, on the GPU named in the results, one forward of the
 fused kernel takes {{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} ms, against
 {{median_ms|unfused|B=2 S=8 N=32 D=64 H=4}} ms for the sixteen launches of
 the framework-style layer: {{speedup|fused|unfused|B=2 S=8 N=32 D=64 H=4}}
-times faster. Replayed as a CUDA graph the baseline drops to
-{{median_ms|unfused+graph|B=2 S=8 N=32 D=64 H=4}} ms, because much of its
-time was the CPU issuing launches, while the fused kernel, a graph of one
-node, stays where it was ({{median_ms|fused+graph|B=2 S=8 N=32 D=64 H=4}}
-ms): {{speedup|fused+graph|unfused+graph|B=2 S=8 N=32 D=64 H=4}} times
-faster. What the graph leaves to the baseline is the GPU's own cost of
-sixteen dependent kernels, each of which must start, spread over the
-machine and drain before the next may begin, with every intermediate going
-out to memory and back.
+times faster. As CUDA graphs, the baseline drops to
+{{median_ms|unfused+graph|B=2 S=8 N=32 D=64 H=4}} ms (much of its time was
+the CPU issuing launches) and the fused kernel stays where it was
+({{median_ms|fused+graph|B=2 S=8 N=32 D=64 H=4}} ms):
+{{speedup|fused+graph|unfused+graph|B=2 S=8 N=32 D=64 H=4}} times faster.
+What the graph leaves to the baseline is the GPU's own cost of sixteen
+dependent kernels, each starting, spreading over the machine and draining
+before the next begins. (The appendix measures what the split buys.)
 
-Splitting a column over a cluster of two blocks pays a little at the small
-case, where one block per column takes
-{{median_ms|fused+nocluster|B=2 S=8 N=32 D=64 H=4}} ms, and much more once
-a block has real arithmetic to do: at $S = 64$ the split kernel takes
-{{median_ms|fused|B=2 S=64 N=32 D=64 H=4}} ms against
-{{median_ms|fused+nocluster|B=2 S=64 N=32 D=64 H=4}} ms, and at $D = 128$
-{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms against
-{{median_ms|fused+nocluster|B=2 S=8 N=32 D=128 H=4}} ms (there the split
-also lets each block keep all its weight rows in shared memory instead of
-streaming them).
+## Where the time goes
 
-## Where the time goes, and what is left
+The fused kernel is far from the floors computed at the start. At $S = 8$
+it takes {{median_ms|fused|B=2 S=8 N=32 D=32 H=4}},
+{{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} and
+{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms with $D = 32$, 64 and 128:
+the work grows sixteen times, the time far less. Most of it is a fixed
+cost: partly the price of any launch (an empty kernel launched like this
+one is not free), but not the fetch of the code (a launch right after one
+of the same kernel takes as long), nor cold data (warming L2 saves little).
 
-Well ahead of the layer it replaces, the fused kernel is still far from
-the floors we computed at the start: a third of a
-microsecond of arithmetic, well under a tenth of one of memory traffic.
-Compare the three feature sizes at $S = 8$. With $D = 32$ the kernel takes
-{{median_ms|fused|B=2 S=8 N=32 D=32 H=4}} ms, with $D = 64$
-{{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} ms and with $D = 128$
-{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms, while the work grows sixteen
-times from the first to the last. Most of the time is a fixed cost that
-has little to do with the arithmetic.
+What bounds the kernel is the chain of waits inside a block, which
+`clock64()` marks lay out phase by phase. The longest, over a third of the
+block's time, comes before LayerNorm: each thread must first issue its
+share of the 40 KB of weight rows that all 128 blocks request at once, 5 MB
+of requests for the same 80 KB. Then every phase takes far longer than its
+arithmetic, one dependent step after another, with eight warps per
+multiprocessor to hide the latencies.
 
-Some of it is the price of any launch: even an empty kernel, timed the
-same way, is not free, and launching it with this kernel's grid, clusters
-of two and shared memory costs no more than launching it bare. The rest is
-waiting, and we took it apart with three experiments
-(`notes/msa-device/`), each a suspect that did not hold up:
-
-- *The machine code.* The flush evicts the kernel's instructions too, and
-  they are not small. So we made them smaller: the warp tile of each call
-  to `project` is now fixed at compile time, and the loops that run a
-  handful of times (the copies, LayerNorm's rows) are no longer unrolled,
-  which takes the small case's instantiation from about 47 to 38 KB.
-  The time did not move. Nor did it when the timed launch followed a launch
-  of the same kernel on other inputs, which brings its code back into the
-  cache: the code's fetch is not what the kernel waits for.
-- *Cold data.* Reading the inputs into the L2 cache just before the timed
-  launch saves only a small fraction of the time.
-- *The launch.* As said, an empty kernel launched like ours costs what a
-  bare one does.
-
-What is left is the chain inside a block, which a timeline of `clock64()`
-marks lays out phase by phase. The longest wait, over a third of the
-block's time, comes before LayerNorm: the block waits for the column's
-rows, and before it gets there each thread must also issue its share of
-the 40 KB of weight rows that all 128 blocks ask for at the same moment,
-5 MB of requests for the same 80 KB. Then the projections, attention and
-the output projection each take far longer than their arithmetic, one
-dependent step after another with eight warps per multiprocessor to hide
-the latencies. Moving the cluster barrier's wait into the first copy's
-shadow takes one of those steps off the chain, too little to tell from
-the spread of the timings. So two goals of this chapter are still open:
-4 microseconds per forward at the small case, and a lead of five times
-over the baseline when both run as CUDA graphs. Loading each weight row once per cluster
-and sending it to every block that needs it (Hopper's bulk copies can
-multicast within a cluster) would attack the first wait; that is for a
-later version.
-
-The sweep in the results shows the other end. With 256 columns of 64
-sequences there are enough blocks to fill the GPU, and the fused kernel
-only keeps pace with the unfused layer:
+With 256 columns of 64 sequences the fused kernel at best keeps pace:
 {{median_ms|fused|B=1 S=64 N=256 D=64 H=8}} ms against
-{{median_ms|unfused|B=1 S=64 N=256 D=64 H=8}} ms at $D = 64$, and
+{{median_ms|unfused|B=1 S=64 N=256 D=64 H=8}} ms at $D = 64$,
 {{median_ms|fused|B=1 S=64 N=256 D=128 H=8}} ms against
-{{median_ms|unfused|B=1 S=64 N=256 D=128 H=8}} ms at $D = 128$. Now each
-multiprocessor runs a single block of eight warps that holds a whole
-column, with too few warps in flight to hide the latency of each step,
-while cuBLAS computes the projections of all columns at once as one large,
-well-tiled matrix product. And the kernel stops at $S = 64$ by
-construction. Chapter 7 takes it from there.
+{{median_ms|unfused|B=1 S=64 N=256 D=128 H=8}} ms at $D = 128$. A
+multiprocessor runs one block of eight warps holding a whole column, too
+few warps to hide each step's latency, while cuBLAS computes the
+projections of all columns as one large, well-tiled product. And the
+kernel stops at $S = 64$ by construction. Chapter 7 takes it from there.
 */
