@@ -142,6 +142,19 @@ void msa_draw_inputs(msa_inputs *in, msa_size z, uint64_t seed)
     }
 }
 
+const char *const msa_mask_kind_names[MSA_MASK_KIND_COUNT] = {"drawn", "kept", "pad"};
+
+void msa_apply_mask_kind(float *mask, msa_size z, msa_mask_kind kind)
+{
+    if (kind == MSA_MASK_DRAWN)
+        return;
+    const long padded_from = kind == MSA_MASK_PAD ? z.S - z.S / 10 : z.S;
+    for (long b = 0; b < z.B; b++)
+        for (long s = 0; s < z.S; s++)
+            for (long n = 0; n < z.N; n++)
+                mask[(b * z.S + s) * z.N + n] = s < padded_from ? 1.0f : 0.0f;
+}
+
 msa_mask_census msa_count_mask_columns(const float *mask, msa_size z)
 {
     msa_mask_census census = {0, 0, 0, 0};
@@ -190,15 +203,10 @@ static void project(double *y, const double *x, const float *w, int S, int D)
     }
 }
 
-/* One column (b, n), every step of the formula in its own loop. The buffers
- * x, q, k, v, g and o hold S x D values each, weights S values. */
-static void reference_column(double *out, const msa_inputs *in, msa_size z, long b, long n,
-                             double *x, double *q, double *k, double *v, double *g, double *o,
-                             double *weights)
+/* LayerNorm over the D features of each row of column (b, n), biased variance. */
+static void layer_norm_column(double *x, const msa_inputs *in, msa_size z, long b, long n)
 {
-    const int S = z.S, D = z.D, d = z.D / z.H;
-
-    /* LayerNorm over the D features of each row, biased variance. */
+    const int S = z.S, D = z.D;
     for (int s = 0; s < S; s++) {
         const float *row = in->msa + (((size_t)b * S + s) * z.N + n) * D;
         double mean = 0.0, variance = 0.0;
@@ -212,6 +220,17 @@ static void reference_column(double *out, const msa_inputs *in, msa_size z, long
         for (int i = 0; i < D; i++)
             x[(size_t)s * D + i] = (row[i] - mean) * inverse_std * in->ln_gamma[i] + in->ln_beta[i];
     }
+}
+
+/* One column (b, n), every step of the formula in its own loop. The buffers
+ * x, q, k, v, g and o hold S x D values each, weights S values. */
+static void reference_column(double *out, const msa_inputs *in, msa_size z, long b, long n,
+                             double *x, double *q, double *k, double *v, double *g, double *o,
+                             double *weights)
+{
+    const int S = z.S, D = z.D, d = z.D / z.H;
+
+    layer_norm_column(x, in, z, b, n);
 
     /* The four projections; the gate gets its bias and the sigmoid. */
     project(q, x, in->wq, S, D);
@@ -295,4 +314,39 @@ void msa_reference(double *out, const msa_inputs *in, msa_size z)
                              buffers + 5 * block, buffers + 6 * block);
         free(buffers);
     }
+}
+
+double msa_scale_logits(msa_inputs *in, msa_size z, double largest)
+{
+    const size_t block = (size_t)z.S * z.D;
+    const int d = z.D / z.H;
+    double found = 0.0;
+    double *buffers = (double *)malloc(3 * block * sizeof(double));
+    if (!buffers) {
+        fprintf(stderr, "msa_scale_logits: out of host memory\n");
+        exit(EXIT_FAILURE);
+    }
+    double *x = buffers, *q = buffers + block, *k = buffers + 2 * block;
+    for (long column = 0; column < (long)z.B * z.N; column++) {
+        layer_norm_column(x, in, z, column / z.N, column % z.N);
+        project(q, x, in->wq, z.S, z.D);
+        project(k, x, in->wk, z.S, z.D);
+        for (int h = 0; h < z.H; h++)
+            for (int s = 0; s < z.S; s++)
+                for (int j = 0; j < z.S; j++) {
+                    double score = 0.0;
+                    for (int c = 0; c < d; c++)
+                        score += q[(size_t)s * z.D + h * d + c] * k[(size_t)j * z.D + h * d + c];
+                    score = fabs(score) / sqrt((double)d);
+                    if (score > found)
+                        found = score;
+                }
+    }
+    free(buffers);
+    if (found > 0.0) {
+        const float factor = (float)(largest / found);
+        for (size_t i = 0; i < (size_t)z.D * z.D; i++)
+            in->wq[i] *= factor;
+    }
+    return found;
 }

@@ -86,6 +86,28 @@ void msa_inputs_free(msa_inputs *inputs);
  *            kept with probability 3/4. */
 void msa_draw_inputs(msa_inputs *inputs, msa_size size, uint64_t seed);
 
+/* The kinds of mask a run can use (docs/design.md, "Mask kinds"); the CSV's
+ * shape ends with its name. */
+typedef enum {
+    MSA_MASK_DRAWN, /* msa_draw_inputs' adversarial mix: what the checks use */
+    MSA_MASK_KEPT,  /* every key kept, as in most real MSAs */
+    MSA_MASK_PAD,   /* the last tenth of the sequences masked in every column */
+    MSA_MASK_KIND_COUNT
+} msa_mask_kind;
+
+/* "drawn", "kept", "pad" */
+extern const char *const msa_mask_kind_names[MSA_MASK_KIND_COUNT];
+
+/* Overwrites the mask with kind `kind` (MSA_MASK_DRAWN leaves it as drawn).
+ * pad masks sequences s >= S - S/10 (none when S < 10). */
+void msa_apply_mask_kind(float *mask, msa_size size, msa_mask_kind kind);
+
+/* Scales wq so that the largest |Q K^T / sqrt(d)| of the layer, over every
+ * head and every pair of sequences of every column, kept or not, becomes
+ * `largest` (the check with large logits: a softmax that does not subtract
+ * its maximum overflows). Returns the largest logit before the scaling. */
+double msa_scale_logits(msa_inputs *inputs, msa_size size, double largest);
+
 /* How many columns (b, n) of a mask keep every key, none, exactly one, or
  * some other number. */
 typedef struct {

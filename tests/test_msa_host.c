@@ -331,6 +331,49 @@ static void test_msa_counts(void **state)
                 4.0 * (2.0 * 32768 + 2 * 8 * 32 + 5.0 * 64 * 64 + 4.0 * 64));
 }
 
+/* The three mask kinds: drawn is left as drawn, kept keeps all, pad masks
+ * the last tenth of the sequences of every column. */
+static void test_mask_kinds(void **state)
+{
+    (void)state;
+    const msa_size z = {2, 20, 3, 8, 2};
+    msa_inputs in;
+    assert_int_equal(msa_inputs_alloc(&in, z), 0);
+    msa_draw_inputs(&in, z, 11);
+    float *drawn = malloc(msa_input_count(z, MSA_IN_MASK) * sizeof(float));
+    assert_non_null(drawn);
+    memcpy(drawn, in.mask, msa_input_count(z, MSA_IN_MASK) * sizeof(float));
+    msa_apply_mask_kind(in.mask, z, MSA_MASK_DRAWN);
+    assert_memory_equal(drawn, in.mask, msa_input_count(z, MSA_IN_MASK) * sizeof(float));
+    msa_apply_mask_kind(in.mask, z, MSA_MASK_KEPT);
+    msa_mask_census census = msa_count_mask_columns(in.mask, z);
+    assert_int_equal(census.all_kept, z.B * z.N);
+    msa_apply_mask_kind(in.mask, z, MSA_MASK_PAD);
+    for (int b = 0; b < z.B; b++)
+        for (int s = 0; s < z.S; s++)
+            for (int n = 0; n < z.N; n++)
+                assert_true(in.mask[(b * z.S + s) * z.N + n] == (s < 18 ? 1.0f : 0.0f));
+    assert_string_equal(msa_mask_kind_names[MSA_MASK_PAD], "pad");
+    free(drawn);
+    msa_inputs_free(&in);
+}
+
+/* msa_scale_logits makes the largest |logit| of the layer what it is asked
+ * for: the referee then sees logits of that size, and no larger. */
+static void test_scale_logits(void **state)
+{
+    (void)state;
+    const msa_size z = {1, 6, 2, 8, 2};
+    msa_inputs in;
+    assert_int_equal(msa_inputs_alloc(&in, z), 0);
+    msa_draw_inputs(&in, z, 5);
+    const double before = msa_scale_logits(&in, z, 90.0);
+    assert_true(before > 0.0 && before < 10.0);
+    const double after = msa_scale_logits(&in, z, 90.0); /* measures again, scales by ~1 */
+    assert_true(fabs(after - 90.0) < 90.0 * 1e-5);
+    msa_inputs_free(&in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +386,8 @@ int main(void)
         cmocka_unit_test(test_msa_reference_softmax_and_heads),
         cmocka_unit_test(test_msa_inputs_are_drawn_as_designed),
         cmocka_unit_test(test_msa_counts),
+        cmocka_unit_test(test_mask_kinds),
+        cmocka_unit_test(test_scale_logits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
