@@ -1,0 +1,455 @@
+// chapters/09-precision/layer.cu - Chapter 9: chapter 7's MSA layer at any depth with its
+// attention on the tensor cores (TF32) and its projections by cuBLAS in TF32.
+//
+//   make build/chapter9 && build/chapter9 --only-new B=1 S=512 N=256 D=256 H=8 --reps 20
+
+/*md
+## The MSA layer on the tensor cores
+
+Chapter 7's layer spends most of its time on FP32 multiply-adds: the
+projection GEMMs at $D = 256$, the two products of the attention at
+$d = 8$. Both can move to the tensor cores of chapter 8. The projections
+only need cuBLAS to be allowed TF32 (`CUBLAS_COMPUTE_32F_FAST_TF32`); the
+attention needs a kernel of its own, `tiled_attention_tf32`. Everything
+else is chapter 7's: the same seven launches (`tiled_layer`, in
+`common/msa_tiled_layer.cu`), the same walk over stages of 64 kept keys
+(`common/msa_tiles.h`), the same online softmax with its lazy rescale.
+What changes is who computes $S = Q K^T$ and $O \mathrel{+}= P V$:
+`mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`, in the fragments of
+chapter 8. With lane $= 4g + t$ ($g$ = 0..7, the *group*, and
+$t$ = 0..3), lane $(g, t)$ holds
+
+- of $A$ ($16 \times 8$): rows $g$ and $g + 8$, columns $t$ and $t + 4$;
+- of $B$ ($8 \times 8$): rows $t$ and $t + 4$ of column $g$;
+- of $C$ ($16 \times 8$): rows $g$ and $g + 8$, columns $2t$ and $2t + 1$.
+
+Each warp owns 16 query rows per *m-tile* (32 rows with two m-tiles for
+$d \le 32$). The scores of a group of 8 keys are one $C$: $Q$ is $A$ (kept
+in registers for the whole walk, $d/8$ fragments), $K^T$ is $B$, read from
+the stage in shared memory. The softmax then runs on the $C$ values in the
+lanes' registers, as in chapter 7's kernel except that a row is spread
+over the four lanes of a group: the row maximum of the slow path takes two
+shuffles, and each lane's $\ell$ is its share of the row's sum, the four
+added up at the end. Finally $O \mathrel{+}= P V$ is another series of
+`mma.sync` with the weights $P$ as $A$. A step takes 32 keys, four groups
+of 8.
+
+## From scores to weights without shuffles
+
+The weights come out in $C$'s pattern (columns $2t$ and $2t + 1$) but the
+next product wants them in $A$'s (columns $t$ and $t + 4$). The usual
+repair is a round of shuffles. We avoid it by choosing which key each
+column of the score tile stands for: column $2t$ holds key $t$ and column
+$2t + 1$ holds key $t + 4$. A column of $C$ is a column of $B$, so all
+this costs is that lane $(g, t)$ loads its $B$ values from key row
+$\pi(g) = \lfloor g/2 \rfloor + 4\,(g \bmod 2)$ instead of row $g$ (and
+takes the biases of keys $t$ and $t + 4$). The weights then sit exactly
+where $A$ needs them: lane $(g, t)$ holds, for row $g$, the weights of keys
+$t$ and $t + 4$.
+
+The loads of $B$ from shared memory are single floats at 32 different
+addresses; they are free of bank conflicts when the 32 addresses fall in 32
+different banks. Lane $(g, t)$ reads key row $\pi(g)$ at feature $t$ for
+$K$, and key row $t$ at feature $g$ for $V$. With a key row stride of
+$4u$ floats, $u$ odd, the first pattern falls in banks
+$4\,(u\,\pi(g) \bmod 8) + t$: multiplying by an odd $u$ permutes the eight
+values of $\pi(g)$ modulo 8, so the 32 lanes cover all 32 banks. The
+second pattern, with a value row stride of $8u$, $u$ odd, falls in banks
+$8\,(u\,t \bmod 4) + g$, again all 32. So $K$ rows are padded to $d + 4$
+floats (12, 20, 36 and 68: four times 3, 5, 9 and 17) and $V$ rows to
+$d + 8$, or exactly 8 for $d = 8$ (8, 24, 40 and 72: eight times 1, 3, 5
+and 9).
+
+## Rounding, or cutting
+
+`cvt.rna.tf32.f32` rounds a float to the nearest TF32 value, and it is an
+instruction of its own: the weights alone would need 32 of them per lane
+for every 32 keys, on top of the keys and values of each stage. Chapter 8
+handed the tensor cores plain floats in `tf32+rows+cut`, and so does this
+kernel: given a full FP32 value, the instruction is observed to use the
+sign, the exponent and the top ten bits of the mantissa and to drop the
+other thirteen, which is rounding toward zero. That is what we see, not a
+promise of the PTX manual; the checks of this kernel and of its rounded
+variant show it (both pass, and the cut kernel's error is somewhat larger,
+as truncation predicts). So the kernel rounds only $Q$, once, as it loads
+the queries, and gives the keys, the values and the weights to the tensor
+cores as they are. The template argument `ROUNDED` rounds every operand to
+nearest instead: each stage in place, once, by the threads that copied it
+(`round_stage_to_tf32`, each thread right after its own copies land, before
+the barrier that shows the stage to the other warps), and every weight
+before its product.
+
+A tensor-core product takes a few dozen clocks to deliver its result, so
+two products into the same accumulator must not follow each other. The
+scores of the four groups of 8 keys are accumulated over the features in
+the order "feature block outer, key group inner", which puts eight
+independent products (four groups, two m-tiles) between any two that
+depend on each other.
+
+TF32 costs precision. Rounded to nearest, an operand is off by at most
+$2^{-11}$ of its value, so a product of two rounded operands is off by up
+to about $2^{-10}$; cut, an operand is off by up to $2^{-10}$, and a
+product of two cut ones by up to about $2^{-9}$. The product of two TF32
+values is itself exact in FP32, and the products are summed into FP32
+accumulators, but not as a chain of IEEE round-to-nearest additions like
+`fmaf`: the instruction adds with its own order and rounding. The check
+for this kernel (like the TF32 GEMMs of the projections) therefore uses the
+looser tolerance of 2e-3 on the relative error of the output.
+*/
+
+// book:hide
+#include <stdint.h>
+
+#include "msa.h"
+#include "msa_tiled_layer.h" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
+#include "tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
+// book:show
+
+template <int HD>
+struct tf32_shape {
+    static constexpr int TILES = HD <= 32 ? 2 : 1;               /* m-tiles of 16 rows per warp */
+    static constexpr int KEY_STRIDE = HD + 4;                    /* 4 x odd: 12, 20, 36, 68 */
+    static constexpr int VALUE_STRIDE = HD == 8 ? 8 : HD + 8;    /* 8 x odd: 8, 24, 40, 72 */
+    typedef tiled_stages<HD, KEY_STRIDE, VALUE_STRIDE> Stages;
+};
+
+/* 32 keys (four groups of 8) against the warp's TILES x 16 query rows.
+ * ROUNDED: the weights are rounded to TF32 (cvt.rna) before the product;
+ * otherwise their FP32 bits go in as they are, and the tensor core (as we
+ * observe it) drops the low ones. */
+template <int HD, int TILES, bool LAZY, bool ROUNDED>
+__device__ __forceinline__ void tf32_step(const uint32_t (&qa)[TILES][HD / 8][4],
+                                          float (&o)[TILES][HD / 8][4], float (&m)[TILES][2],
+                                          float (&l)[TILES][2], bool &first, const float *keys,
+                                          const float *values, const float *bias, bool all_kept)
+{
+    constexpr int GROUPS = 4, KS = tf32_shape<HD>::KEY_STRIDE, VS = tf32_shape<HD>::VALUE_STRIDE;
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int key_row = g / 2 + 4 * (g % 2); /* column 2t is key t, column 2t+1 key t+4 */
+
+    float s[TILES][GROUPS][4];
+#pragma unroll
+    for (int mt = 0; mt < TILES; mt++)
+#pragma unroll
+        for (int kg = 0; kg < GROUPS; kg++) {
+            s[mt][kg][0] = s[mt][kg][1] = -m[mt][0];
+            s[mt][kg][2] = s[mt][kg][3] = -m[mt][1];
+        }
+    if (!all_kept) {
+#pragma unroll
+        for (int kg = 0; kg < GROUPS; kg++) {
+            const float low = bias[8 * kg + t], high = bias[8 * kg + t + 4];
+#pragma unroll
+            for (int mt = 0; mt < TILES; mt++) {
+                s[mt][kg][0] += low;
+                s[mt][kg][1] += high;
+                s[mt][kg][2] += low;
+                s[mt][kg][3] += high;
+            }
+        }
+    }
+    /* Features outer, key groups inner: 4 x TILES independent products between
+     * two that feed the same accumulator. The keys go in as the stage holds them
+     * (rounded to TF32 there when ROUNDED, FP32 bits to be cut otherwise). */
+#pragma unroll
+    for (int kk = 0; kk < HD / 8; kk++) {
+#pragma unroll
+        for (int kg = 0; kg < GROUPS; kg++) {
+            const float *key = keys + (8 * kg + key_row) * KS + 8 * kk + t;
+            const uint32_t b0 = __float_as_uint(key[0]), b1 = __float_as_uint(key[4]);
+#pragma unroll
+            for (int mt = 0; mt < TILES; mt++)
+                mma_tf32(s[mt][kg], qa[mt][kk], b0, b1);
+        }
+    }
+
+    float w[TILES][GROUPS][4], added[TILES][2];
+    bool move = !LAZY || first;
+    if (!move) {
+        bool too_large = false;
+#pragma unroll
+        for (int mt = 0; mt < TILES; mt++) {
+            added[mt][0] = added[mt][1] = 0.0f;
+#pragma unroll
+            for (int kg = 0; kg < GROUPS; kg++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    w[mt][kg][e] = exp2_fast(s[mt][kg][e]);
+                    added[mt][e / 2] += w[mt][kg][e];
+                }
+            too_large |= !(added[mt][0] <= TILED_RENORM_LIMIT) ||
+                         !(added[mt][1] <= TILED_RENORM_LIMIT);
+        }
+        move = __any_sync(0xffffffffu, too_large);
+    }
+    if (move) {
+#pragma unroll
+        for (int mt = 0; mt < TILES; mt++)
+#pragma unroll
+            for (int half = 0; half < 2; half++) {
+                float top = s[mt][0][2 * half];
+#pragma unroll
+                for (int kg = 0; kg < GROUPS; kg++)
+                    top = fmaxf(top, fmaxf(s[mt][kg][2 * half], s[mt][kg][2 * half + 1]));
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 1));
+                top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, 2));
+                const float shift = first ? top : fmaxf(top, 0.0f);
+                const float factor = first ? 0.0f : exp2_fast(-shift);
+                m[mt][half] += shift;
+                l[mt][half] *= factor;
+#pragma unroll
+                for (int dn = 0; dn < HD / 8; dn++) {
+                    o[mt][dn][2 * half] *= factor;
+                    o[mt][dn][2 * half + 1] *= factor;
+                }
+                added[mt][half] = 0.0f;
+#pragma unroll
+                for (int kg = 0; kg < GROUPS; kg++)
+#pragma unroll
+                    for (int e = 2 * half; e < 2 * half + 2; e++) {
+                        w[mt][kg][e] = exp2_fast(s[mt][kg][e] - shift);
+                        added[mt][half] += w[mt][kg][e];
+                    }
+            }
+        first = false;
+    }
+#pragma unroll
+    for (int mt = 0; mt < TILES; mt++) {
+        l[mt][0] += added[mt][0]; /* this lane's share; the group's four are added at the end */
+        l[mt][1] += added[mt][1];
+    }
+
+    /* O += P V: the weights of row g, keys t and t+4, are A's columns t and t+4. */
+#pragma unroll
+    for (int kg = 0; kg < GROUPS; kg++) {
+        uint32_t a[TILES][4];
+#pragma unroll
+        for (int mt = 0; mt < TILES; mt++) {
+            a[mt][0] = tf32_operand<ROUNDED>(w[mt][kg][0]); /* row g,     key t */
+            a[mt][1] = tf32_operand<ROUNDED>(w[mt][kg][2]); /* row g + 8, key t */
+            a[mt][2] = tf32_operand<ROUNDED>(w[mt][kg][1]); /* row g,     key t + 4 */
+            a[mt][3] = tf32_operand<ROUNDED>(w[mt][kg][3]); /* row g + 8, key t + 4 */
+        }
+        const float *value = values + (8 * kg + t) * VS + g;
+#pragma unroll
+        for (int dn = 0; dn < HD / 8; dn++) {
+            const uint32_t b0 = __float_as_uint(value[8 * dn]);
+            const uint32_t b1 = __float_as_uint(value[4 * VS + 8 * dn]);
+#pragma unroll
+            for (int mt = 0; mt < TILES; mt++)
+                mma_tf32(o[mt][dn], a[mt], b0, b1);
+        }
+    }
+}
+
+/* Rounds to TF32, in place, the key and value rows this thread copied into a
+ * stage (the same chunks as fetch_stage): once its own copies have landed and
+ * before the barrier that shows them to the other warps. Each value is then
+ * rounded once per block instead of once per warp that reads it. */
+template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
+__device__ __forceinline__ void round_stage_to_tf32(float *keys, float *values)
+{
+    constexpr int PARTS = HD / 4;
+    for (int chunk = threadIdx.x; chunk < TILED_STAGE_KEYS * PARTS; chunk += blockDim.x) {
+        const int key = chunk / PARTS, part = chunk % PARTS;
+        float4 *rows[2] = {reinterpret_cast<float4 *>(keys + key * KEY_STRIDE + 4 * part),
+                           reinterpret_cast<float4 *>(values + key * VALUE_STRIDE + 4 * part)};
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            float4 x = *rows[i];
+            x.x = __uint_as_float(to_tf32(x.x));
+            x.y = __uint_as_float(to_tf32(x.y));
+            x.z = __uint_as_float(to_tf32(x.z));
+            x.w = __uint_as_float(to_tf32(x.w));
+            *rows[i] = x;
+        }
+    }
+}
+
+/* Launch 6 on the tensor cores: a block per column, head and query tile, each
+ * warp 16 x TILES query rows. ROUNDED: every operand rounded to TF32 to nearest;
+ * otherwise only Q, and the keys, values and weights go in as FP32 bits. */
+template <int HD, bool ROUNDED>
+__global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(const tiled_params p)
+{
+    typedef tf32_shape<HD> L;
+    constexpr int KEYS = TILED_STAGE_KEYS, TILES = L::TILES;
+    constexpr int KS = L::KEY_STRIDE, VS = L::VALUE_STRIDE;
+    extern __shared__ float4 tiled_shared_tf32[];
+    const typename L::Stages ring(reinterpret_cast<float *>(tiled_shared_tf32));
+
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, g = lane / 4, t = lane % 4;
+    const int rows_per_block = (blockDim.x / 32) * 16 * TILES;
+    int first_row;
+    const tiled_column c = block_column(p, rows_per_block, &first_row);
+    const size_t width = 4 * (size_t)p.D;
+    const int warp_row = first_row + warp * 16 * TILES;
+    const int stages = (c.length + KEYS - 1) / KEYS;
+    ring.fetch_next(p, c, -1, stages); /* stage 0's keys */
+
+    uint32_t qa[TILES][HD / 8][4];
+    float o[TILES][HD / 8][4], m[TILES][2], l[TILES][2];
+#pragma unroll
+    for (int mt = 0; mt < TILES; mt++)
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            const int row = min(warp_row + 16 * mt + g + 8 * half, p.S - 1);
+            const float *query = p.proj + (size_t)column_row(c, row) * width + c.h * HD + t;
+            if (t == 0)
+                prefetch_l2(query + p.D); /* the gate logits, needed at the end */
+#pragma unroll
+            for (int kk = 0; kk < HD / 8; kk++) {
+                qa[mt][kk][half] = to_tf32(query[8 * kk] * p.q_scale);         /* column t */
+                qa[mt][kk][2 + half] = to_tf32(query[8 * kk + 4] * p.q_scale); /* column t + 4 */
+            }
+            m[mt][half] = 0.0f;
+            l[mt][half] = 0.0f;
+#pragma unroll
+            for (int dn = 0; dn < HD / 8; dn++)
+                o[mt][dn][2 * half] = o[mt][dn][2 * half + 1] = 0.0f;
+        }
+    bool first = true;
+
+    for (int stage = 0; stage < stages; stage++) {
+        copy_async_wait<0>();
+        if (ROUNDED)
+            round_stage_to_tf32<HD, KS, VS>(ring.keys_of(stage), ring.values_of(stage));
+        __syncthreads();
+        ring.fetch_next(p, c, stage, stages);
+
+        const float *stage_keys = ring.keys_of(stage);
+        const float *stage_values = ring.values_of(stage);
+        const float *stage_bias = ring.bias_of(stage);
+        for (int j = 0; j < KEYS; j += 32) {
+            if (stage * KEYS + j >= c.length)
+                break;
+            const unsigned kept = __ballot_sync(0xffffffffu, stage_bias[j + lane] == 0.0f);
+            if (kept == 0)
+                continue;
+            tf32_step<HD, TILES, true, ROUNDED>(qa, o, m, l, first, stage_keys + j * KS,
+                                                stage_values + j * VS, stage_bias + j,
+                                                kept == 0xffffffffu);
+        }
+    }
+
+    /* As in the FP32 kernel: all the gate logits and sequences first, one
+     * wait for L2. */
+    float2 gate[TILES][2][HD / 8], gate_bias[HD / 8];
+    int sequence[TILES][2];
+#pragma unroll
+    for (int dn = 0; dn < HD / 8; dn++)
+        gate_bias[dn] = *reinterpret_cast<const float2 *>(p.bg + c.h * HD + 2 * t + 8 * dn);
+#pragma unroll
+    for (int mt = 0; mt < TILES; mt++)
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            const int row = min(warp_row + 16 * mt + g + 8 * half, p.S - 1);
+            sequence[mt][half] = c.order[row];
+            const float *logits =
+                p.proj + (size_t)column_row(c, row) * width + p.D + c.h * HD + 2 * t;
+#pragma unroll
+            for (int dn = 0; dn < HD / 8; dn++)
+                gate[mt][half][dn] = *reinterpret_cast<const float2 *>(logits + 8 * dn);
+        }
+
+    const int stride = p.D + TILED_EXTRA;
+#pragma unroll
+    for (int mt = 0; mt < TILES; mt++)
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            float total = l[mt][half];
+            total += __shfl_xor_sync(0xffffffffu, total, 1);
+            total += __shfl_xor_sync(0xffffffffu, total, 2);
+            const int row = warp_row + 16 * mt + g + 8 * half;
+            if (row >= p.S)
+                continue;
+            const float inverse = total > 0.0f ? 1.0f / total : 0.0f;
+            const size_t at = tiled_row(p, c.b, sequence[mt][half], c.n);
+            float *out = p.xn + at * stride + c.h * HD + 2 * t;
+#pragma unroll
+            for (int dn = 0; dn < HD / 8; dn++) {
+                const float2 gl = gate[mt][half][dn], bg = gate_bias[dn];
+                float2 y;
+                y.x = o[mt][dn][2 * half] * inverse * sigmoid(gl.x + bg.x);
+                y.y = o[mt][dn][2 * half + 1] * inverse * sigmoid(gl.y + bg.y);
+                *reinterpret_cast<float2 *>(out + 8 * dn) = y;
+            }
+            if (c.h == 0 && t < 2) /* 1 0 0 0, then 0 0 0 0 */
+                *reinterpret_cast<float4 *>(p.xn + at * stride + p.D + 4 * t) =
+                    make_float4(t == 0 ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f);
+        }
+}
+
+/*md
+## Launching the TF32 layer
+
+The launcher hands chapter 7's `tiled_layer` cuBLAS in TF32 for the
+projections and `tiled_attention_tf32` for the attention, with 16 rows per
+m-tile and warp. The sizes refused are chapter 7's.
+*/
+
+// book:hide
+template <int HD, bool ROUNDED>
+static void launch_tf32(const tiled_params &p, int B, cudaStream_t stream)
+{
+    launch_attention(tiled_attention_tf32<HD, ROUNDED>, tf32_shape<HD>::Stages::BYTES,
+                     p, B, 16 * tf32_shape<HD>::TILES, stream);
+}
+
+/* Launch 6 (a tiled_attend_fn) for head size d. */
+template <bool ROUNDED>
+static void launch_tf32_for(int d, const tiled_params &p, int B, cudaStream_t stream)
+{
+    switch (d) {
+    case 8: launch_tf32<8, ROUNDED>(p, B, stream); break;
+    case 16: launch_tf32<16, ROUNDED>(p, B, stream); break;
+    case 32: launch_tf32<32, ROUNDED>(p, B, stream); break;
+    default: launch_tf32<64, ROUNDED>(p, B, stream); break;
+    }
+}
+
+/* The projections (a tiled_gemm_fn): cuBLAS on the tensor cores. */
+static void tf32_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
+                      const float *w, int ldw, int out, int in, long rows)
+{
+    tiled_cublas_gemm(args, CUBLAS_COMPUTE_32F_FAST_TF32, y, ldy, x, ldx, w, ldw, out, in, rows);
+}
+
+static void tiled_launch_tf32(const msa_args *args)
+{
+    tiled_layer(args, true, tf32_gemm, launch_tf32_for<false>);
+}
+
+extern const msa_kernel fused_tiled_tf32_kernel =
+    {tiled_refuses, tiled_scratch_floats, tiled_launch_tf32};
+// book:show
+
+/*md
+## The race: the MSA layer in TF32
+
+The same three shapes as chapter 7, the same timing.
+
+| shape | fused-tiled | fused-tiled-tf32 |
+|---|---|---|
+| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled-tf32|B=1 S=128 N=256 D=256 H=8}} ms |
+| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8}} ms | {{median_ms|fused-tiled-tf32|B=1 S=1024 N=384 D=64 H=8}} ms |
+
+At the AlphaFold shape the TF32 layer is
+{{speedup|fused-tiled-tf32|fused-tiled|B=1 S=512 N=256 D=256 H=8}} times
+faster than in FP32, at the shallow one
+{{speedup|fused-tiled-tf32|fused-tiled|B=1 S=128 N=256 D=256 H=8}} and at
+the extra-MSA one
+{{speedup|fused-tiled-tf32|fused-tiled|B=1 S=1024 N=384 D=64 H=8}}. The
+arithmetic shrank by up to a factor of seven (the H200's dense TF32 rate
+is about 495 TFLOP/s, chapter 8); the bytes did not. The intermediates
+that the split into launches sends through memory, up to 537 MB of
+$Q K V G$ written and read back and $\hat X$ and $O$ beside them, are some
+2 GB at $S = 512$, over 0.4 ms at 4.8 TB/s: a floor of its own for this
+design. In FP32 it is a small part of the time; with TF32 it is a large
+share of it. That is the price of chapter 7's decision to take the
+projections out of the attention kernel, and it shows where to go next:
+keep $Q$ and $G$ out of memory altogether by computing them inside the
+attention kernel for the block's own rows, where, unlike $K$ and $V$, they
+need no recomputation.
+*/
