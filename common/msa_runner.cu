@@ -6,11 +6,20 @@
  * Everything that can be refused is refused before the GPU is looked for,
  * so a bad size or a malformed file gets exit status 2 on any machine. */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "msa.h"
 #include "npy.h"
+#include "sizes.h"
+
+/* The most features a row may have (the referee and the unfused layer take
+ * any D; chapter 7's kernels stop at 256). */
+#define MSA_MAX_D 4096
 
 typedef struct {
     const msa_kernel *kernel;
@@ -163,8 +172,26 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
         fprintf(stderr, "%s: D=%ld is not a multiple of H=%ld\n", program, D, H);
         return 2;
     }
-    if (B * S * N * D > (1L << 31) || D > 4096) {
-        fprintf(stderr, "%s: %s is too large for this workbook\n", program, shape_text);
+    if (D > MSA_MAX_D) {
+        fprintf(stderr, "%s: D=%ld is more than the %d features this workbook supports\n",
+                program, D, MSA_MAX_D);
+        return 2;
+    }
+    /* Every product is taken without wrapping (sizes.h). The kernels index
+     * rows (B*S*N) with int: chapter 7's key lists and the row count cuBLAS
+     * takes; the unfused layer's batch count (B*N*H) is int too. Elements
+     * (B*S*N*D) are indexed with size_t, bounded by memory alone. */
+    const size_t rows = size_times(size_times(B, S), N);
+    const size_t heads = size_times(size_times(B, N), H);
+    const size_t elements = size_times(rows, D);
+    if (size_at_most(rows, INT_MAX, "B*S*N", "rows",
+                     "the kernels index with int (chapter 7's key lists and cuBLAS's row count "
+                     "are int)",
+                     message, sizeof message) != 0 ||
+        size_at_most(heads, INT_MAX, "B*N*H", "heads",
+                     "the kernels index with int (the unfused layer's batch count is int)",
+                     message, sizeof message) != 0) {
+        fprintf(stderr, "%s: %s\n", program, message);
         return 2;
     }
     msa_size size = {(int)B, (int)S, (int)N, (int)D, (int)H};
@@ -194,6 +221,29 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     if (refused)
         return 2;
 
+    /* Host memory: the inputs (the mask and the weights beside the activations),
+     * the kernels' output, the referee's in double, and the referee's
+     * buffers, 6*S*D + S doubles for each of its threads. */
+    const size_t weights = size_plus(size_times(size_times(5, D), D), size_times(4, D));
+    const size_t input_floats = size_plus(size_plus(elements, rows), weights);
+    int referee_threads = 1;
+#ifdef _OPENMP
+    referee_threads = omp_get_max_threads();
+#endif
+    const size_t referee_doubles =
+        size_times(size_plus(size_times(size_times(6, S), D), S), (size_t)referee_threads);
+    const size_t host_bytes = size_plus(
+        size_plus(size_times(input_floats, sizeof(float)),
+                  size_times(elements, sizeof(float) + sizeof(double))),
+        size_times(referee_doubles, sizeof(double)));
+    if (size_fits_memory(host_bytes, host_memory_bytes(),
+                         "host memory (the inputs, the output, the referee's output in double and "
+                         "its buffers)",
+                         "this machine has", message, sizeof message) != 0) {
+        fprintf(stderr, "%s: %s %s\n", program, shape_text, message);
+        return 2;
+    }
+
     gpu_require();
 
     report_context context;
@@ -206,6 +256,36 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     context.baselines[0] = "unfused";
     context.baseline_count = 1;
     report_print_header(&context, (unsigned long long)options.seed);
+
+    /* Device copies of the inputs and the output, in one allocation (each
+     * tensor 256-byte aligned), as a framework keeps a layer's parameters
+     * together; then the largest scratch any kernel asks for. */
+    msa_args args;
+    memset(&args, 0, sizeof args);
+    args.size = size;
+    size_t offsets[MSA_INPUT_COUNT + 1], arena_floats = 0;
+    for (int which = 0; which <= MSA_INPUT_COUNT; which++) {
+        offsets[which] = arena_floats;
+        size_t count = which < MSA_INPUT_COUNT ? msa_input_count(size, which) : elements;
+        arena_floats += (count + 63) / 64 * 64;
+    }
+    for (int k = first; k <= last; k++)
+        if (runs[k] && kernels[k]->scratch_floats) {
+            size_t floats = kernels[k]->scratch_floats(size);
+            if (floats > args.scratch_floats)
+                args.scratch_floats = floats;
+        }
+    /* Device memory, now that there is a device and before the referee's
+     * work: the arena, the largest scratch and the buffer that flushes L2
+     * between repetitions. */
+    const size_t device_bytes =
+        size_plus(size_times(size_plus(arena_floats, args.scratch_floats), sizeof(float)),
+                  size_plus(size_times(2, (size_t)context.gpu.l2_bytes), GPU_MEMORY_HEADROOM));
+    if (size_fits_memory(device_bytes, gpu_free_bytes(), "device memory", "free on the GPU",
+                         message, sizeof message) != 0) {
+        fprintf(stderr, "%s: %s %s\n", program, shape_text, message);
+        return 2;
+    }
 
     if (!loaded) {
         if (msa_inputs_alloc(&inputs, size) != 0) {
@@ -230,18 +310,6 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     msa_reference(want, &inputs, size);
     printf("CPU referee: %.2f s\n", wall_seconds() - started);
 
-    /* Device copies of the inputs and the output, in one allocation (each
-     * tensor 256-byte aligned), as a framework keeps a layer's parameters
-     * together; then the largest scratch any kernel asks for. */
-    msa_args args;
-    memset(&args, 0, sizeof args);
-    args.size = size;
-    size_t offsets[MSA_INPUT_COUNT + 1], arena_floats = 0;
-    for (int which = 0; which <= MSA_INPUT_COUNT; which++) {
-        offsets[which] = arena_floats;
-        size_t count = which < MSA_INPUT_COUNT ? msa_input_count(size, which) : output_count;
-        arena_floats += (count + 63) / 64 * 64;
-    }
     float *arena;
     CUDA_CHECK(cudaMalloc(&arena, arena_floats * sizeof(float)));
     float *device_inputs[MSA_INPUT_COUNT];
@@ -263,12 +331,6 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     args.wo = device_inputs[MSA_IN_WO];
     args.bo = device_inputs[MSA_IN_BO];
     args.out = arena + offsets[MSA_INPUT_COUNT];
-    for (int k = first; k <= last; k++)
-        if (runs[k] && kernels[k]->scratch_floats) {
-            size_t floats = kernels[k]->scratch_floats(size);
-            if (floats > args.scratch_floats)
-                args.scratch_floats = floats;
-        }
     if (args.scratch_floats) {
         cudaError_t error = cudaMalloc(&args.scratch, args.scratch_floats * sizeof(float));
         if (error != cudaSuccess) {

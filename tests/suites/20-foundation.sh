@@ -14,6 +14,22 @@ expect_status "chapter2 rejects --reps under 20" 2 build/chapter2 --reps 5
 expect_status "naive refuses T not a multiple of 128" 2 build/chapter2 --kernel naive T=200
 expect_output "the refusal names the reason" "multiple of 128" build/chapter2 --kernel naive T=200
 
+# Sizes are int in every kernel, and their products are computed without
+# wrapping: B*T*3*C below wraps a 64-bit long to 0, which once passed every
+# limit. The input is indexed with int (chapter 4's row stride, cuBLAS's
+# leading dimension 3*C); a run that cannot fit in any host's memory is
+# refused before the GPU is looked for.
+wrapping="B=2097152 T=2097152 C=4194304 NH=2"
+expect_status "chapter2 refuses sizes whose products wrap 64 bits" 2 build/chapter2 $wrapping
+expect_output "the wrapped product is named with the int limit" \
+    "B\*T\*3\*C = 2\^64 or more input floats is more than the 2147483647" build/chapter2 $wrapping
+expect_output "a size past int names the limit" "T=99999999999 is larger than 2147483647" \
+    build/chapter2 T=99999999999
+expect_status "chapter2 refuses a size given twice" 2 build/chapter2 B=2 B=3
+expect_output "the size given twice is named" "B is given twice \(B=2, then B=3\)" build/chapter2 B=2 B=3
+expect_status "chapter2 refuses a run no host memory holds (12 TB)" 2 build/chapter2 B=16 T=65536 C=16 NH=16
+expect_output "the refusal names host memory" "of host memory" build/chapter2 B=16 T=65536 C=16 NH=16
+
 gpu_expect "chapter1 cuBLAS champions pass at B=2 T=256" 0 build/chapter1 B=2 T=256 --check-only
 gpu_expect "chapter1 cuBLAS champions pass at odd T=200 NH=3" 0 build/chapter1 B=1 T=200 C=192 NH=3 --check-only
 gpu_expect "chapter2 naive passes at the default size" 0 build/chapter2 --check-only

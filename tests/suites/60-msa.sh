@@ -30,6 +30,20 @@ expect_status "fused refuses D=96" 2 $ch6 --kernel fused D=96 H=4
 expect_status "fused refuses H=16" 2 $ch6 --kernel fused D=64 H=16
 expect_status "fused refuses S=65 with --only-new" 2 $ch6 --only-new S=65
 
+# Products of sizes that wrap a 64-bit long (B*S*N*D below is 2^70) and
+# rows past the int the kernels index rows with: refused on any machine.
+expect_status "chapter6 refuses sizes whose products wrap 64 bits" 2 \
+    $ch6 B=1073741824 S=1073741824 N=16 D=64 --kernel unfused
+expect_output "the wrapped product is named with the int limit" \
+    "B\*S\*N = 2\^64 or more rows is more than the 2147483647" \
+    $ch6 B=1073741824 S=1073741824 N=16 D=64 --kernel unfused
+expect_status "chapter6 refuses 2^31 rows (B*S*N)" 2 $ch6 B=2 S=1073741824 N=1 D=1 H=1 --kernel unfused
+expect_output "the rows refusal names the limit" "B\*S\*N = 2147483648 rows is more than the 2147483647" \
+    $ch6 B=2 S=1073741824 N=1 D=1 H=1 --kernel unfused
+expect_status "chapter6 refuses a size given twice" 2 $ch6 S=8 S=16
+expect_status "chapter6 refuses a run no host memory holds" 2 $ch6 B=64 S=1024 N=1024 D=1024 H=8 --kernel unfused
+expect_output "the refusal names host memory" "of host memory" $ch6 B=64 S=1024 N=1024 D=1024 H=8 --kernel unfused
+
 expect_status "--load of a missing directory exits 2" 2 $ch6 --load "$msa_dir/none"
 msa_write_inputs "$msa_dir/good" 1 4 3 32
 printf 'not a numpy file' > "$msa_dir/good-garbage"
