@@ -30,6 +30,17 @@ expect_output "the size given twice is named" "B is given twice \(B=2, then B=3\
 expect_status "chapter2 refuses a run no host memory holds (12 TB)" 2 build/chapter2 B=16 T=65536 C=16 NH=16
 expect_output "the refusal names host memory" "of host memory" build/chapter2 B=16 T=65536 C=16 NH=16
 
+# make profile takes CH as a chapter number, never as shell text.
+profile_marker=build/profile-ran-this
+expect_refused_running_nothing "make profile CH='1;touch FILE' is refused and runs nothing" \
+    "$profile_marker" ${MAKE:-make} -s --no-print-directory profile CH="1;touch $profile_marker"
+expect_refused_running_nothing "make profile CH='\$(shell touch FILE)' runs nothing" \
+    "$profile_marker" ${MAKE:-make} -s --no-print-directory profile CH="\$(shell touch $profile_marker)"
+expect_refused_running_nothing "make profile CH=99 (no such chapter) is refused" \
+    "$profile_marker" ${MAKE:-make} -s --no-print-directory profile CH=99
+expect_output "the profile refusal names the chapters" "CH=99 is not a chapter; the chapters are 1 2 3" \
+    ${MAKE:-make} -s --no-print-directory profile CH=99
+
 gpu_expect "chapter1 cuBLAS champions pass at B=2 T=256" 0 build/chapter1 B=2 T=256 --check-only
 gpu_expect "chapter1 cuBLAS champions pass at odd T=200 NH=3" 0 build/chapter1 B=1 T=200 C=192 NH=3 --check-only
 gpu_expect "chapter2 naive passes at the default size" 0 build/chapter2 --check-only
