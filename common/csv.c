@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "paths.h"
+
 typedef struct {
     char *buffer;
     size_t capacity, length;
@@ -80,7 +82,22 @@ static int write_whole(int fd, const char *text, size_t length)
     return written == (ssize_t)length ? 0 : -1;
 }
 
-/* Called with the file locked. Reads the first line (to tell our file from
+/* Whether the first bytes of the file (read from fd at offset 0) are the
+ * header, then a line break or (a file cut after it) nothing. Returns 1, 0,
+ * or -1 when it cannot be read. */
+static int starts_with_header(int fd)
+{
+    const size_t header_length = strlen(CSV_HEADER);
+    char first[sizeof CSV_HEADER + 1] = "";
+    ssize_t got = pread(fd, first, header_length + 1, 0);
+    if (got < 0)
+        return -1;
+    return (size_t)got >= header_length && memcmp(first, CSV_HEADER, header_length) == 0 &&
+           ((size_t)got == header_length || first[header_length] == '\n' ||
+            first[header_length] == '\r');
+}
+
+/* Called with the file locked. Checks the first line (to tell our file from
  * another one) and the last byte (a row cut before its newline gets one, so
  * that the next row starts a line of its own). *empty says whether the
  * header is still to be written. Returns 0, or -1 with a message on stderr. */
@@ -94,17 +111,11 @@ static int check_and_repair(int fd, const char *path, int *empty)
     *empty = info.st_size == 0;
     if (*empty)
         return 0;
-    const size_t header_length = strlen(CSV_HEADER);
-    char first[sizeof CSV_HEADER + 1] = "";
-    ssize_t got = pread(fd, first, header_length + 1, 0);
-    if (got < 0) {
+    int ours = starts_with_header(fd);
+    if (ours < 0) {
         fprintf(stderr, "csv: cannot read %s: %s\n", path, strerror(errno));
         return -1;
     }
-    /* The header, then a line break or (a file cut after it) nothing. */
-    int ours = (size_t)got >= header_length && memcmp(first, CSV_HEADER, header_length) == 0 &&
-               ((size_t)got == header_length || first[header_length] == '\n' ||
-                first[header_length] == '\r');
     if (!ours) {
         fprintf(stderr, "csv: %s does not start with the header\n  %s\n", path, CSV_HEADER);
         return -1;
@@ -116,6 +127,37 @@ static int check_and_repair(int fd, const char *path, int *empty)
     }
     if (last != '\n' && write_whole(fd, "\n", 1) != 0) {
         fprintf(stderr, "csv: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int csv_check_destination(const char *path, char *message, size_t capacity)
+{
+    struct stat info;
+    if (stat(path, &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return path_check_parent(path, message, capacity);
+        snprintf(message, capacity, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(info.st_mode)) {
+        snprintf(message, capacity, "%s is not a regular file", path);
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || access(path, W_OK) != 0) {
+        snprintf(message, capacity, "%s: cannot %s it: %s", path, fd < 0 ? "read" : "write",
+                 strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    int ours = info.st_size == 0 ? 1 : starts_with_header(fd);
+    close(fd);
+    if (ours != 1) {
+        snprintf(message, capacity, "%s does not start with the header, so no row would be "
+                 "appended to it:\n  %s", path, CSV_HEADER);
         return -1;
     }
     return 0;

@@ -42,6 +42,12 @@ int csv_format_row(char *buffer, size_t capacity, const csv_row *row);
  * once and a last line cut before its newline gets one first. */
 int csv_append(const char *path, const csv_row *row);
 
+/* Checks, before a run, that csv_append could write to path: an existing
+ * regular file, writable, empty or starting with the header; or a new file
+ * in a directory that exists and is writable. Creates nothing. Returns 0,
+ * or -1 with the reason in message. */
+int csv_check_destination(const char *path, char *message, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,12 +9,14 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "msa.h"
 #include "npy.h"
+#include "paths.h"
 #include "sizes.h"
 
 /* The most features a row may have (the referee and the unfused layer take
@@ -40,14 +42,16 @@ static int load_inputs(const char *dir, const int *size_given, long *sizes, msa_
                        char *message, size_t capacity)
 {
     static const char *const keys[4] = {"B", "S", "N", "D"};
-    char path[900];
+    char path[PATHS_MAX];
     npy_array arrays[MSA_INPUT_COUNT];
     memset(arrays, 0, sizeof arrays);
     memset(inputs, 0, sizeof *inputs);
 
     for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        snprintf(path, sizeof path, "%s/%s.npy", dir, msa_input_names[which]);
-        if (npy_read_f32(path, &arrays[which], message, capacity) != 0)
+        char name[32];
+        snprintf(name, sizeof name, "%s.npy", msa_input_names[which]);
+        if (path_join(path, sizeof path, dir, name, message, capacity) != 0 ||
+            npy_read_f32(path, &arrays[which], message, capacity) != 0)
             goto fail;
         if (which == MSA_IN_MSA) {
             if (arrays[which].ndim != 4) {
@@ -102,21 +106,55 @@ static int make_directory(const char *dir, char *message, size_t capacity)
     return 0;
 }
 
+/* --save DIR, before the run: every file's path fits the buffer, and DIR
+ * is a directory that can be written, or one that can be made (the
+ * directory above it exists and is writable). Creates nothing. */
+static int check_save_directory(const char *dir, char *message, size_t capacity)
+{
+    char path[PATHS_MAX], name[32];
+    for (int which = 0; which <= MSA_INPUT_COUNT; which++) {
+        snprintf(name, sizeof name, "%s.npy",
+                 which < MSA_INPUT_COUNT ? msa_input_names[which] : MSA_OUTPUT_NAME);
+        if (path_join(path, sizeof path, dir, name, message, capacity) != 0)
+            return -1;
+    }
+    struct stat info;
+    if (stat(dir, &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return path_check_parent(dir, message, capacity);
+        snprintf(message, capacity, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(info.st_mode)) {
+        snprintf(message, capacity, "%s is not a directory%s", dir,
+                 S_ISREG(info.st_mode) ? " (it is a regular file)" : "");
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(message, capacity, "%s: cannot write in it: %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int save_tensors(const char *dir, msa_inputs *inputs, msa_size size, const float *out,
                         char *message, size_t capacity)
 {
     if (make_directory(dir, message, capacity) != 0)
         return -1;
-    char path[900];
+    char path[PATHS_MAX], name[32];
     long shape[4];
     for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        snprintf(path, sizeof path, "%s/%s.npy", dir, msa_input_names[which]);
+        snprintf(name, sizeof name, "%s.npy", msa_input_names[which]);
+        if (path_join(path, sizeof path, dir, name, message, capacity) != 0)
+            return -1;
         int ndim = msa_input_shape(size, which, shape);
         if (npy_write_f32(path, *msa_input_slot(inputs, which), ndim, shape, message, capacity))
             return -1;
     }
     if (out) {
-        snprintf(path, sizeof path, "%s/%s.npy", dir, MSA_OUTPUT_NAME);
+        if (path_join(path, sizeof path, dir, MSA_OUTPUT_NAME ".npy", message, capacity) != 0)
+            return -1;
         int ndim = msa_input_shape(size, MSA_IN_MSA, shape);
         if (npy_write_f32(path, out, ndim, shape, message, capacity))
             return -1;
@@ -149,7 +187,7 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
                                  &first, &last);
     if (chosen >= 0)
         return chosen;
-    char message[2048];
+    char message[PATHS_MAX + 1024]; /* room for a path and what is wrong with it */
 
     /* Inputs from files first: they decide B, S, N and D. */
     msa_inputs inputs;
@@ -241,6 +279,15 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
                          "its buffers)",
                          "this machine has", message, sizeof message) != 0) {
         fprintf(stderr, "%s: %s %s\n", program, shape_text, message);
+        return 2;
+    }
+    /* The destinations, so that a run is not lost to a path that cannot be written. */
+    if (options.csv_path && csv_check_destination(options.csv_path, message, sizeof message)) {
+        fprintf(stderr, "%s: --csv: %s\n", program, message);
+        return 2;
+    }
+    if (options.save_dir && check_save_directory(options.save_dir, message, sizeof message)) {
+        fprintf(stderr, "%s: --save: %s\n", program, message);
         return 2;
     }
 

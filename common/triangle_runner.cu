@@ -79,6 +79,12 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
         fprintf(stderr, "%s: B=%ld T=%ld C=%ld NH=%ld %s\n", program, B, T, C, NH, message);
         return 2;
     }
+    /* The destination, so that a run is not lost to a path that cannot be written. */
+    if (options.csv_path && csv_check_destination(options.csv_path, message, sizeof message)) {
+        fprintf(stderr, "%s: --csv: %s\n", program, message);
+        return 2;
+    }
+
     gpu_require();
 
     report_context context;

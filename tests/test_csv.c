@@ -2,7 +2,8 @@
  * benchmark meets: many runs appending to one file at once (make bench on
  * several chapters, or several machines writing to a shared plots/data/),
  * and a file left without its final newline (a run killed mid-row, an
- * editor). Each writer is a forked process, as each run is. Built by
+ * editor), and the check of a --csv destination before a run. Each writer
+ * is a forked process, as each run is. Built by
  * `make`, run by `make test`:
  *
  *   build/tests/test_csv
@@ -229,6 +230,52 @@ static void test_csv_refuses_a_foreign_file_and_leaves_it(void **state)
     rmdir(dir);
 }
 
+/* What --csv FILE is checked for before a run: a file csv_append could
+ * write, and the check itself leaves nothing behind. */
+static void test_csv_check_destination(void **state)
+{
+    (void)state;
+    char dir[512], path[700], message[1024];
+    fresh_directory(dir, sizeof dir);
+
+    snprintf(path, sizeof path, "%s/new.csv", dir);
+    assert_int_equal(csv_check_destination(path, message, sizeof message), 0);
+    assert_int_equal(access(path, F_OK), -1); /* not created: no empty file without a header */
+
+    assert_int_equal(csv_check_destination("/nonexistent-dir/x.csv", message, sizeof message), -1);
+    assert_non_null(strstr(message, "/nonexistent-dir/x.csv: the directory /nonexistent-dir does not exist"));
+
+    assert_int_equal(csv_check_destination(dir, message, sizeof message), -1);
+    assert_non_null(strstr(message, "is not a regular file"));
+
+    snprintf(path, sizeof path, "%s/regular", dir);
+    FILE *file = fopen(path, "w");
+    fputs("name,value\n", file);
+    fclose(file);
+    assert_int_equal(csv_check_destination(path, message, sizeof message), -1);
+    assert_non_null(strstr(message, "does not start with the header"));
+    char below[800];
+    snprintf(below, sizeof below, "%s/x.csv", path);
+    assert_int_equal(csv_check_destination(below, message, sizeof message), -1);
+    assert_non_null(strstr(message, "is not a directory"));
+    unlink(path);
+
+    /* Ours, or empty: accepted. */
+    snprintf(path, sizeof path, "%s/ours.csv", dir);
+    file = fopen(path, "w");
+    fputs(CSV_HEADER "\n", file);
+    fclose(file);
+    assert_int_equal(csv_check_destination(path, message, sizeof message), 0);
+    file = fopen(path, "w");
+    fclose(file);
+    assert_int_equal(csv_check_destination(path, message, sizeof message), 0);
+    unlink(path);
+
+    /* A bare file name is in the current directory. */
+    assert_int_equal(csv_check_destination("no-such-file-here.csv", message, sizeof message), 0);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_csv_runs_creating_a_file_at_once_write_one_header),
         cmocka_unit_test(test_csv_repairs_a_missing_final_newline),
         cmocka_unit_test(test_csv_refuses_a_foreign_file_and_leaves_it),
+        cmocka_unit_test(test_csv_check_destination),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,28 @@ expect_output "the size given twice is named" "B is given twice \(B=2, then B=3\
 expect_status "chapter2 refuses a run no host memory holds (12 TB)" 2 build/chapter2 B=16 T=65536 C=16 NH=16
 expect_output "the refusal names host memory" "of host memory" build/chapter2 B=16 T=65536 C=16 NH=16
 
+# --csv FILE is checked before any GPU work: a destination that cannot be
+# written is exit 2 up front, not exit 1 after a whole run; a good one
+# reaches the GPU check (77 here) and the check leaves no file behind.
+csv_dir=$LOGS/csv-destinations
+rm -rf "$csv_dir" && mkdir -p "$csv_dir"
+printf 'not a directory\n' > "$csv_dir/regular"
+printf 'name,value\nx,1\n' > "$csv_dir/foreign.csv"
+expect_status "--csv in a directory that does not exist exits 2" 2 \
+    build/chapter2 --csv /nonexistent-dir/x.csv
+expect_output "the --csv refusal names the directory" \
+    "--csv: /nonexistent-dir/x.csv: .*/nonexistent-dir does not exist" \
+    build/chapter2 --csv /nonexistent-dir/x.csv
+expect_status "--csv under a regular file exits 2" 2 build/chapter2 --csv "$csv_dir/regular/x.csv"
+expect_status "--csv naming a directory exits 2" 2 build/chapter2 --csv "$csv_dir"
+expect_status "--csv naming a file of another header exits 2" 2 build/chapter2 --csv "$csv_dir/foreign.csv"
+expect_output "the foreign file's refusal says why" "does not start with the header" \
+    build/chapter2 --csv "$csv_dir/foreign.csv"
+gpu_expect "--csv naming a new file in a writable directory is accepted" 0 \
+    build/chapter2 B=1 T=128 C=64 NH=1 --check-only --csv "$csv_dir/new.csv"
+expect_status "checking --csv creates no file (--check-only times nothing, writes no row)" 1 \
+    test -e "$csv_dir/new.csv"
+
 # make profile takes CH as a chapter number, never as shell text.
 profile_marker=build/profile-ran-this
 expect_refused_running_nothing "make profile CH='1;touch FILE' is refused and runs nothing" \

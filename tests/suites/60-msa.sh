@@ -70,6 +70,28 @@ expect_status "--load disagreeing with S= on the command line exits 2" 2 \
 expect_status "--load with sizes the kernel refuses exits 2" 2 $ch6 --kernel fused --load "$msa_dir/good" H=32
 gpu_expect "chapter6 runs on well-formed files" 0 $ch6 --load "$msa_dir/good" H=2 --check-only
 
+# --save DIR and --csv FILE are checked before any GPU work (exit 2 up
+# front, not exit 1 after the run); a good --save reaches the GPU check and
+# creates nothing until there is something to save.
+printf 'a file\n' > "$msa_dir/regular"
+expect_status "--save into a directory that does not exist exits 2" 2 $ch6 --save /nonexistent-dir/out
+expect_output "the --save refusal names the missing parent" \
+    "--save: /nonexistent-dir/out: .*/nonexistent-dir does not exist" $ch6 --save /nonexistent-dir/out
+expect_status "--save naming a regular file exits 2" 2 $ch6 --save "$msa_dir/regular"
+expect_output "the --save refusal says it is not a directory" "regular.* is not a directory" \
+    $ch6 --save "$msa_dir/regular"
+expect_status "--save under a regular file exits 2" 2 $ch6 --save "$msa_dir/regular/out"
+long_dir=$msa_dir/$(printf 'long/%.0s' $(seq 1000))
+expect_status "--save with a path longer than the program's buffer exits 2" 2 $ch6 --save "$long_dir"
+expect_output "the long --save path is refused as long" "is longer than" $ch6 --save "$long_dir"
+expect_status "--csv in a directory that does not exist exits 2 (MSA)" 2 $ch6 --csv /nonexistent-dir/x.csv
+gpu_expect "--save into a new directory is accepted" 0 $ch6 --check-only --save "$msa_dir/fresh-save"
+if have_gpu; then
+    expect_status "--save made its directory" 0 test -d "$msa_dir/fresh-save"
+else
+    expect_status "checking --save creates nothing when nothing runs" 1 test -e "$msa_dir/fresh-save"
+fi
+
 # On a GPU: every kernel against the referee; each size draws all-kept,
 # all-masked and single-kept columns (the run prints the census).
 gpu_expect "chapter6 passes at the small case" 0 $ch6 --check-only
