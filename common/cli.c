@@ -158,7 +158,7 @@ void cli_print_usage(const cli_spec *spec, FILE *out)
             CLI_MIN_REPS, CLI_DEFAULT_REPS, RNG_DEFAULT_SEED);
     if (spec->allows_files)
         fprintf(out, "  --load DIR         read the inputs from DIR/<name>.npy\n"
-                     "  --save DIR         write the output to DIR/out.npy\n");
+                     "  --save DIR         write the inputs and the output to DIR/<name>.npy\n");
     fprintf(out, "  --help             this text\n\n"
                  "exit status: 0 passed, 1 a check failed, 2 bad arguments or unsupported size,\n"
                  "77 no CUDA GPU (skipped)\n");

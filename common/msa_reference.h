@@ -86,6 +86,15 @@ void msa_inputs_free(msa_inputs *inputs);
  *            kept with probability 3/4. */
 void msa_draw_inputs(msa_inputs *inputs, msa_size size, uint64_t seed);
 
+/* A mask value of 0 masks its key; any other value keeps it (the referee
+ * and every kernel test mask != 0; the value is no weight). NaN and
+ * infinity mean neither, so a mask read from a file is refused for them:
+ * returns 0 when every value is finite, otherwise -1 with a message naming
+ * path and the first bad element, "mask.npy: element 5 (b=0, s=1, n=2) is
+ * nan; ...". */
+int msa_check_mask(const float *mask, msa_size size, const char *path, char *message,
+                   size_t capacity);
+
 /* How many columns (b, n) of a mask keep every key, none, exactly one, or
  * some other number. */
 typedef struct {

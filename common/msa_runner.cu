@@ -4,7 +4,9 @@
  * append the CSV rows, and optionally write the tensors as .npy files.
  *
  * Everything that can be refused is refused before the GPU is looked for,
- * so a bad size or a malformed file gets exit status 2 on any machine. */
+ * so a bad size, a malformed file or a destination that cannot be written
+ * gets exit status 2 on any machine; only the GPU's own memory is checked
+ * once the GPU is found (exit 2 too). */
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
@@ -35,44 +37,50 @@ static void run_msa_kernel(void *context, cudaStream_t stream)
     work->kernel->launch(work->args);
 }
 
-/* Reads every input from dir. B, S, N and D come from msa.npy (a size also
- * given on the command line must agree); every other file must match them.
- * Returns 0, or -1 with the reason in message. */
-static int load_inputs(const char *dir, const int *size_given, long *sizes, msa_inputs *inputs,
-                       char *message, size_t capacity)
+/* The path of input `which` in dir; 0, or -1 when it does not fit. */
+static int input_path(char *path, size_t path_capacity, const char *dir, int which, char *message,
+                      size_t capacity)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s.npy", msa_input_names[which]);
+    return path_join(path, path_capacity, dir, name, message, capacity);
+}
+
+/* --load, first pass: the header of every input in dir, no data. B, S, N
+ * and D come from msa.npy (a size also given on the command line must
+ * agree); every other file must match them. So that the sizes are checked
+ * (int limits, memory) before gigabytes are read. Returns 0, or -1 with the
+ * reason in message. */
+static int load_shapes(const char *dir, const int *size_given, long *sizes, char *message,
+                       size_t capacity)
 {
     static const char *const keys[4] = {"B", "S", "N", "D"};
     char path[PATHS_MAX];
-    npy_array arrays[MSA_INPUT_COUNT];
-    memset(arrays, 0, sizeof arrays);
-    memset(inputs, 0, sizeof *inputs);
-
     for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s.npy", msa_input_names[which]);
-        if (path_join(path, sizeof path, dir, name, message, capacity) != 0 ||
-            npy_read_f32(path, &arrays[which], message, capacity) != 0)
-            goto fail;
+        npy_array array;
+        if (input_path(path, sizeof path, dir, which, message, capacity) != 0 ||
+            npy_read_header(path, &array, message, capacity) != 0)
+            return -1;
         if (which == MSA_IN_MSA) {
-            if (arrays[which].ndim != 4) {
+            if (array.ndim != 4) {
                 char shape[128];
-                npy_format_shape(shape, sizeof shape, arrays[which].ndim, arrays[which].shape);
+                npy_format_shape(shape, sizeof shape, array.ndim, array.shape);
                 snprintf(message, capacity, "%s has shape %s, expected 4 dimensions (B, S, N, D)",
                          path, shape);
-                goto fail;
+                return -1;
             }
             for (int k = 0; k < 4; k++) {
-                long extent = arrays[which].shape[k];
-                if (extent < 1 || extent > 0x7fffffffL) {
-                    snprintf(message, capacity, "%s: %s=%ld is not a usable size", path, keys[k],
-                             extent);
-                    goto fail;
+                long extent = array.shape[k];
+                if (extent < 1 || extent > INT_MAX) {
+                    snprintf(message, capacity, "%s: %s=%ld is not a usable size (1 to %d)", path,
+                             keys[k], extent, INT_MAX);
+                    return -1;
                 }
                 if (size_given[k] && sizes[k] != extent) {
                     snprintf(message, capacity,
                              "%s=%ld on the command line, but %s has %s=%ld (shape B, S, N, D)",
                              keys[k], sizes[k], path, keys[k], extent);
-                    goto fail;
+                    return -1;
                 }
                 sizes[k] = extent;
             }
@@ -80,17 +88,39 @@ static int load_inputs(const char *dir, const int *size_given, long *sizes, msa_
             msa_size z = {(int)sizes[0], (int)sizes[1], (int)sizes[2], (int)sizes[3], 1};
             long shape[4];
             int ndim = msa_input_shape(z, which, shape);
-            if (npy_expect_shape(&arrays[which], path, ndim, shape, message, capacity) != 0)
-                goto fail;
+            if (npy_expect_shape(&array, path, ndim, shape, message, capacity) != 0)
+                return -1;
         }
     }
-    for (int which = 0; which < MSA_INPUT_COUNT; which++)
-        *msa_input_slot(inputs, which) = arrays[which].data;
+    return 0;
+}
+
+/* --load, second pass, once the sizes are known to fit: the data of every
+ * input, each shape checked again (a file may have changed since the first
+ * pass), and the mask's values (finite: 0 masks a key, anything else keeps
+ * it). Returns 0, or -1 with the reason in message (nothing left allocated). */
+static int load_data(const char *dir, msa_size size, msa_inputs *inputs, char *message,
+                     size_t capacity)
+{
+    char path[PATHS_MAX];
+    memset(inputs, 0, sizeof *inputs);
+    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
+        npy_array array;
+        long shape[4];
+        int ndim = msa_input_shape(size, which, shape);
+        if (input_path(path, sizeof path, dir, which, message, capacity) != 0 ||
+            npy_read_f32(path, &array, message, capacity) != 0)
+            goto fail;
+        *msa_input_slot(inputs, which) = array.data;
+        if (npy_expect_shape(&array, path, ndim, shape, message, capacity) != 0)
+            goto fail;
+        if (which == MSA_IN_MASK && msa_check_mask(array.data, size, path, message, capacity) != 0)
+            goto fail;
+    }
     return 0;
 
 fail:
-    for (int which = 0; which < MSA_INPUT_COUNT; which++)
-        npy_free(&arrays[which]);
+    msa_inputs_free(inputs);
     return -1;
 }
 
@@ -189,17 +219,14 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
         return chosen;
     char message[PATHS_MAX + 1024]; /* room for a path and what is wrong with it */
 
-    /* Inputs from files first: they decide B, S, N and D. */
+    /* The headers of the input files first: they decide B, S, N and D. */
     msa_inputs inputs;
     memset(&inputs, 0, sizeof inputs);
-    int loaded = 0;
-    if (options.load_dir) {
-        if (load_inputs(options.load_dir, options.size_given, options.sizes, &inputs, message,
-                        sizeof message) != 0) {
-            fprintf(stderr, "%s: --load: %s\n", program, message);
-            return 2;
-        }
-        loaded = 1;
+    const int loaded = options.load_dir != NULL;
+    if (loaded && load_shapes(options.load_dir, options.size_given, options.sizes, message,
+                              sizeof message) != 0) {
+        fprintf(stderr, "%s: --load: %s\n", program, message);
+        return 2;
     }
 
     long B = options.sizes[0], S = options.sizes[1], N = options.sizes[2], D = options.sizes[3],
@@ -288,6 +315,11 @@ int msa_chapter_main(int argc, char **argv, int chapter, const char *summary,
     }
     if (options.save_dir && check_save_directory(options.save_dir, message, sizeof message)) {
         fprintf(stderr, "%s: --save: %s\n", program, message);
+        return 2;
+    }
+    /* The sizes fit: now the data of the input files (a bad mask is a file error too). */
+    if (loaded && load_data(options.load_dir, size, &inputs, message, sizeof message) != 0) {
+        fprintf(stderr, "%s: --load: %s\n", program, message);
         return 2;
     }
 
