@@ -160,8 +160,8 @@ void cli_print_usage(const cli_spec *spec, FILE *out)
         fprintf(out, "  --load DIR         read the inputs from DIR/<name>.npy\n"
                      "  --save DIR         write the inputs and the output to DIR/<name>.npy\n");
     fprintf(out, "  --help             this text\n\n"
-                 "exit status: 0 passed, 1 a check failed, 2 bad arguments or unsupported size,\n"
-                 "77 no CUDA GPU (skipped)\n");
+                 "exit status: 0 passed, 1 a check failed, 2 bad arguments, sizes or files\n"
+                 "(refused before any GPU work), 77 no CUDA GPU (skipped)\n");
 }
 
 int cli_find_kernel(const char *wanted, const char *const *names, int count, char *message,

@@ -71,9 +71,10 @@ __device__ __forceinline__ void triangle_place_tile(int index, int *tile_row, in
 }
 #endif
 
-/* The whole program of chapter `chapter` (named "chapterN" in messages). Returns the exit status: 0 every
- * check passed, 1 a check failed, 2 bad arguments or a refused size, and
- * (through gpu_require) 77 when there is no GPU. */
+/* The whole program of chapter `chapter` (named "chapterN" in messages).
+ * Returns the exit status: 0 every check passed, 1 a check failed, 2 bad
+ * arguments, a refused size or a --csv destination that cannot be written,
+ * and (through gpu_require) 77 when there is no GPU. */
 int triangle_chapter_main(int argc, char **argv, int chapter, const char *summary,
                           const triangle_kernel *const *kernels, int kernel_count);
 

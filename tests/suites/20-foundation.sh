@@ -13,6 +13,10 @@ expect_status "chapter2 rejects an unknown kernel number" 2 build/chapter2 --ker
 expect_status "chapter2 rejects --reps under 20" 2 build/chapter2 --reps 5
 expect_status "naive refuses T not a multiple of 128" 2 build/chapter2 --kernel naive T=200
 expect_output "the refusal names the reason" "multiple of 128" build/chapter2 --kernel naive T=200
+expect_output "README's exit statuses: 2 is bad arguments, sizes or files" \
+    "2 bad arguments, sizes or files" cat README.md
+expect_output "--help gives the same exit statuses" "2 bad arguments, sizes or files" \
+    build/chapter2 --help
 
 # Sizes are int in every kernel, and their products are computed without
 # wrapping: B*T*3*C below wraps a 64-bit long to 0, which once passed every
