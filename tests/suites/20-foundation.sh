@@ -55,6 +55,10 @@ gpu_expect "--csv naming a new file in a writable directory is accepted" 0 \
     build/chapter2 B=1 T=128 C=64 NH=1 --check-only --csv "$csv_dir/new.csv"
 expect_status "checking --csv creates no file (--check-only times nothing, writes no row)" 1 \
     test -e "$csv_dir/new.csv"
+# make bench appends to plots/data/: a CSV it cannot write is a failure of
+# the bench (exit 1), not a size the chapter refuses.
+expect_status "make bench's runs fail on a CSV they cannot write" 1 \
+    env DATA="$csv_dir/no-such-dir" tests/gpu_runs.sh bench 2
 
 # make profile takes CH as a chapter number, never as shell text.
 profile_marker=build/profile-ran-this
