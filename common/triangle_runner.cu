@@ -50,8 +50,9 @@ int triangle_chapter_main(int argc, char **argv, int chapter, const char *summar
     const size_t input_floats = size_times(size_times(size_times(B, T), 3), C);
     const size_t output_floats = size_times(size_times(size_times(B, NH), T), T);
     if (size_at_most(input_floats, INT_MAX, "B*T*3*C", "input floats",
-                     "the kernels index with int (chapter 4's row stride "
-                     "and cuBLAS's leading dimension, 3*C, are int)", message, sizeof message) != 0) {
+                     "the kernels index with int (chapter 4's row stride and cuBLAS's leading "
+                     "dimension, 3*C, are int)",
+                     message, sizeof message) != 0) {
         fprintf(stderr, "%s: %s\n", program, message);
         return 2;
     }

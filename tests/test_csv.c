@@ -243,7 +243,8 @@ static void test_csv_check_destination(void **state)
     assert_int_equal(access(path, F_OK), -1); /* not created: no empty file without a header */
 
     assert_int_equal(csv_check_destination("/nonexistent-dir/x.csv", message, sizeof message), -1);
-    assert_non_null(strstr(message, "/nonexistent-dir/x.csv: the directory /nonexistent-dir does not exist"));
+    assert_non_null(
+        strstr(message, "/nonexistent-dir/x.csv: the directory /nonexistent-dir does not exist"));
 
     assert_int_equal(csv_check_destination(dir, message, sizeof message), -1);
     assert_non_null(strstr(message, "is not a regular file"));

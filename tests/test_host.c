@@ -420,8 +420,8 @@ static void test_size_at_most_names_the_limit(void **state)
                      -1);
     assert_string_equal(message, "B*T*3*C = 2147483648 input floats is more than the 2147483647 "
                                  "the kernels index with int");
-    assert_int_equal(size_at_most(SIZE_MAX, 2147483647, "B*S*N", "rows", "the kernels index with int",
-                                  message, sizeof message),
+    assert_int_equal(size_at_most(SIZE_MAX, 2147483647, "B*S*N", "rows",
+                                  "the kernels index with int", message, sizeof message),
                      -1);
     assert_string_equal(message,
                         "B*S*N = 2^64 or more rows is more than the 2147483647 the kernels index "
