@@ -23,6 +23,15 @@ PYTHON ?= python3
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 export WORKBOOK_COMMIT := $(COMMIT)
 
+# What a recipe hands the shell from a variable goes through shell_quote:
+# 'text', each ' in it written '\'', so a name is never read as shell
+# syntax (a ; or a `...` in it stays part of the name).
+shell_quote = '$(subst ','\'',$(1))'
+# CH and EX (make profile, make grade) name a chapter and exercises. Make
+# would expand them as it exports them to every recipe's environment, so a
+# $(...) in them would run; they are read with $(value ...) instead.
+unexport CH EX
+
 CFLAGS := -O3 -std=c11 -Wall -Wextra -fopenmp -D_POSIX_C_SOURCE=200809L
 NVCCFLAGS := -O3 -arch=$(ARCH) -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
 NVCCLIBS := -lcublas -lgomp
@@ -145,9 +154,13 @@ bench: $(GPU_PROGRAMS)
 sanitize: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh sanitize $(CHAPTERS)
 
+# CH as typed, never expanded; only one of the chapters' numbers is taken.
+PROFILE_CHAPTER := $(strip $(value CH))
 profile: $(GPU_PROGRAMS)
-	@test -n "$(CH)" || { echo "usage: make profile CH=N (N in $(CHAPTERS))"; exit 2; }
-	@tests/gpu_runs.sh profile $(CH)
+	$(if $(PROFILE_CHAPTER),,$(error usage: make profile CH=N (N in $(CHAPTERS))))
+	$(if $(filter-out 1,$(words $(PROFILE_CHAPTER)))$(filter-out $(CHAPTERS),$(PROFILE_CHAPTER)),\
+	  $(error make profile: CH=$(PROFILE_CHAPTER) is not a chapter; the chapters are $(CHAPTERS)))
+	@tests/gpu_runs.sh profile $(call shell_quote,$(PROFILE_CHAPTER))
 
 ptxas:
 	@for src in $(foreach dir,$(CHAPTER_DIRS),$(wildcard $(dir)/*.cu $(dir)/tried/*.cu)); do \

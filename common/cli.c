@@ -22,6 +22,17 @@ static int parse_long(const char *text, long min, long max, long *value)
     return 0;
 }
 
+/* Whether text is one or more decimal digits and nothing else. */
+static int all_digits(const char *text)
+{
+    if (!*text)
+        return 0;
+    for (; *text; text++)
+        if (*text < '0' || *text > '9')
+            return 0;
+    return 1;
+}
+
 static int parse_size(const cli_spec *spec, const char *arg, cli_options *options,
                       char *message, size_t capacity)
 {
@@ -30,13 +41,25 @@ static int parse_size(const cli_spec *spec, const char *arg, cli_options *option
     for (int k = 0; k < spec->size_count; k++) {
         if (strlen(spec->size_names[k]) == key_length &&
             strncmp(spec->size_names[k], arg, key_length) == 0) {
-            options->size_given[k] = 1;
-            if (parse_long(equals + 1, 1, INT_MAX, &options->sizes[k]) != 0) {
-                snprintf(message, capacity, "%s: '%s' must be a positive whole number",
-                         spec->program, arg);
+            /* Two values for one size: which one was meant? Not "the last wins". */
+            if (options->size_given[k]) {
+                snprintf(message, capacity, "%s: %s is given twice (%s=%ld, then %s); give it once",
+                         spec->program, spec->size_names[k], spec->size_names[k],
+                         options->sizes[k], arg);
                 return -1;
             }
-            return 0;
+            options->size_given[k] = 1;
+            if (parse_long(equals + 1, 1, INT_MAX, &options->sizes[k]) == 0)
+                return 0;
+            /* Every kernel takes its sizes as int: a larger whole number is
+             * refused for that limit, anything else for not being one. */
+            if (all_digits(equals + 1) && strspn(equals + 1, "0") < strlen(equals + 1))
+                snprintf(message, capacity, "%s: %s is larger than %d (sizes are int)",
+                         spec->program, arg, INT_MAX);
+            else
+                snprintf(message, capacity, "%s: '%s' must be a positive whole number",
+                         spec->program, arg);
+            return -1;
         }
     }
     int n = snprintf(message, capacity, "%s: unknown size '%.*s'; sizes are", spec->program,
@@ -135,10 +158,10 @@ void cli_print_usage(const cli_spec *spec, FILE *out)
             CLI_MIN_REPS, CLI_DEFAULT_REPS, RNG_DEFAULT_SEED);
     if (spec->allows_files)
         fprintf(out, "  --load DIR         read the inputs from DIR/<name>.npy\n"
-                     "  --save DIR         write the output to DIR/out.npy\n");
+                     "  --save DIR         write the inputs and the output to DIR/<name>.npy\n");
     fprintf(out, "  --help             this text\n\n"
-                 "exit status: 0 passed, 1 a check failed, 2 bad arguments or unsupported size,\n"
-                 "77 no CUDA GPU (skipped)\n");
+                 "exit status: 0 passed, 1 a check failed, 2 bad arguments, sizes or files\n"
+                 "(refused before any GPU work), 77 no CUDA GPU (skipped)\n");
 }
 
 int cli_find_kernel(const char *wanted, const char *const *names, int count, char *message,

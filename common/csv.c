@@ -1,10 +1,23 @@
-/* csv.c - see csv.h. */
+/* csv.c - see csv.h.
+ *
+ * Several runs may append to one file at once (make bench over chapters,
+ * two machines writing to a shared plots/data/). Each row therefore reaches
+ * the file in one write() to a descriptor opened with O_APPEND, and the
+ * check for the header, the header itself and the repair of a missing final
+ * newline happen under an exclusive flock() that every writer takes. */
+#define _DEFAULT_SOURCE /* flock */
 #include "csv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paths.h"
 
 typedef struct {
     char *buffer;
@@ -60,34 +73,135 @@ int csv_format_row(char *buffer, size_t capacity, const csv_row *row)
     return (int)text.length;
 }
 
-int csv_append(const char *path, const csv_row *row)
+/* Writes all of text in one write(): with O_APPEND the kernel puts it at
+ * the end as a whole, so a row never interleaves with another run's. */
+static int write_whole(int fd, const char *text, size_t length)
 {
-    char line[2048];
-    if (csv_format_row(line, sizeof line, row) < 0) {
-        fprintf(stderr, "csv: cannot format the row for %s\n", path);
+    errno = 0;
+    ssize_t written = write(fd, text, length);
+    return written == (ssize_t)length ? 0 : -1;
+}
+
+/* Whether the first bytes of the file (read from fd at offset 0) are the
+ * header, then a line break or (a file cut after it) nothing. Returns 1, 0,
+ * or -1 when it cannot be read. */
+static int starts_with_header(int fd)
+{
+    const size_t header_length = strlen(CSV_HEADER);
+    char first[sizeof CSV_HEADER + 1] = "";
+    ssize_t got = pread(fd, first, header_length + 1, 0);
+    if (got < 0)
+        return -1;
+    return (size_t)got >= header_length && memcmp(first, CSV_HEADER, header_length) == 0 &&
+           ((size_t)got == header_length || first[header_length] == '\n' ||
+            first[header_length] == '\r');
+}
+
+/* Called with the file locked. Checks the first line (to tell our file from
+ * another one) and the last byte (a row cut before its newline gets one, so
+ * that the next row starts a line of its own). *empty says whether the
+ * header is still to be written. Returns 0, or -1 with a message on stderr. */
+static int check_and_repair(int fd, const char *path, int *empty)
+{
+    struct stat info;
+    if (fstat(fd, &info) != 0) {
+        fprintf(stderr, "csv: cannot stat %s: %s\n", path, strerror(errno));
         return -1;
     }
-    FILE *file = fopen(path, "a+");
-    if (!file) {
-        fprintf(stderr, "csv: cannot open %s: %s\n", path, strerror(errno));
+    *empty = info.st_size == 0;
+    if (*empty)
+        return 0;
+    int ours = starts_with_header(fd);
+    if (ours < 0) {
+        fprintf(stderr, "csv: cannot read %s: %s\n", path, strerror(errno));
         return -1;
     }
-    rewind(file);
-    char first[512] = "";
-    int empty = !fgets(first, sizeof first, file);
-    first[strcspn(first, "\r\n")] = '\0';
-    if (!empty && strcmp(first, CSV_HEADER) != 0) {
+    if (!ours) {
         fprintf(stderr, "csv: %s does not start with the header\n  %s\n", path, CSV_HEADER);
-        fclose(file);
         return -1;
     }
-    fseek(file, 0, SEEK_END);
-    if (empty)
-        fprintf(file, "%s\n", CSV_HEADER);
-    fprintf(file, "%s\n", line);
-    if (fclose(file) != 0) {
+    char last;
+    if (pread(fd, &last, 1, info.st_size - 1) != 1) {
+        fprintf(stderr, "csv: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (last != '\n' && write_whole(fd, "\n", 1) != 0) {
         fprintf(stderr, "csv: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
     return 0;
+}
+
+int csv_check_destination(const char *path, char *message, size_t capacity)
+{
+    struct stat info;
+    if (stat(path, &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return path_check_parent(path, message, capacity);
+        snprintf(message, capacity, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(info.st_mode)) {
+        snprintf(message, capacity, "%s is not a regular file", path);
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || access(path, W_OK) != 0) {
+        snprintf(message, capacity, "%s: cannot %s it: %s", path, fd < 0 ? "read" : "write",
+                 strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    int ours = info.st_size == 0 ? 1 : starts_with_header(fd);
+    close(fd);
+    if (ours != 1) {
+        snprintf(message, capacity, "%s does not start with the header, so no row would be "
+                 "appended to it:\n  %s", path, CSV_HEADER);
+        return -1;
+    }
+    return 0;
+}
+
+int csv_append(const char *path, const csv_row *row)
+{
+    /* The header and the row, so that a new file gets both in one write. */
+    char text[sizeof CSV_HEADER + 2048];
+    const size_t header_length = strlen(CSV_HEADER) + 1;
+    memcpy(text, CSV_HEADER "\n", header_length);
+    int length = csv_format_row(text + header_length, sizeof text - header_length - 1, row);
+    if (length < 0) {
+        fprintf(stderr, "csv: cannot format the row for %s\n", path);
+        return -1;
+    }
+    text[header_length + (size_t)length] = '\n';
+    const size_t row_length = (size_t)length + 1;
+
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "csv: cannot open %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    /* Every run appending to this file takes the lock, so that deciding
+     * whether the header is written yet and writing it are one step: two
+     * runs finding the file empty at once would both write it. */
+    if (flock(fd, LOCK_EX) != 0) {
+        fprintf(stderr, "csv: cannot lock %s: %s\n", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    int empty, status = check_and_repair(fd, path, &empty);
+    if (status == 0) {
+        const char *start = empty ? text : text + header_length;
+        status = write_whole(fd, start, empty ? header_length + row_length : row_length);
+        if (status != 0)
+            fprintf(stderr, "csv: cannot write %s: %s\n", path,
+                    errno ? strerror(errno) : "short write");
+    }
+    flock(fd, LOCK_UN);
+    if (close(fd) != 0 && status == 0) {
+        fprintf(stderr, "csv: cannot write %s: %s\n", path, strerror(errno));
+        status = -1;
+    }
+    return status;
 }

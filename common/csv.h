@@ -35,9 +35,18 @@ typedef struct {
 int csv_format_row(char *buffer, size_t capacity, const csv_row *row);
 
 /* Appends the row to path, writing the header first if the file is new or
- * empty. Refuses (returns -1, message on stderr) a non-empty file whose
- * first line is not the header. */
+ * empty. Refuses (returns -1, message on stderr, the file untouched) a
+ * non-empty file whose first line is not the header. Safe with many runs
+ * appending to one file at once: the row goes out whole in one write()
+ * (O_APPEND), and under an exclusive flock() the header is written exactly
+ * once and a last line cut before its newline gets one first. */
 int csv_append(const char *path, const csv_row *row);
+
+/* Checks, before a run, that csv_append could write to path: an existing
+ * regular file, writable, empty or starting with the header; or a new file
+ * in a directory that exists and is writable. Creates nothing. Returns 0,
+ * or -1 with the reason in message. */
+int csv_check_destination(const char *path, char *message, size_t capacity);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,13 @@ gpu_info gpu_query(void)
     return info;
 }
 
+size_t gpu_free_bytes(void)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return free_bytes;
+}
+
 void gpu_fill_nan(float *device_values, size_t count, cudaStream_t stream)
 {
     CUDA_CHECK(cudaMemsetAsync(device_values, 0xFF, count * sizeof(float), stream));

@@ -68,6 +68,15 @@ gpu_info gpu_query(void);
  * Call it from the launcher, before the <<<...>>>, for every launch. */
 void gpu_allow_shared_memory(const void *kernel, size_t bytes);
 
+/* Device memory free now, in bytes (call gpu_require first). A run checks
+ * what it will allocate against it, so that a size too large for the GPU
+ * is refused (exit 2) rather than failing in cudaMalloc. */
+size_t gpu_free_bytes(void);
+
+/* What a run leaves free beyond its own buffers: cuBLAS's workspace and
+ * the runtime's allocations are not counted one by one. */
+#define GPU_MEMORY_HEADROOM ((size_t)256 << 20)
+
 /* Fills an output with NaN (all bits set) before a checked run, so that an
  * element the kernel forgets to write fails the check. */
 void gpu_fill_nan(float *device_values, size_t count, cudaStream_t stream);

@@ -56,8 +56,9 @@ typedef struct {
 
 /* The whole program `program` of chapter `chapter`. Returns
  * the exit status: 0 every check passed, 1 a check failed, 2 bad arguments,
- * a refused size or a bad .npy file, and (through gpu_require) 77 when there
- * is no GPU. Sizes: B S N D H, default the small case B=2 S=8 N=32 D=64 H=4.
+ * a refused size, a bad .npy file or a --csv or --save destination that
+ * cannot be written, and (through gpu_require) 77 when there is no GPU.
+ * Sizes: B S N D H, default the small case B=2 S=8 N=32 D=64 H=4.
  * --load DIR reads DIR/<name>.npy for every input (B, S, N and D then come
  * from msa.npy; H from the command line); --save DIR writes every input and
  * the output of the last kernel run (pick one with --kernel) as out.npy. */

@@ -155,6 +155,23 @@ void msa_apply_mask_kind(float *mask, msa_size z, msa_mask_kind kind)
                 mask[(b * z.S + s) * z.N + n] = s < padded_from ? 1.0f : 0.0f;
 }
 
+int msa_check_mask(const float *mask, msa_size z, const char *path, char *message,
+                   size_t capacity)
+{
+    const size_t count = (size_t)z.B * z.S * z.N;
+    for (size_t i = 0; i < count; i++) {
+        if (isfinite(mask[i]))
+            continue;
+        const size_t n = i % z.N, s = i / z.N % z.S, b = i / ((size_t)z.N * z.S);
+        snprintf(message, capacity,
+                 "%s: element %zu (b=%zu, s=%zu, n=%zu) is %s; a mask value must be finite: 0 "
+                 "masks the key, any other value keeps it",
+                 path, i, b, s, n, isnan(mask[i]) ? "nan" : mask[i] < 0 ? "-inf" : "inf");
+        return -1;
+    }
+    return 0;
+}
+
 msa_mask_census msa_count_mask_columns(const float *mask, msa_size z)
 {
     msa_mask_census census = {0, 0, 0, 0};

@@ -108,6 +108,15 @@ void msa_apply_mask_kind(float *mask, msa_size size, msa_mask_kind kind);
  * its maximum overflows). Returns the largest logit before the scaling. */
 double msa_scale_logits(msa_inputs *inputs, msa_size size, double largest);
 
+/* A mask value of 0 masks its key; any other value keeps it (the referee
+ * and every kernel test mask != 0; the value is no weight). NaN and
+ * infinity mean neither, so a mask read from a file is refused for them:
+ * returns 0 when every value is finite, otherwise -1 with a message naming
+ * path and the first bad element, "mask.npy: element 5 (b=0, s=1, n=2) is
+ * nan; ...". */
+int msa_check_mask(const float *mask, msa_size size, const char *path, char *message,
+                   size_t capacity);
+
 /* How many columns (b, n) of a mask keep every key, none, exactly one, or
  * some other number. */
 typedef struct {

@@ -4,13 +4,26 @@
  * append the CSV rows, and optionally write the tensors as .npy files.
  *
  * Everything that can be refused is refused before the GPU is looked for,
- * so a bad size or a malformed file gets exit status 2 on any machine. */
+ * so a bad size, a malformed file or a destination that cannot be written
+ * gets exit status 2 on any machine; only the GPU's own memory is checked
+ * once the GPU is found (exit 2 too). */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "msa.h"
 #include "npy.h"
+#include "paths.h"
+#include "sizes.h"
+
+/* The most features a row may have (the referee and the unfused layer take
+ * any D; chapter 7's kernels stop at 256). */
+#define MSA_MAX_D 4096
 
 typedef struct {
     const msa_kernel *kernel;
@@ -24,42 +37,50 @@ static void run_msa_kernel(void *context, cudaStream_t stream)
     work->kernel->launch(work->args);
 }
 
-/* Reads every input from dir. B, S, N and D come from msa.npy (a size also
- * given on the command line must agree); every other file must match them.
- * Returns 0, or -1 with the reason in message. */
-static int load_inputs(const char *dir, const int *size_given, long *sizes, msa_inputs *inputs,
-                       char *message, size_t capacity)
+/* The path of input `which` in dir; 0, or -1 when it does not fit. */
+static int input_path(char *path, size_t path_capacity, const char *dir, int which, char *message,
+                      size_t capacity)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s.npy", msa_input_names[which]);
+    return path_join(path, path_capacity, dir, name, message, capacity);
+}
+
+/* --load, first pass: the header of every input in dir, no data. B, S, N
+ * and D come from msa.npy (a size also given on the command line must
+ * agree); every other file must match them. So that the sizes are checked
+ * (int limits, memory) before gigabytes are read. Returns 0, or -1 with the
+ * reason in message. */
+static int load_shapes(const char *dir, const int *size_given, long *sizes, char *message,
+                       size_t capacity)
 {
     static const char *const keys[4] = {"B", "S", "N", "D"};
-    char path[900];
-    npy_array arrays[MSA_INPUT_COUNT];
-    memset(arrays, 0, sizeof arrays);
-    memset(inputs, 0, sizeof *inputs);
-
+    char path[PATHS_MAX];
     for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        snprintf(path, sizeof path, "%s/%s.npy", dir, msa_input_names[which]);
-        if (npy_read_f32(path, &arrays[which], message, capacity) != 0)
-            goto fail;
+        npy_array array;
+        if (input_path(path, sizeof path, dir, which, message, capacity) != 0 ||
+            npy_read_header(path, &array, message, capacity) != 0)
+            return -1;
         if (which == MSA_IN_MSA) {
-            if (arrays[which].ndim != 4) {
+            if (array.ndim != 4) {
                 char shape[128];
-                npy_format_shape(shape, sizeof shape, arrays[which].ndim, arrays[which].shape);
+                npy_format_shape(shape, sizeof shape, array.ndim, array.shape);
                 snprintf(message, capacity, "%s has shape %s, expected 4 dimensions (B, S, N, D)",
                          path, shape);
-                goto fail;
+                return -1;
             }
             for (int k = 0; k < 4; k++) {
-                long extent = arrays[which].shape[k];
-                if (extent < 1 || extent > 0x7fffffffL) {
-                    snprintf(message, capacity, "%s: %s=%ld is not a usable size", path, keys[k],
-                             extent);
-                    goto fail;
+                long extent = array.shape[k];
+                if (extent < 1 || extent > INT_MAX) {
+                    snprintf(message, capacity, "%s: %s=%ld is not a usable size (1 to %d)", path,
+                             keys[k], extent, INT_MAX);
+                    return -1;
                 }
                 if (size_given[k] && sizes[k] != extent) {
                     snprintf(message, capacity,
                              "%s=%ld on the command line, but %s has %s=%ld (shape B, S, N, D)",
                              keys[k], sizes[k], path, keys[k], extent);
-                    goto fail;
+                    return -1;
                 }
                 sizes[k] = extent;
             }
@@ -67,17 +88,39 @@ static int load_inputs(const char *dir, const int *size_given, long *sizes, msa_
             msa_size z = {(int)sizes[0], (int)sizes[1], (int)sizes[2], (int)sizes[3], 1};
             long shape[4];
             int ndim = msa_input_shape(z, which, shape);
-            if (npy_expect_shape(&arrays[which], path, ndim, shape, message, capacity) != 0)
-                goto fail;
+            if (npy_expect_shape(&array, path, ndim, shape, message, capacity) != 0)
+                return -1;
         }
     }
-    for (int which = 0; which < MSA_INPUT_COUNT; which++)
-        *msa_input_slot(inputs, which) = arrays[which].data;
+    return 0;
+}
+
+/* --load, second pass, once the sizes are known to fit: the data of every
+ * input, each shape checked again (a file may have changed since the first
+ * pass), and the mask's values (finite: 0 masks a key, anything else keeps
+ * it). Returns 0, or -1 with the reason in message (nothing left allocated). */
+static int load_data(const char *dir, msa_size size, msa_inputs *inputs, char *message,
+                     size_t capacity)
+{
+    char path[PATHS_MAX];
+    memset(inputs, 0, sizeof *inputs);
+    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
+        npy_array array;
+        long shape[4];
+        int ndim = msa_input_shape(size, which, shape);
+        if (input_path(path, sizeof path, dir, which, message, capacity) != 0 ||
+            npy_read_f32(path, &array, message, capacity) != 0)
+            goto fail;
+        *msa_input_slot(inputs, which) = array.data;
+        if (npy_expect_shape(&array, path, ndim, shape, message, capacity) != 0)
+            goto fail;
+        if (which == MSA_IN_MASK && msa_check_mask(array.data, size, path, message, capacity) != 0)
+            goto fail;
+    }
     return 0;
 
 fail:
-    for (int which = 0; which < MSA_INPUT_COUNT; which++)
-        npy_free(&arrays[which]);
+    msa_inputs_free(inputs);
     return -1;
 }
 
@@ -93,21 +136,55 @@ static int make_directory(const char *dir, char *message, size_t capacity)
     return 0;
 }
 
+/* --save DIR, before the run: every file's path fits the buffer, and DIR
+ * is a directory that can be written, or one that can be made (the
+ * directory above it exists and is writable). Creates nothing. */
+static int check_save_directory(const char *dir, char *message, size_t capacity)
+{
+    char path[PATHS_MAX], name[32];
+    for (int which = 0; which <= MSA_INPUT_COUNT; which++) {
+        snprintf(name, sizeof name, "%s.npy",
+                 which < MSA_INPUT_COUNT ? msa_input_names[which] : MSA_OUTPUT_NAME);
+        if (path_join(path, sizeof path, dir, name, message, capacity) != 0)
+            return -1;
+    }
+    struct stat info;
+    if (stat(dir, &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return path_check_parent(dir, message, capacity);
+        snprintf(message, capacity, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(info.st_mode)) {
+        snprintf(message, capacity, "%s is not a directory%s", dir,
+                 S_ISREG(info.st_mode) ? " (it is a regular file)" : "");
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(message, capacity, "%s: cannot write in it: %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int save_tensors(const char *dir, msa_inputs *inputs, msa_size size, const float *out,
                         char *message, size_t capacity)
 {
     if (make_directory(dir, message, capacity) != 0)
         return -1;
-    char path[900];
+    char path[PATHS_MAX], name[32];
     long shape[4];
     for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        snprintf(path, sizeof path, "%s/%s.npy", dir, msa_input_names[which]);
+        snprintf(name, sizeof name, "%s.npy", msa_input_names[which]);
+        if (path_join(path, sizeof path, dir, name, message, capacity) != 0)
+            return -1;
         int ndim = msa_input_shape(size, which, shape);
         if (npy_write_f32(path, *msa_input_slot(inputs, which), ndim, shape, message, capacity))
             return -1;
     }
     if (out) {
-        snprintf(path, sizeof path, "%s/%s.npy", dir, MSA_OUTPUT_NAME);
+        if (path_join(path, sizeof path, dir, MSA_OUTPUT_NAME ".npy", message, capacity) != 0)
+            return -1;
         int ndim = msa_input_shape(size, MSA_IN_MSA, shape);
         if (npy_write_f32(path, out, ndim, shape, message, capacity))
             return -1;
@@ -138,19 +215,16 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
                                  &first, &last);
     if (chosen >= 0)
         return chosen;
-    char message[2048];
+    char message[PATHS_MAX + 1024]; /* room for a path and what is wrong with it */
 
-    /* Inputs from files first: they decide B, S, N and D. */
+    /* The headers of the input files first: they decide B, S, N and D. */
     msa_inputs inputs;
     memset(&inputs, 0, sizeof inputs);
-    int loaded = 0;
-    if (options.load_dir) {
-        if (load_inputs(options.load_dir, options.size_given, options.sizes, &inputs, message,
-                        sizeof message) != 0) {
-            fprintf(stderr, "%s: --load: %s\n", program, message);
-            return 2;
-        }
-        loaded = 1;
+    const int loaded = options.load_dir != NULL;
+    if (loaded && load_shapes(options.load_dir, options.size_given, options.sizes, message,
+                              sizeof message) != 0) {
+        fprintf(stderr, "%s: --load: %s\n", program, message);
+        return 2;
     }
 
     long B = options.sizes[0], S = options.sizes[1], N = options.sizes[2], D = options.sizes[3],
@@ -161,8 +235,26 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         fprintf(stderr, "%s: D=%ld is not a multiple of H=%ld\n", program, D, H);
         return 2;
     }
-    if (B * S * N * D > (1L << 31) || D > 4096) {
-        fprintf(stderr, "%s: %s is too large for this workbook\n", program, shape_text);
+    if (D > MSA_MAX_D) {
+        fprintf(stderr, "%s: D=%ld is more than the %d features this workbook supports\n",
+                program, D, MSA_MAX_D);
+        return 2;
+    }
+    /* Every product is taken without wrapping (sizes.h). The kernels index
+     * rows (B*S*N) with int: chapter 7's key lists and the row count cuBLAS
+     * takes; the unfused layer's batch count (B*N*H) is int too. Elements
+     * (B*S*N*D) are indexed with size_t, bounded by memory alone. */
+    const size_t rows = size_times(size_times(B, S), N);
+    const size_t heads = size_times(size_times(B, N), H);
+    const size_t elements = size_times(rows, D);
+    if (size_at_most(rows, INT_MAX, "B*S*N", "rows",
+                     "the kernels index with int (chapter 7's key lists and cuBLAS's row count "
+                     "are int)",
+                     message, sizeof message) != 0 ||
+        size_at_most(heads, INT_MAX, "B*N*H", "heads",
+                     "the kernels index with int (the unfused layer's batch count is int)",
+                     message, sizeof message) != 0) {
+        fprintf(stderr, "%s: %s\n", program, message);
         return 2;
     }
     msa_size size = {(int)B, (int)S, (int)N, (int)D, (int)H};
@@ -194,6 +286,43 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     if (refused)
         return 2;
 
+    /* Host memory: the inputs (the mask and the weights beside the activations),
+     * the kernels' output, the referee's in double, and the referee's
+     * buffers, 6*S*D + S doubles for each of its threads. */
+    const size_t weights = size_plus(size_times(size_times(5, D), D), size_times(4, D));
+    const size_t input_floats = size_plus(size_plus(elements, rows), weights);
+    int referee_threads = 1;
+#ifdef _OPENMP
+    referee_threads = omp_get_max_threads();
+#endif
+    const size_t referee_doubles =
+        size_times(size_plus(size_times(size_times(6, S), D), S), (size_t)referee_threads);
+    const size_t host_bytes = size_plus(
+        size_plus(size_times(input_floats, sizeof(float)),
+                  size_times(elements, sizeof(float) + sizeof(double))),
+        size_times(referee_doubles, sizeof(double)));
+    if (size_fits_memory(host_bytes, host_memory_bytes(),
+                         "host memory (the inputs, the output, the referee's output in double and "
+                         "its buffers)",
+                         "this machine has", message, sizeof message) != 0) {
+        fprintf(stderr, "%s: %s %s\n", program, shape_text, message);
+        return 2;
+    }
+    /* The destinations, so that a run is not lost to a path that cannot be written. */
+    if (options.csv_path && csv_check_destination(options.csv_path, message, sizeof message)) {
+        fprintf(stderr, "%s: --csv: %s\n", program, message);
+        return 2;
+    }
+    if (options.save_dir && check_save_directory(options.save_dir, message, sizeof message)) {
+        fprintf(stderr, "%s: --save: %s\n", program, message);
+        return 2;
+    }
+    /* The sizes fit: now the data of the input files (a bad mask is a file error too). */
+    if (loaded && load_data(options.load_dir, size, &inputs, message, sizeof message) != 0) {
+        fprintf(stderr, "%s: --load: %s\n", program, message);
+        return 2;
+    }
+
     gpu_require();
 
     report_context context;
@@ -207,6 +336,36 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         if (contenders[k].facts.role == CONTENDER_CHAMPION)
             context.baselines[context.baseline_count++] = contenders[k].facts.name;
     report_print_header(&context, (unsigned long long)options.seed);
+
+    /* Device copies of the inputs and the output, in one allocation (each
+     * tensor 256-byte aligned), as a framework keeps a layer's parameters
+     * together; then the largest scratch any kernel asks for. */
+    msa_args args;
+    memset(&args, 0, sizeof args);
+    args.size = size;
+    size_t offsets[MSA_INPUT_COUNT + 1], arena_floats = 0;
+    for (int which = 0; which <= MSA_INPUT_COUNT; which++) {
+        offsets[which] = arena_floats;
+        size_t count = which < MSA_INPUT_COUNT ? msa_input_count(size, which) : elements;
+        arena_floats += (count + 63) / 64 * 64;
+    }
+    for (int k = first; k <= last; k++)
+        if (runs[k] && contenders[k].kernel->scratch_floats) {
+            size_t floats = contenders[k].kernel->scratch_floats(size);
+            if (floats > args.scratch_floats)
+                args.scratch_floats = floats;
+        }
+    /* Device memory, now that there is a device and before the referee's
+     * work: the arena, the largest scratch and the buffer that flushes L2
+     * between repetitions. */
+    const size_t device_bytes =
+        size_plus(size_times(size_plus(arena_floats, args.scratch_floats), sizeof(float)),
+                  size_plus(size_times(2, (size_t)context.gpu.l2_bytes), GPU_MEMORY_HEADROOM));
+    if (size_fits_memory(device_bytes, gpu_free_bytes(), "device memory", "free on the GPU",
+                         message, sizeof message) != 0) {
+        fprintf(stderr, "%s: %s %s\n", program, shape_text, message);
+        return 2;
+    }
 
     if (!loaded) {
         if (msa_inputs_alloc(&inputs, size) != 0) {
@@ -231,18 +390,6 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     msa_reference(want, &inputs, size);
     printf("CPU referee: %.2f s\n", wall_seconds() - started);
 
-    /* Device copies of the inputs and the output, in one allocation (each
-     * tensor 256-byte aligned), as a framework keeps a layer's parameters
-     * together; then the largest scratch any kernel asks for. */
-    msa_args args;
-    memset(&args, 0, sizeof args);
-    args.size = size;
-    size_t offsets[MSA_INPUT_COUNT + 1], arena_floats = 0;
-    for (int which = 0; which <= MSA_INPUT_COUNT; which++) {
-        offsets[which] = arena_floats;
-        size_t count = which < MSA_INPUT_COUNT ? msa_input_count(size, which) : output_count;
-        arena_floats += (count + 63) / 64 * 64;
-    }
     float *arena;
     CUDA_CHECK(cudaMalloc(&arena, arena_floats * sizeof(float)));
     float *device_inputs[MSA_INPUT_COUNT];
@@ -264,12 +411,6 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     args.wo = device_inputs[MSA_IN_WO];
     args.bo = device_inputs[MSA_IN_BO];
     args.out = arena + offsets[MSA_INPUT_COUNT];
-    for (int k = first; k <= last; k++)
-        if (runs[k] && contenders[k].kernel->scratch_floats) {
-            size_t floats = contenders[k].kernel->scratch_floats(size);
-            if (floats > args.scratch_floats)
-                args.scratch_floats = floats;
-        }
     if (args.scratch_floats) {
         cudaError_t error = cudaMalloc(&args.scratch, args.scratch_floats * sizeof(float));
         if (error != cudaSuccess) {

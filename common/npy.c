@@ -16,10 +16,16 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The longest header read: NumPy's own headers are a few hundred bytes. */
+#define NPY_MAX_HEADER_BYTES (1 << 20)
 
 static const unsigned char npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
@@ -156,8 +162,12 @@ static int parse_header(const char *header, const char *path, npy_array *array, 
     return 0;
 }
 
-int npy_parse_f32(const unsigned char *bytes, size_t length, const char *path, npy_array *array,
-                  char *message, size_t capacity)
+/* The front of a .npy file: magic, version, header length and header, from
+ * the first `length` bytes of the file (all of it, or at least the front).
+ * Fills array's shape and count and *data_start, where the data begins.
+ * Returns 0, or -1 with the reason in message. */
+static int parse_front(const unsigned char *bytes, size_t length, const char *path,
+                       npy_array *array, size_t *data_start, char *message, size_t capacity)
 {
     memset(array, 0, sizeof *array);
     if (length < 10 || memcmp(bytes, npy_magic, sizeof npy_magic) != 0) {
@@ -206,16 +216,30 @@ int npy_parse_f32(const unsigned char *bytes, size_t length, const char *path, n
         memset(array, 0, sizeof *array);
         return -1;
     }
+    *data_start = header_start + header_length;
+    return 0;
+}
 
-    size_t data_start = header_start + header_length;
-    size_t data_bytes = length - data_start;
-    if (data_bytes != array->count * sizeof(float)) {
-        snprintf(message, capacity,
-                 "%s: holds %zu bytes of data, but its shape needs %zu (%zu float32 values)", path,
-                 data_bytes, array->count * sizeof(float), array->count);
-        memset(array, 0, sizeof *array);
+/* The data must be exactly what the shape says: no more, no less. */
+static int check_data_bytes(size_t data_bytes, const char *path, npy_array *array, char *message,
+                            size_t capacity)
+{
+    if (data_bytes == array->count * sizeof(float))
+        return 0;
+    snprintf(message, capacity,
+             "%s: holds %zu bytes of data, but its shape needs %zu (%zu float32 values)", path,
+             data_bytes, array->count * sizeof(float), array->count);
+    memset(array, 0, sizeof *array);
+    return -1;
+}
+
+int npy_parse_f32(const unsigned char *bytes, size_t length, const char *path, npy_array *array,
+                  char *message, size_t capacity)
+{
+    size_t data_start;
+    if (parse_front(bytes, length, path, array, &data_start, message, capacity) != 0 ||
+        check_data_bytes(length - data_start, path, array, message, capacity) != 0)
         return -1;
-    }
     array->data = (float *)malloc(array->count ? array->count * sizeof(float) : 1);
     if (!array->data) {
         snprintf(message, capacity, "%s: out of memory for %zu values", path, array->count);
@@ -226,43 +250,144 @@ int npy_parse_f32(const unsigned char *bytes, size_t length, const char *path, n
     return 0;
 }
 
-int npy_read_f32(const char *path, npy_array *array, char *message, size_t capacity)
+/* Reads `length` bytes from fd at the current offset; 0, or -1 when the
+ * file ends first or a read fails. */
+static int read_exactly(int fd, void *buffer, size_t length)
+{
+    unsigned char *at = (unsigned char *)buffer;
+    while (length > 0) {
+        ssize_t got = read(fd, at, length > (1u << 30) ? (1u << 30) : length);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        at += got;
+        length -= (size_t)got;
+    }
+    return 0;
+}
+
+/* What a path that is not a regular file is, for the message. */
+static const char *kind_of(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a file";
+}
+
+/* Opens path and reads its front: a regular file only (a FIFO is opened
+ * without waiting for a writer, and refused), the header parsed, and the
+ * file's size checked against the shape before any data is read. Returns
+ * the descriptor, positioned at the data, or -1 with the reason in
+ * message (array then empty). */
+static int open_front(const char *path, npy_array *array, char *message, size_t capacity)
 {
     memset(array, 0, sizeof *array);
-    FILE *file = fopen(path, "rb");
-    if (!file) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         snprintf(message, capacity, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    unsigned char *bytes = NULL;
-    size_t length = 0, room = 0;
-    for (;;) {
-        if (length == room) {
-            room = room ? 2 * room : 1 << 16;
-            unsigned char *bigger = (unsigned char *)realloc(bytes, room);
-            if (!bigger) {
-                free(bytes);
-                fclose(file);
-                snprintf(message, capacity, "%s: out of memory", path);
-                return -1;
-            }
-            bytes = bigger;
-        }
-        size_t got = fread(bytes + length, 1, room - length, file);
-        length += got;
-        if (got == 0)
-            break;
-    }
-    int failed = ferror(file);
-    fclose(file);
-    if (failed) {
-        free(bytes);
-        snprintf(message, capacity, "%s: read error", path);
+    struct stat info;
+    if (fstat(fd, &info) != 0) {
+        snprintf(message, capacity, "%s: cannot stat: %s", path, strerror(errno));
+        close(fd);
         return -1;
     }
-    int status = npy_parse_f32(bytes, length, path, array, message, capacity);
-    free(bytes);
-    return status;
+    if (!S_ISREG(info.st_mode)) {
+        snprintf(message, capacity, "%s: %s, not a regular file", path, kind_of(info.st_mode));
+        close(fd);
+        return -1;
+    }
+    const size_t file_bytes = (size_t)info.st_size;
+    /* The preamble says how long the header is; then the header itself. */
+    unsigned char preamble[12];
+    size_t front_bytes = file_bytes < sizeof preamble ? file_bytes : sizeof preamble;
+    if (read_exactly(fd, preamble, front_bytes) != 0) {
+        snprintf(message, capacity, "%s: read error", path);
+        close(fd);
+        return -1;
+    }
+    size_t data_start, header_length = 0;
+    if (front_bytes >= 10 && memcmp(preamble, npy_magic, sizeof npy_magic) == 0)
+        header_length = preamble[6] == 1
+                            ? ((size_t)preamble[8] | (size_t)preamble[9] << 8)
+                            : front_bytes < 12 ? 0
+                                               : ((size_t)preamble[8] | (size_t)preamble[9] << 8 |
+                                                  (size_t)preamble[10] << 16 |
+                                                  (size_t)preamble[11] << 24);
+    if (header_length > NPY_MAX_HEADER_BYTES) {
+        snprintf(message, capacity, "%s: a .npy header of %zu bytes (more than the %d this reader "
+                 "takes)", path, header_length, NPY_MAX_HEADER_BYTES);
+        close(fd);
+        return -1;
+    }
+    /* The front: what the preamble promises, or the whole file if shorter
+     * (parse_front then says what is missing). */
+    size_t wanted = sizeof preamble + header_length;
+    if (wanted > file_bytes)
+        wanted = file_bytes;
+    unsigned char *front = (unsigned char *)malloc(wanted ? wanted : 1);
+    if (!front) {
+        snprintf(message, capacity, "%s: out of memory", path);
+        close(fd);
+        return -1;
+    }
+    memcpy(front, preamble, front_bytes);
+    if (wanted > front_bytes && read_exactly(fd, front + front_bytes, wanted - front_bytes) != 0) {
+        free(front);
+        snprintf(message, capacity, "%s: read error", path);
+        close(fd);
+        return -1;
+    }
+    int status = parse_front(front, wanted, path, array, &data_start, message, capacity);
+    free(front);
+    if (status == 0)
+        status = check_data_bytes(file_bytes - data_start, path, array, message, capacity);
+    if (status == 0 && lseek(fd, (off_t)data_start, SEEK_SET) != (off_t)data_start) {
+        snprintf(message, capacity, "%s: cannot seek to the data: %s", path, strerror(errno));
+        status = -1;
+    }
+    if (status != 0) {
+        close(fd);
+        memset(array, 0, sizeof *array);
+        return -1;
+    }
+    return fd;
+}
+
+int npy_read_header(const char *path, npy_array *array, char *message, size_t capacity)
+{
+    int fd = open_front(path, array, message, capacity);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+int npy_read_f32(const char *path, npy_array *array, char *message, size_t capacity)
+{
+    int fd = open_front(path, array, message, capacity);
+    if (fd < 0)
+        return -1;
+    array->data = (float *)malloc(array->count ? array->count * sizeof(float) : 1);
+    if (!array->data) {
+        snprintf(message, capacity, "%s: out of memory for %zu values", path, array->count);
+        close(fd);
+        memset(array, 0, sizeof *array);
+        return -1;
+    }
+    if (read_exactly(fd, array->data, array->count * sizeof(float)) != 0) {
+        snprintf(message, capacity, "%s: read error (the file changed while it was read?)", path);
+        close(fd);
+        npy_free(array);
+        return -1;
+    }
+    close(fd);
+    return 0;
 }
 
 int npy_write_f32(const char *path, const float *data, int ndim, const long *shape, char *message,

@@ -28,8 +28,16 @@ typedef struct {
 } npy_array;
 
 /* Reads path into array. Returns 0, or -1 with the reason in message
- * (array is then left empty and needs no npy_free). */
+ * (array is then left empty and needs no npy_free). Only a regular file is
+ * read (a directory, a device such as /dev/zero or a FIFO is refused, a
+ * FIFO without waiting for a writer), and its header is checked, against
+ * the file's size too, before any of the data is read. */
 int npy_read_f32(const char *path, npy_array *array, char *message, size_t capacity);
+
+/* The same checks, without reading the data: array gets ndim, shape and
+ * count, data stays NULL (nothing to free). So that a program can decide
+ * from the shapes whether it can run before reading gigabytes. */
+int npy_read_header(const char *path, npy_array *array, char *message, size_t capacity);
 
 /* Reads from memory (the whole file's bytes); path is only used in messages. */
 int npy_parse_f32(const unsigned char *bytes, size_t length, const char *path, npy_array *array,

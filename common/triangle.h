@@ -66,8 +66,9 @@ __device__ __forceinline__ void triangle_place_tile(int index, int *tile_row, in
 
 /* The whole program `program` ("chapter5", "chapter5-tried", an exercise's
  * name) of chapter `chapter`. Returns the exit status: 0 every check
- * passed, 1 a check failed, 2 bad arguments or a refused size, and (through
- * gpu_require) 77 when there is no GPU. */
+ * passed, 1 a check failed, 2 bad arguments, a refused size or a --csv
+ * destination that cannot be written, and (through gpu_require) 77 when
+ * there is no GPU. */
 int triangle_chapter_main(int argc, char **argv, const char *program, int chapter,
                           const char *summary, const triangle_contender *contenders,
                           int contender_count);

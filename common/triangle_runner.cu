@@ -1,8 +1,10 @@
 /* triangle_runner.cu - the program behind every triangle chapter:
  * parse, refuse what cannot be run, draw inputs, check each kernel against
  * the CPU referee, time it, print the table, append the CSV rows. */
+#include <limits.h>
 #include <string.h>
 
+#include "sizes.h"
 #include "triangle.h"
 
 typedef struct {
@@ -39,9 +41,18 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
         fprintf(stderr, "%s: C=%ld is not a multiple of NH=%ld\n", program, C, NH);
         return 2;
     }
-    if (B * T * 3 * C > (1L << 31) || B * NH * T * T > (1L << 32)) {
-        fprintf(stderr, "%s: B=%ld T=%ld C=%ld NH=%ld is too large for this workbook\n", program,
-                B, T, C, NH);
+    /* Every product is taken without wrapping (sizes.h). The kernels index
+     * the input with int (chapter 4's row stride 3*C, the leading dimension
+     * 3*C that cuBLAS takes as int), the scores with size_t: the scores are
+     * bounded by memory alone. */
+    char message[512];
+    const size_t input_floats = size_times(size_times(size_times(B, T), 3), C);
+    const size_t output_floats = size_times(size_times(size_times(B, NH), T), T);
+    if (size_at_most(input_floats, INT_MAX, "B*T*3*C", "input floats",
+                     "the kernels index with int (chapter 4's row stride and cuBLAS's leading "
+                     "dimension, 3*C, are int)",
+                     message, sizeof message) != 0) {
+        fprintf(stderr, "%s: %s\n", program, message);
         return 2;
     }
     triangle_size size = {(int)B, (int)T, (int)NH, (int)(C / NH)};
@@ -59,6 +70,21 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     }
     if (refused)
         return 2;
+    /* Host memory: the input, the kernels' scores and the referee's, in double. */
+    const size_t host_bytes =
+        size_plus(size_times(input_floats, sizeof(float)),
+                  size_times(output_floats, sizeof(float) + sizeof(double)));
+    if (size_fits_memory(host_bytes, host_memory_bytes(),
+                         "host memory (the input, the scores, the referee's scores in double)",
+                         "this machine has", message, sizeof message) != 0) {
+        fprintf(stderr, "%s: B=%ld T=%ld C=%ld NH=%ld %s\n", program, B, T, C, NH, message);
+        return 2;
+    }
+    /* The destination, so that a run is not lost to a path that cannot be written. */
+    if (options.csv_path && csv_check_destination(options.csv_path, message, sizeof message)) {
+        fprintf(stderr, "%s: --csv: %s\n", program, message);
+        return 2;
+    }
 
     gpu_require();
 
@@ -75,7 +101,21 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
             context.baselines[context.baseline_count++] = contenders[k].facts.name;
     report_print_header(&context, (unsigned long long)options.seed);
 
-    size_t input_count = triangle_input_count(size), output_count = triangle_output_count(size);
+    /* Device memory, now that there is a device: the input, the scores, the
+     * scratch of the permuting champions (Q and K, 2*B*T*C floats) and the
+     * buffer that flushes L2 between repetitions (twice its size). */
+    const size_t scratch_floats = size_times(size_times(size_times(2, B), T), C);
+    const size_t device_bytes =
+        size_plus(size_times(size_plus(size_plus(input_floats, output_floats), scratch_floats),
+                             sizeof(float)),
+                  size_plus(size_times(2, (size_t)context.gpu.l2_bytes), GPU_MEMORY_HEADROOM));
+    if (size_fits_memory(device_bytes, gpu_free_bytes(), "device memory", "free on the GPU",
+                         message, sizeof message) != 0) {
+        fprintf(stderr, "%s: B=%ld T=%ld C=%ld NH=%ld %s\n", program, B, T, C, NH, message);
+        return 2;
+    }
+
+    const size_t input_count = input_floats, output_count = output_floats;
     float *inp = (float *)malloc(input_count * sizeof(float));
     float *got = (float *)malloc(output_count * sizeof(float));
     double *want = (double *)malloc(output_count * sizeof(double));
@@ -95,7 +135,7 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     float *device_inp, *device_preatt, *device_scratch;
     CUDA_CHECK(cudaMalloc(&device_inp, input_count * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&device_preatt, output_count * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&device_scratch, 2 * (size_t)B * T * C * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&device_scratch, scratch_floats * sizeof(float)));
     CUDA_CHECK(cudaMemcpy(device_inp, inp, input_count * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaStreamCreate(&args.stream));
     CUBLAS_CHECK(cublasCreate(&args.cublas));

@@ -41,8 +41,20 @@ exercises:
 # graded as one), runs it at its sizes and prints the table. Its exit status:
 # 0 all passed, 1 something failed, 2 bad usage, 77 compiled but no GPU here
 # to run on (make then reports "Error 77").
+#
+# EX is read as typed ($(value EX), never expanded) and each of its words
+# must name an exercise of the graded folder: NN-slug, NN-slug.cu or a path
+# to it. Only those names reach the grader, each quoted; anything else stops
+# make with the list of exercises (exit 2), and nothing of it runs.
+GRADE_NAMES := $(patsubst $(GRADE_FOLDER)/%.cu,%,$(wildcard $(GRADE_FOLDER)/[0-9][0-9]-*.cu))
+GRADE_WANTED := $(patsubst %.cu,%,$(notdir $(value EX)))
+GRADE_UNKNOWN := $(filter-out $(GRADE_NAMES),$(GRADE_WANTED))
 grade: $(LIBRARY)
-	@MAKE="$(MAKE)" BUILD="$(BUILD)" GRADE_DIR="$(GRADE_FOLDER)" solutions/grade.sh $(EX)
+	$(if $(GRADE_UNKNOWN),$(error make grade: EX=$(value EX) names no exercise in \
+	  $(GRADE_FOLDER)/ ($(GRADE_UNKNOWN)); the exercises are: $(GRADE_NAMES)))
+	@MAKE=$(call shell_quote,$(MAKE)) BUILD=$(call shell_quote,$(BUILD)) \
+	  GRADE_DIR=$(call shell_quote,$(GRADE_FOLDER)) \
+	  solutions/grade.sh $(foreach name,$(GRADE_WANTED),$(call shell_quote,$(name)))
 
 # Everything git would commit (tracked or not yet added, nothing ignored),
 # less the solution programs.

@@ -27,7 +27,13 @@ run() { # run LABEL COMMAND...: prints one line per run
     case $status in
         0) echo "ok       $label" ;;
         77) echo "skipped  $label: $(grep -m1 SKIPPED "$log")"; skipped=1 ;;
-        2) echo "refused  $label: $(tail -n 1 "$log")" ;;
+        # 2 is a size the chapter does not support (listed, not a failure),
+        # unless it is the destination of the results that was refused.
+        2) if grep -q -- ': --csv: \|: --save: ' "$log"; then
+               echo "FAILED   $label: $(tail -n 1 "$log")"; failed=1
+           else
+               echo "refused  $label: $(tail -n 1 "$log")"
+           fi ;;
         *) echo "FAILED   $label (exit $status)"; tail -n 20 "$log"; failed=1 ;;
     esac
     return $status

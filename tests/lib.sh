@@ -54,6 +54,25 @@ expect_output() {
     if grep -Eq -- "$pattern" "$log"; then pass "$name"; else fail "$name" "no line matches /$pattern/" "$log"; fi
 }
 
+# expect_refused_running_nothing NAME MARKER COMMAND...: passes when COMMAND
+# exits non-zero and MARKER (a file a command smuggled into COMMAND's
+# arguments would create) does not exist afterwards.
+expect_refused_running_nothing() {
+    local name=$1 marker=$2; shift 2
+    local log; log=$(log_of "$name")
+    rm -f "$marker"
+    "$@" >"$log" 2>&1
+    local got=$?
+    if [ -e "$marker" ]; then
+        fail "$name" "$marker was created: the argument ran as a command" "$log"
+        rm -f "$marker"
+    elif [ "$got" -eq 0 ]; then
+        fail "$name" "exit 0, expected a refusal" "$log"
+    else
+        pass "$name"
+    fi
+}
+
 have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
 
 # msa_write_npy FILE SHAPE COUNT [DESCR [FORTRAN [FILL]]]: a version 1.0 .npy

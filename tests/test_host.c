@@ -1,6 +1,7 @@
 /* tests/test_host.c - cmocka unit tests of the host code in common/: the
  * comparison, the random generator, the timing summary, the CSV rows, the
- * command line and the triangle referee. Built by `make`, run by `make test`:
+ * command line, the size arithmetic and the triangle referee. Built by
+ * `make`, run by `make test`:
  *
  *   build/tests/test_host
  */
@@ -20,6 +21,7 @@
 #include "compare.h"
 #include "csv.h"
 #include "rng.h"
+#include "sizes.h"
 #include "stats.h"
 #include "triangle_reference.h"
 
@@ -357,6 +359,101 @@ static void test_cli_errors(void **state)
     assert_string_equal(o.save_dir, "out");
 }
 
+static void test_cli_size_limits_and_repeats(void **state)
+{
+    (void)state;
+    cli_options o;
+    char message[256];
+    /* Sizes are int in every kernel: past INT_MAX the message names the limit. */
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=99999999999", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "T=99999999999 is larger than 2147483647"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=2147483648", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "T=2147483648 is larger than 2147483647"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=99999999999999999999999", NULL),
+                     CLI_ERROR);
+    assert_non_null(strstr(message, "is larger than 2147483647"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=2147483647", NULL), CLI_RUN);
+    assert_true(o.sizes[1] == 2147483647L);
+    /* Not a number is still "a positive whole number". */
+    assert_int_equal(parse(&triangle_spec, &o, message, "T=-5", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "positive whole number"));
+
+    /* A size given twice is an error, not "the last one wins". */
+    assert_int_equal(parse(&triangle_spec, &o, message, "B=2", "B=3", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "B is given twice (B=2, then B=3)"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "B=2", "T=256", "B=2", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "B is given twice"));
+}
+
+/* ------------------------------------------------------------ sizes */
+
+static void test_size_arithmetic_saturates(void **state)
+{
+    (void)state;
+    assert_true(size_times(6, 7) == 42);
+    assert_true(size_times(0, SIZE_MAX) == 0);
+    assert_true(size_times((size_t)1 << 32, (size_t)1 << 31) == (size_t)1 << 63);
+    assert_true(size_times((size_t)1 << 32, (size_t)1 << 32) == SIZE_MAX);
+    assert_true(size_times(SIZE_MAX, 2) == SIZE_MAX);
+    assert_true(size_plus(SIZE_MAX - 1, 1) == SIZE_MAX);
+    assert_true(size_plus(SIZE_MAX, 1) == SIZE_MAX);
+    assert_true(size_plus(40, 2) == 42);
+
+    /* The products of issue 14, which wrapped a long to 0: saturated, they
+     * stay above every limit. */
+    size_t msa = size_times(size_times(size_times(1073741824, 1073741824), 16), 64);
+    assert_true(msa == SIZE_MAX);
+    size_t inputs = size_times(size_times(size_times(2097152, 2097152), 3), 4194304);
+    assert_true(inputs == SIZE_MAX);
+    assert_true(size_times(size_times(2, 1024), 3) == 6144);
+}
+
+static void test_size_at_most_names_the_limit(void **state)
+{
+    (void)state;
+    char message[256];
+    assert_int_equal(size_at_most(2147483647, 2147483647, "B*T*3*C", "input floats",
+                                  "the kernels index with int", message, sizeof message),
+                     0);
+    assert_int_equal(size_at_most(2147483648u, 2147483647, "B*T*3*C", "input floats",
+                                  "the kernels index with int", message, sizeof message),
+                     -1);
+    assert_string_equal(message, "B*T*3*C = 2147483648 input floats is more than the 2147483647 "
+                                 "the kernels index with int");
+    assert_int_equal(size_at_most(SIZE_MAX, 2147483647, "B*S*N", "rows",
+                                  "the kernels index with int", message, sizeof message),
+                     -1);
+    assert_string_equal(message,
+                        "B*S*N = 2^64 or more rows is more than the 2147483647 the kernels index "
+                        "with int");
+}
+
+static void test_size_fits_memory(void **state)
+{
+    (void)state;
+    char message[256];
+    const size_t gb = 1000000000;
+    assert_int_equal(size_fits_memory(2 * gb, 4 * gb, "host memory", "this machine has", message,
+                                      sizeof message),
+                     0);
+    assert_int_equal(size_fits_memory(52 * gb + gb / 10, 23 * gb, "host memory", "this machine has",
+                                      message, sizeof message),
+                     -1);
+    assert_string_equal(message,
+                        "needs 52.1 GB of host memory, more than the 23.0 GB this machine has");
+    assert_int_equal(size_fits_memory(SIZE_MAX, 23 * gb, "host memory", "this machine has",
+                                      message, sizeof message),
+                     -1);
+    assert_string_equal(message,
+                        "needs 2^64 or more bytes of host memory, more than the 23.0 GB this "
+                        "machine has");
+    /* An unknown amount (0) refuses nothing. */
+    assert_int_equal(size_fits_memory(SIZE_MAX, 0, "host memory", "this machine has", message,
+                                      sizeof message),
+                     0);
+    assert_true(host_memory_bytes() > 0);
+}
+
 static void test_cli_find_kernel(void **state)
 {
     (void)state;
@@ -516,6 +613,10 @@ int main(void)
         cmocka_unit_test(test_cli_choose_kernels),
         cmocka_unit_test(test_cli_start),
         cmocka_unit_test(test_cli_find_kernel),
+        cmocka_unit_test(test_cli_size_limits_and_repeats),
+        cmocka_unit_test(test_size_arithmetic_saturates),
+        cmocka_unit_test(test_size_at_most_names_the_limit),
+        cmocka_unit_test(test_size_fits_memory),
         cmocka_unit_test(test_cli_shape_matches_csv_spelling),
         cmocka_unit_test(test_triangle_reference_by_hand),
         cmocka_unit_test(test_triangle_reference_heads_and_batches),

@@ -1,7 +1,9 @@
 /* tests/test_msa_host.c - cmocka unit tests of the MSA problem's host code:
- * the .npy reader and writer (round trips and every kind of malformed file)
+ * the .npy reader and writer (round trips, every kind of malformed file,
+ * files that are not regular, a header checked before the data)
  * and the CPU referee on cases small enough to check by hand, including the
- * all-masked column whose output must be exactly bo. Built by `make`, run by
+ * all-masked column whose output must be exactly bo, and the check that
+ * refuses a mask holding NaN or infinity. Built by `make`, run by
  * `make test`:
  *
  *   build/tests/test_msa_host
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "msa_reference.h"
@@ -181,6 +184,87 @@ static void test_npy_missing_file_and_shape_mismatch(void **state)
     const long want[3] = {2, 8, 32};
     assert_int_equal(npy_expect_shape(&array, "mask.npy", 3, want, message, sizeof message), -1);
     assert_string_equal(message, "mask.npy has shape (2, 8, 31), expected (2, 8, 32)");
+}
+
+/* Only regular files are read, and a FIFO is refused without waiting for
+ * a writer (the test would hang otherwise). */
+static void test_npy_reads_regular_files_only(void **state)
+{
+    (void)state;
+    npy_array array;
+    char path[512], message[512];
+    temporary_path(path, sizeof path, "dir.npy");
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(npy_read_f32(path, &array, message, sizeof message), -1);
+    assert_non_null(strstr(message, "dir.npy: a directory, not a regular file"));
+    assert_null(array.data);
+    rmdir(path);
+
+    assert_int_equal(npy_read_f32("/dev/zero", &array, message, sizeof message), -1);
+    assert_string_equal(message, "/dev/zero: a character device, not a regular file");
+
+    temporary_path(path, sizeof path, "fifo.npy");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(npy_read_f32(path, &array, message, sizeof message), -1);
+    assert_non_null(strstr(message, "fifo.npy: a FIFO, not a regular file"));
+    assert_int_equal(npy_read_header(path, &array, message, sizeof message), -1);
+    unlink(path);
+}
+
+/* The header, and the file's size against it, are checked before the data
+ * is read: a file 16 GB too long (sparse: no disk is used) is refused at
+ * once, and npy_read_header gives the shape without reading any data. */
+static void test_npy_header_is_checked_before_the_data(void **state)
+{
+    (void)state;
+    char path[512], message[512];
+    temporary_path(path, sizeof path, "long.npy");
+    const long shape[2] = {3, 4};
+    float values[12] = {0};
+    assert_int_equal(npy_write_f32(path, values, 2, shape, message, sizeof message), 0);
+
+    npy_array array;
+    assert_int_equal(npy_read_header(path, &array, message, sizeof message), 0);
+    assert_int_equal(array.ndim, 2);
+    assert_true(array.shape[0] == 3 && array.shape[1] == 4 && array.count == 12);
+    assert_null(array.data);
+
+    struct stat info;
+    assert_int_equal(stat(path, &info), 0);
+    assert_int_equal(truncate(path, info.st_size + ((off_t)16 << 30)), 0); /* 48 + 16 GiB of data */
+    assert_int_equal(npy_read_header(path, &array, message, sizeof message), -1);
+    assert_non_null(strstr(message, "holds 17179869232 bytes of data, but its shape needs 48"));
+    assert_int_equal(npy_read_f32(path, &array, message, sizeof message), -1);
+    assert_non_null(strstr(message, "holds 17179869232 bytes of data"));
+    assert_null(array.data);
+    unlink(path);
+}
+
+/* ------------------------------------------------------------ the mask */
+
+static void test_msa_check_mask_refuses_nan_and_inf(void **state)
+{
+    (void)state;
+    msa_size z = {2, 3, 4, 8, 2}; /* mask (2, 3, 4): 24 values */
+    float mask[24];
+    char message[512];
+    for (int i = 0; i < 24; i++)
+        mask[i] = i % 3 == 0 ? 0.0f : 1.0f;
+    mask[7] = 0.5f;  /* kept: any finite nonzero value keeps a key */
+    mask[8] = -2.0f; /* kept too */
+    mask[9] = -0.0f; /* masked, as 0 is */
+    assert_int_equal(msa_check_mask(mask, z, "mask.npy", message, sizeof message), 0);
+
+    mask[17] = NAN; /* b=1, s=1, n=1 */
+    mask[20] = INFINITY;
+    assert_int_equal(msa_check_mask(mask, z, "in/mask.npy", message, sizeof message), -1);
+    assert_non_null(strstr(message, "in/mask.npy: element 17 (b=1, s=1, n=1) is nan"));
+    mask[17] = 1.0f;
+    assert_int_equal(msa_check_mask(mask, z, "in/mask.npy", message, sizeof message), -1);
+    assert_non_null(strstr(message, "in/mask.npy: element 20 (b=1, s=2, n=0) is inf"));
+    mask[20] = -INFINITY;
+    assert_int_equal(msa_check_mask(mask, z, "in/mask.npy", message, sizeof message), -1);
+    assert_non_null(strstr(message, "element 20 (b=1, s=2, n=0) is -inf"));
 }
 
 /* ------------------------------------------------------------ the referee */
@@ -382,6 +466,9 @@ int main(void)
         cmocka_unit_test(test_npy_accepts_what_numpy_writes),
         cmocka_unit_test(test_npy_rejects_malformed_files),
         cmocka_unit_test(test_npy_missing_file_and_shape_mismatch),
+        cmocka_unit_test(test_npy_reads_regular_files_only),
+        cmocka_unit_test(test_npy_header_is_checked_before_the_data),
+        cmocka_unit_test(test_msa_check_mask_refuses_nan_and_inf),
         cmocka_unit_test(test_msa_reference_by_hand),
         cmocka_unit_test(test_msa_reference_softmax_and_heads),
         cmocka_unit_test(test_msa_inputs_are_drawn_as_designed),

@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "msa.h"
+#include "sizes.h"
 #include "warp_reduce.h"
 
 #define UNFUSED_THREADS 256
@@ -139,10 +140,13 @@ static void linear(const msa_args *args, float *y, const float *x, const float *
                               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
+/* Saturating (sizes.h): the B*N*H*S*S scores can pass 2^64 at sizes every
+ * other kernel runs, and must then be refused for memory, not wrap. */
 static size_t unfused_scratch_floats(msa_size z)
 {
     size_t activations = msa_output_count(z);
-    return 10 * activations + (size_t)z.B * z.N * z.H * z.S * z.S;
+    size_t scores = size_times(size_times(size_times(size_times(z.B, z.N), z.H), z.S), z.S);
+    return size_plus(size_times(10, activations), scores);
 }
 
 static void unfused_launch(const msa_args *args)

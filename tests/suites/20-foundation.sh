@@ -13,6 +13,63 @@ expect_status "chapter2 rejects an unknown kernel number" 2 build/chapter2 --ker
 expect_status "chapter2 rejects --reps under 20" 2 build/chapter2 --reps 5
 expect_status "naive refuses T not a multiple of 128" 2 build/chapter2 --kernel naive T=200
 expect_output "the refusal names the reason" "multiple of 128" build/chapter2 --kernel naive T=200
+expect_output "README's exit statuses: 2 is bad arguments, sizes or files" \
+    "2 bad arguments, sizes or files" cat README.md
+expect_output "--help gives the same exit statuses" "2 bad arguments, sizes or files" \
+    build/chapter2 --help
+
+# Sizes are int in every kernel, and their products are computed without
+# wrapping: B*T*3*C below wraps a 64-bit long to 0, which once passed every
+# limit. The input is indexed with int (chapter 4's row stride, cuBLAS's
+# leading dimension 3*C); a run that cannot fit in any host's memory is
+# refused before the GPU is looked for.
+wrapping="B=2097152 T=2097152 C=4194304 NH=2"
+expect_status "chapter2 refuses sizes whose products wrap 64 bits" 2 build/chapter2 $wrapping
+expect_output "the wrapped product is named with the int limit" \
+    "B\*T\*3\*C = 2\^64 or more input floats is more than the 2147483647" build/chapter2 $wrapping
+expect_output "a size past int names the limit" "T=99999999999 is larger than 2147483647" \
+    build/chapter2 T=99999999999
+expect_status "chapter2 refuses a size given twice" 2 build/chapter2 B=2 B=3
+expect_output "the size given twice is named" "B is given twice \(B=2, then B=3\)" build/chapter2 B=2 B=3
+expect_status "chapter2 refuses a run no host memory holds (12 TB)" 2 build/chapter2 B=16 T=65536 C=16 NH=16
+expect_output "the refusal names host memory" "of host memory" build/chapter2 B=16 T=65536 C=16 NH=16
+
+# --csv FILE is checked before any GPU work: a destination that cannot be
+# written is exit 2 up front, not exit 1 after a whole run; a good one
+# reaches the GPU check (77 here) and the check leaves no file behind.
+csv_dir=$LOGS/csv-destinations
+rm -rf "$csv_dir" && mkdir -p "$csv_dir"
+printf 'not a directory\n' > "$csv_dir/regular"
+printf 'name,value\nx,1\n' > "$csv_dir/foreign.csv"
+expect_status "--csv in a directory that does not exist exits 2" 2 \
+    build/chapter2 --csv /nonexistent-dir/x.csv
+expect_output "the --csv refusal names the directory" \
+    "--csv: /nonexistent-dir/x.csv: .*/nonexistent-dir does not exist" \
+    build/chapter2 --csv /nonexistent-dir/x.csv
+expect_status "--csv under a regular file exits 2" 2 build/chapter2 --csv "$csv_dir/regular/x.csv"
+expect_status "--csv naming a directory exits 2" 2 build/chapter2 --csv "$csv_dir"
+expect_status "--csv naming a file of another header exits 2" 2 build/chapter2 --csv "$csv_dir/foreign.csv"
+expect_output "the foreign file's refusal says why" "does not start with the header" \
+    build/chapter2 --csv "$csv_dir/foreign.csv"
+gpu_expect "--csv naming a new file in a writable directory is accepted" 0 \
+    build/chapter2 B=1 T=128 C=64 NH=1 --check-only --csv "$csv_dir/new.csv"
+expect_status "checking --csv creates no file (--check-only times nothing, writes no row)" 1 \
+    test -e "$csv_dir/new.csv"
+# make bench appends to plots/data/: a CSV it cannot write is a failure of
+# the bench (exit 1), not a size the chapter refuses.
+expect_status "make bench's runs fail on a CSV they cannot write" 1 \
+    env DATA="$csv_dir/no-such-dir" tests/gpu_runs.sh bench 2
+
+# make profile takes CH as a chapter number, never as shell text.
+profile_marker=build/profile-ran-this
+expect_refused_running_nothing "make profile CH='1;touch FILE' is refused and runs nothing" \
+    "$profile_marker" ${MAKE:-make} -s --no-print-directory profile CH="1;touch $profile_marker"
+expect_refused_running_nothing "make profile CH='\$(shell touch FILE)' runs nothing" \
+    "$profile_marker" ${MAKE:-make} -s --no-print-directory profile CH="\$(shell touch $profile_marker)"
+expect_refused_running_nothing "make profile CH=99 (no such chapter) is refused" \
+    "$profile_marker" ${MAKE:-make} -s --no-print-directory profile CH=99
+expect_output "the profile refusal names the chapters" "CH=99 is not a chapter; the chapters are 1 2 3" \
+    ${MAKE:-make} -s --no-print-directory profile CH=99
 
 gpu_expect "chapter1 cuBLAS champions pass at B=2 T=256" 0 build/chapter1 B=2 T=256 --check-only
 gpu_expect "chapter1 cuBLAS champions pass at odd T=200 NH=3" 0 build/chapter1 B=1 T=200 C=192 NH=3 --check-only

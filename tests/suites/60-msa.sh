@@ -30,6 +30,20 @@ expect_status "fused refuses D=96" 2 $ch6 --kernel fused D=96 H=4
 expect_status "fused refuses H=16" 2 $ch6 --kernel fused D=64 H=16
 expect_status "fused refuses S=65 with --only-new" 2 $ch6 --only-new S=65
 
+# Products of sizes that wrap a 64-bit long (B*S*N*D below is 2^70) and
+# rows past the int the kernels index rows with: refused on any machine.
+expect_status "chapter6 refuses sizes whose products wrap 64 bits" 2 \
+    $ch6 B=1073741824 S=1073741824 N=16 D=64 --kernel unfused
+expect_output "the wrapped product is named with the int limit" \
+    "B\*S\*N = 2\^64 or more rows is more than the 2147483647" \
+    $ch6 B=1073741824 S=1073741824 N=16 D=64 --kernel unfused
+expect_status "chapter6 refuses 2^31 rows (B*S*N)" 2 $ch6 B=2 S=1073741824 N=1 D=1 H=1 --kernel unfused
+expect_output "the rows refusal names the limit" "B\*S\*N = 2147483648 rows is more than the 2147483647" \
+    $ch6 B=2 S=1073741824 N=1 D=1 H=1 --kernel unfused
+expect_status "chapter6 refuses a size given twice" 2 $ch6 S=8 S=16
+expect_status "chapter6 refuses a run no host memory holds" 2 $ch6 B=64 S=1024 N=1024 D=1024 H=8 --kernel unfused
+expect_output "the refusal names host memory" "of host memory" $ch6 B=64 S=1024 N=1024 D=1024 H=8 --kernel unfused
+
 expect_status "--load of a missing directory exits 2" 2 $ch6 --load "$msa_dir/none"
 msa_write_inputs "$msa_dir/good" 1 4 3 32
 printf 'not a numpy file' > "$msa_dir/good-garbage"
@@ -55,6 +69,81 @@ expect_status "--load disagreeing with S= on the command line exits 2" 2 \
     $ch6 --load "$msa_dir/good" S=8 H=2
 expect_status "--load with sizes the kernel refuses exits 2" 2 $ch6 --kernel fused --load "$msa_dir/good" H=32
 gpu_expect "chapter6 runs on well-formed files" 0 $ch6 --load "$msa_dir/good" H=2 --check-only
+
+# --load reads regular files only, each .npy header before its data (a
+# header that is wrong, or that does not match the file's size, is refused
+# without reading the data; the runs are bounded by timeout in case one
+# reads on and on), never a path cut short, and no mask with NaN or inf.
+long_load=$msa_dir/$(printf 'long/%.0s' $(seq 1000))
+expect_output "--load refuses a path longer than the program's buffer" "is longer than" \
+    $ch6 --load "$long_load"
+msa_load_case() { # msa_load_case NAME: a copy of the good inputs, less msa.npy
+    rm -rf "$msa_dir/$1" && mkdir -p "$msa_dir/$1" && cp "$msa_dir"/good/*.npy "$msa_dir/$1/"
+    rm -f "$msa_dir/$1/msa.npy"
+}
+msa_load_case dir-msa && mkdir "$msa_dir/dir-msa/msa.npy"
+expect_status "--load refuses a directory named msa.npy" 2 timeout 60 $ch6 --load "$msa_dir/dir-msa" H=2
+expect_output "the directory is named as not a regular file" "msa.npy: a directory, not a regular file" \
+    timeout 60 $ch6 --load "$msa_dir/dir-msa" H=2
+msa_load_case zero-msa && ln -s /dev/zero "$msa_dir/zero-msa/msa.npy"
+expect_status "--load refuses /dev/zero as msa.npy" 2 timeout 60 $ch6 --load "$msa_dir/zero-msa" H=2
+expect_output "the device is named as not a regular file" \
+    "msa.npy: a character device, not a regular file" timeout 60 $ch6 --load "$msa_dir/zero-msa" H=2
+msa_load_case fifo-msa && mkfifo "$msa_dir/fifo-msa/msa.npy"
+expect_status "--load refuses a FIFO as msa.npy (and does not wait on it)" 2 \
+    timeout 20 $ch6 --load "$msa_dir/fifo-msa" H=2
+msa_load_case huge-f8 && msa_write_npy "$msa_dir/huge-f8/msa.npy" "(1, 4, 3, 32)" 0 "<f8"
+truncate -s +16G "$msa_dir/huge-f8/msa.npy" # sparse: 16 GB the reader must not read
+expect_output "--load refuses a float64 header before reading 16 GB of data" "msa.npy: dtype '<f8'" \
+    timeout 60 $ch6 --load "$msa_dir/huge-f8" H=2
+msa_load_case huge-f4 && msa_write_npy "$msa_dir/huge-f4/msa.npy" "(1, 4, 3, 32)" 0
+truncate -s +16G "$msa_dir/huge-f4/msa.npy"
+expect_output "--load compares a header's shape with the file's size before reading" \
+    "msa.npy: holds 17179869184 bytes of data, but its shape needs 1536" \
+    timeout 60 $ch6 --load "$msa_dir/huge-f4" H=2
+rm -f "$msa_dir"/huge-f?/msa.npy
+# msa_poison_mask DIR INDEX BYTES: mask.npy of DIR keeps every key but
+# element INDEX, which is the float32 whose little-endian bytes are BYTES.
+msa_poison_mask() {
+    rm -rf "$1" && mkdir -p "$1" && cp "$msa_dir"/good/*.npy "$1/"
+    msa_write_npy "$1/mask.npy" "(1, 4, 3)" 12 "<f4" False one
+    local size; size=$(stat -c %s "$1/mask.npy")
+    printf "$3" | dd of="$1/mask.npy" bs=1 seek=$((size - 48 + 4 * $2)) conv=notrunc 2>/dev/null
+}
+msa_poison_mask "$msa_dir/nan-mask" 5 '\000\000\300\177'
+expect_status "--load refuses a mask holding NaN" 2 $ch6 --load "$msa_dir/nan-mask" H=2
+expect_output "the NaN is named with its file and element" \
+    "mask.npy: element 5 \(b=0, s=1, n=2\) is nan" $ch6 --load "$msa_dir/nan-mask" H=2
+msa_poison_mask "$msa_dir/inf-mask" 0 '\000\000\200\377'
+expect_output "--load refuses a mask holding -inf, and names it" \
+    "mask.npy: element 0 \(b=0, s=0, n=0\) is -inf" $ch6 --load "$msa_dir/inf-mask" H=2
+msa_poison_mask "$msa_dir/half-mask" 5 '\000\000\000\077'
+gpu_expect "--load accepts a mask of 0.5 (kept, as any nonzero value is)" 0 \
+    $ch6 --load "$msa_dir/half-mask" H=2 --check-only
+expect_output "README.md says what a mask value other than 0 and 1 means" \
+    "any other value keeps" cat README.md
+
+# --save DIR and --csv FILE are checked before any GPU work (exit 2 up
+# front, not exit 1 after the run); a good --save reaches the GPU check and
+# creates nothing until there is something to save.
+printf 'a file\n' > "$msa_dir/regular"
+expect_status "--save into a directory that does not exist exits 2" 2 $ch6 --save /nonexistent-dir/out
+expect_output "the --save refusal names the missing parent" \
+    "--save: /nonexistent-dir/out: .*/nonexistent-dir does not exist" $ch6 --save /nonexistent-dir/out
+expect_status "--save naming a regular file exits 2" 2 $ch6 --save "$msa_dir/regular"
+expect_output "the --save refusal says it is not a directory" "regular.* is not a directory" \
+    $ch6 --save "$msa_dir/regular"
+expect_status "--save under a regular file exits 2" 2 $ch6 --save "$msa_dir/regular/out"
+long_dir=$msa_dir/$(printf 'long/%.0s' $(seq 1000))
+expect_status "--save with a path longer than the program's buffer exits 2" 2 $ch6 --save "$long_dir"
+expect_output "the long --save path is refused as long" "is longer than" $ch6 --save "$long_dir"
+expect_status "--csv in a directory that does not exist exits 2 (MSA)" 2 $ch6 --csv /nonexistent-dir/x.csv
+gpu_expect "--save into a new directory is accepted" 0 $ch6 --check-only --save "$msa_dir/fresh-save"
+if have_gpu; then
+    expect_status "--save made its directory" 0 test -d "$msa_dir/fresh-save"
+else
+    expect_status "checking --save creates nothing when nothing runs" 1 test -e "$msa_dir/fresh-save"
+fi
 
 # On a GPU: every kernel against the referee; each size draws all-kept,
 # all-masked and single-kept columns (the run prints the census).

@@ -127,6 +127,21 @@ graded_as "grader: a kernel that never ends times out" "$reasons_table" \
     02-never-ends "FAIL +timed out after 10 s at B=1 T=128 C=32 NH=1"
 expect_status "grader: an unknown exercise is bad usage" 2 solutions/grade.sh 99-no-such-exercise
 
+# make grade takes EX as names of exercises, never as shell text: an EX that
+# names no exercise is refused (make exits non-zero, as the grader's exit 2
+# says) and nothing in it runs; a marker file shows whether it did.
+grade_marker=$exercise_build/grade-ran-this
+expect_refused_running_nothing "make grade EX='a;touch FILE' is refused and runs nothing" \
+    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="a;touch $grade_marker"
+expect_refused_running_nothing "make grade EX='02-naive-index \`touch FILE\`' runs nothing" \
+    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="02-naive-index \`touch $grade_marker\`"
+expect_refused_running_nothing "make grade EX='\$(shell touch FILE)' runs nothing" \
+    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="\$(shell touch $grade_marker)"
+expect_refused_running_nothing "make grade EX=99-no-such-exercise exits non-zero" \
+    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX=99-no-such-exercise
+expect_output "make grade EX=exercises/NAME.cu grades that one exercise" \
+    "^grading exercises/: 1 exercise" ${MAKE:-make} -s --no-print-directory grade EX=exercises/02-naive-index.cu
+
 # ---------------------------------------------------------------- the proof
 # Every untouched exercise fails cleanly (a refused size, NaN or wrong values:
 # no compile error, crash or hang), and every solution passes at every size.

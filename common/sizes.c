@@ -1,0 +1,61 @@
+/* sizes.c - see sizes.h. */
+#include "sizes.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+size_t size_times(size_t a, size_t b)
+{
+    size_t product;
+    return __builtin_mul_overflow(a, b, &product) ? SIZE_MAX : product;
+}
+
+size_t size_plus(size_t a, size_t b)
+{
+    size_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? SIZE_MAX : sum;
+}
+
+/* The value as the messages print it: exact, or "2^64 or more" once saturated. */
+static void format_count(char *buffer, size_t capacity, size_t value)
+{
+    if (value == SIZE_MAX)
+        snprintf(buffer, capacity, "2^64 or more");
+    else
+        snprintf(buffer, capacity, "%zu", value);
+}
+
+int size_at_most(size_t value, size_t limit, const char *expression, const char *unit,
+                 const char *reason, char *message, size_t capacity)
+{
+    if (value <= limit)
+        return 0;
+    char count[32];
+    format_count(count, sizeof count, value);
+    snprintf(message, capacity, "%s = %s %s is more than the %zu %s", expression, count, unit,
+             limit, reason);
+    return -1;
+}
+
+int size_fits_memory(size_t needed, size_t available, const char *memory, const char *where,
+                     char *message, size_t capacity)
+{
+    if (available == 0 || needed <= available)
+        return 0;
+    if (needed == SIZE_MAX)
+        snprintf(message, capacity, "needs 2^64 or more bytes of %s, more than the %.1f GB %s",
+                 memory, available * 1e-9, where);
+    else
+        snprintf(message, capacity, "needs %.1f GB of %s, more than the %.1f GB %s",
+                 needed * 1e-9, memory, available * 1e-9, where);
+    return -1;
+}
+
+size_t host_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_bytes <= 0)
+        return 0;
+    return size_times((size_t)pages, (size_t)page_bytes);
+}
