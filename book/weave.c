@@ -388,13 +388,18 @@ static void check_row(result_row *row, const char *stem)
     if (wrong)
         row_error(file, line, "shape \"%s\": %s", f[F_SHAPE], wrong);
 
+    /* Bounds no measurement comes near, so that every ratio of two of them
+     * prints in a few digits: times from 1 ns to about 3 hours, rates up to
+     * an exa-unit per second. */
     double *numbers[] = {&row->median_ms, &row->min_ms, &row->max_ms, &row->gflops, &row->gbps};
     for (int k = 0; k < 5; k++) {
         const char *text = f[F_MEDIAN + k];
+        double lowest = k < 3 ? 1e-6 : 0, highest = k < 3 ? 1e7 : 1e9;
         if (!parse_number(text, numbers[k]))
             row_error(file, line, "%s \"%s\" is not a number", field_names[F_MEDIAN + k], text);
-        if (*numbers[k] < 0 || (k < 3 && *numbers[k] == 0))
-            row_error(file, line, "%s %s is out of range", field_names[F_MEDIAN + k], text);
+        if (*numbers[k] < lowest || *numbers[k] > highest)
+            row_error(file, line, "%s %s is out of range (%g to %g)", field_names[F_MEDIAN + k],
+                      text, lowest, highest);
     }
     if (!(row->min_ms <= row->median_ms && row->median_ms <= row->max_ms))
         row_error(file, line, "min_ms <= median_ms <= max_ms does not hold");
@@ -511,7 +516,8 @@ static result_set load_results(const char *dir)
         }
     }
     closedir(folder);
-    qsort(set.files, (size_t)set.file_count, sizeof *set.files, by_name);
+    if (set.file_count > 1) /* qsort wants a real array, even of none */
+        qsort(set.files, (size_t)set.file_count, sizeof *set.files, by_name);
     for (int k = 0; k < set.file_count; k++) {
         size_t length;
         char *text = read_file(set.files[k], &length);
@@ -559,9 +565,13 @@ static const char *newest_gpu(const result_set *set, const char *problem)
 
 /* ------------------------------------------------------------ numbers */
 
-/* Three significant digits, never an exponent: 0.0123, 1.23, 12.3, 123, 4567. */
-static void format_value(char *text, size_t capacity, double value)
+/* Three significant digits, never an exponent: 0.0123, 1.23, 12.3, 123, 4567.
+ * A value that would not print so (not finite, negative, 1e15 or more) is an
+ * error about the row at file:line it was computed from. */
+static void format_value(char *text, size_t capacity, double value, const char *file, int line)
 {
+    if (!isfinite(value) || value < 0 || value >= 1e15)
+        die("%s:%d: a value computed from this row, %g, cannot be printed", file, line, value);
     int decimals = 0;
     if (value > 0) {
         decimals = 2 - (int)floor(log10(value));
@@ -677,7 +687,7 @@ static void fill_placeholder(text_buffer *out, const char *inside, place where,
             place_error(where, "placeholder {{%s}}: no row for the baseline \"%s\" at shape "
                         "\"%s\" on the %s, the card of %s:%d", inside, parts[2], shape,
                         row->field[F_GPU], row->file, row->line);
-        format_value(text, sizeof text, base->median_ms / row->median_ms);
+        format_value(text, sizeof text, base->median_ms / row->median_ms, row->file, row->line);
     } else if (is_peak) {
         double peak = fp32_peak_gflops(row->field[F_GPU]);
         if (peak == 0)
@@ -690,7 +700,8 @@ static void fill_placeholder(text_buffer *out, const char *inside, place where,
                                       F_GPU, F_DATE, F_CUDA, F_COMMIT, F_CHAPTER};
         int column = columns[row_field];
         if (column >= F_MEDIAN && column <= F_GBPS)
-            format_value(text, sizeof text, (&row->median_ms)[column - F_MEDIAN]);
+            format_value(text, sizeof text, (&row->median_ms)[column - F_MEDIAN], row->file,
+                         row->line);
         else
             snprintf(text, sizeof text, "%s", row->field[column]);
     }
@@ -1127,7 +1138,8 @@ static exercise_entry *exercises_of(const char *dir, int chapter, int *count)
         }
     }
     closedir(folder);
-    qsort(entries, (size_t)*count, sizeof *entries, by_exercise_number);
+    if (*count > 1) /* qsort wants a real array, even of none */
+        qsort(entries, (size_t)*count, sizeof *entries, by_exercise_number);
     return entries;
 }
 
@@ -1313,17 +1325,16 @@ static void put_table_rows(text_buffer *out, const row_selection *selection, con
         peak > 0 ? "---:|" : "");
     for (int k = 0; k < selection->count; k++) {
         const result_row *row = selection->rows[k];
-        char median[32], low[32], high[32], gflops[32], speedup[32] = "";
-        format_value(median, sizeof median, row->median_ms);
-        format_value(low, sizeof low, row->min_ms);
-        format_value(high, sizeof high, row->max_ms);
-        format_value(gflops, sizeof gflops, row->gflops);
+        char median[32], low[32], high[32], gflops[32], ratio[32], speedup[40] = "-";
+        format_value(median, sizeof median, row->median_ms, row->file, row->line);
+        format_value(low, sizeof low, row->min_ms, row->file, row->line);
+        format_value(high, sizeof high, row->max_ms, row->file, row->line);
+        format_value(gflops, sizeof gflops, row->gflops, row->file, row->line);
         const result_row *base = selected(selection, baseline, row->field[F_SHAPE]);
         if (base) {
-            format_value(speedup, sizeof speedup, base->median_ms / row->median_ms);
-            strcat(speedup, "x");
-        } else {
-            strcpy(speedup, "-");
+            format_value(ratio, sizeof ratio, base->median_ms / row->median_ms, row->file,
+                         row->line);
+            snprintf(speedup, sizeof speedup, "%sx", ratio);
         }
         if (show_shape)
             put(out, "| %s ", row->field[F_SHAPE]);

@@ -136,6 +136,72 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
         "bad-header/trimul\.csv:1: the first line is not the header" broken_book header "" $scratch/bad-header
 fi
 
+# ------------------------------------------------------------ numbers it cannot print
+# A time so small that a ratio to it has 31 digits once overflowed the
+# table's buffers; a value the tools cannot print sensibly is an error with
+# the file and line of its row, never a truncated or overflowing number.
+results=$weave
+unprintable() {  # unprintable NAME 'REPLACEMENT LINE' LINE PATTERN: $results table must refuse it
+    local dir=$scratch/unprintable-${1// /-}
+    mkdir -p "$dir"
+    awk -v row="$2" -v at="$3" 'NR == at { print row; next } { print }' $fixtures/data/trimul.csv > "$dir/trimul.csv"
+    expect_failure "a value it cannot print is an error: $1" "$dir/trimul\.csv:$3: malformed row: $4" \
+        $results table --data "$dir"
+}
+default_tail='Fixture H200 (invented numbers),13.0,fixture,2025-01-02'
+unprintable "a time 1e31 times shorter than cuBLAS's" \
+    "2,naive,trimul,B=8 T=1024 C=768 NH=12,4e-32,3e-32,5e-32,100.0,10.0,$default_tail" 23 "median_ms"
+unprintable "a time of 1e300 ms" \
+    "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,1e300,1e300,1e300,100.0,10.0,$default_tail" 20 "median_ms"
+infinite=$scratch/unprintable-an-infinite-ratio
+mkdir -p $infinite
+awk -v tail="$default_tail" '
+    NR == 20 { print "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,1e300,1e300,1e300,100.0,10.0," tail; next }
+    NR == 23 { print "2,naive,trimul,B=8 T=1024 C=768 NH=12,1e-10,1e-10,1e-10,100.0,10.0," tail; next }
+    { print }' $fixtures/data/trimul.csv > $infinite/trimul.csv
+expect_failure "a value it cannot print is an error: a ratio that overflows to infinity" \
+    "$infinite/trimul\.csv:20: malformed row: median_ms" $results table --data $infinite
+unprintable "an infinite rate" \
+    "2,naive,trimul,B=8 T=1024 C=768 NH=12,3.9,3.8,4.0,inf,10.0,$default_tail" 23 "gflops"
+unprintable "a rate of 1e40 GFLOPs" \
+    "2,naive,trimul,B=8 T=1024 C=768 NH=12,3.9,3.8,4.0,1e40,10.0,$default_tail" 23 "gflops"
+
+# ------------------------------------------------------------ sanitizers
+# The book tools built with AddressSanitizer and UndefinedBehaviorSanitizer,
+# run over the real chapters and measurements and over the failure fixtures.
+# A report makes the tool exit 86 (a failure of the input exits 1): any
+# report, or a sanitizer's line in the output, fails. Leaks are not checked:
+# the tools are one-shot processes whose memory the exit gives back.
+asan=build/book-asan
+expect_status "the sanitized book tools build" 0 make --no-print-directory $asan/weave
+sanitized() {  # sanitized NAME COMMAND...: no sanitizer report, whatever the exit status
+    local name="sanitizers: $1"; shift
+    local log; log=$(log_of "$name")
+    ASAN_OPTIONS=halt_on_error=1:detect_leaks=0:exitcode=86 \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86 "$@" >"$log" 2>&1
+    local status=$?
+    if [ "$status" -eq 86 ] || grep -Eq 'runtime error:|AddressSanitizer|UndefinedBehaviorSanitizer' "$log"; then
+        fail "$name" "a sanitizer report (exit $status)" "$log"
+    else pass "$name"; fi
+}
+mkdir -p $scratch/asan-figures
+sanitized "plot data from plots/data" $asan/weave plotdata --data plots/data --out $scratch/asan-figures
+sanitized "check plots/data" $asan/weave check --data plots/data
+sanitized "the results table of plots/data" $asan/weave table --data plots/data
+sanitized "the front matter" $asan/weave prose --data plots/data --figures $scratch/asan-figures book/front.md
+for chapter in chapters/[0-9][0-9]-*/*.cu; do
+    sanitized "$chapter, with its exercises and solutions" $asan/weave chapter --data plots/data \
+        --figures $scratch/asan-figures --exercises exercises --solutions solutions "$chapter"
+done
+for chapter in $fixtures/chapters/*/*.cu; do
+    sanitized "the fixture $chapter" $asan/weave chapter --data $fixtures/data \
+        --figures $scratch/asan-figures --exercises $fixtures/exercises --solutions $fixtures/solutions "$chapter"
+done
+for dir in $scratch/unprintable-* $scratch/bad-csv-* $scratch/bad-header; do
+    [ -d "$dir" ] || continue
+    sanitized "the table of the failure fixture $dir" $asan/weave table --data "$dir"
+done
+
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
