@@ -1238,34 +1238,58 @@ static int shape_matches(const char *shape, const char *pattern)
     return after > shape + head && strcmp(after, star + 2) == 0;
 }
 
+/* Rows of one kernel and shape together, oldest first: the newest of each
+ * is the last of its run. Sorting keeps the selection n log n in the rows. */
+static int by_kernel_shape_then_age(const void *a, const void *b)
+{
+    const result_row *x = *(const result_row *const *)a, *y = *(const result_row *const *)b;
+    int order = strcmp(x->field[F_KERNEL], y->field[F_KERNEL]);
+    if (!order)
+        order = strcmp(x->field[F_SHAPE], y->field[F_SHAPE]);
+    return order ? order : newer(x, y) ? 1 : -1;
+}
+
 static row_selection select_rows(const result_set *set, const char *problem, const char *pattern)
 {
     row_selection selection = {0};
     selection.gpu = newest_gpu(set, problem);
     if (!selection.gpu)
         return selection;
-    selection.rows = grow(NULL, (size_t)(set->count + 1) * sizeof *selection.rows);
+    const result_row **candidates = grow(NULL, (size_t)(set->count + 1) * sizeof *candidates);
+    int count = 0;
     for (int k = 0; k < set->count; k++) {
         const result_row *row = &set->rows[k];
-        if (strcmp(row->field[F_PROBLEM], problem) != 0 ||
-            strcmp(row->field[F_GPU], selection.gpu) != 0 ||
-            (pattern && !shape_matches(row->field[F_SHAPE], pattern)))
-            continue;
-        if (newest_row(set, row->field[F_KERNEL], row->field[F_SHAPE], selection.gpu) != row)
-            continue;
+        if (strcmp(row->field[F_PROBLEM], problem) == 0 &&
+            strcmp(row->field[F_GPU], selection.gpu) == 0 &&
+            (!pattern || shape_matches(row->field[F_SHAPE], pattern)))
+            candidates[count++] = row;
+    }
+    qsort(candidates, (size_t)count, sizeof *candidates, by_kernel_shape_then_age);
+    selection.rows = grow(NULL, (size_t)(count + 1) * sizeof *selection.rows);
+    for (int k = 0; k < count; k++) {
+        const result_row *row = candidates[k], *next = k + 1 < count ? candidates[k + 1] : NULL;
+        if (next && strcmp(next->field[F_KERNEL], row->field[F_KERNEL]) == 0 &&
+            strcmp(next->field[F_SHAPE], row->field[F_SHAPE]) == 0)
+            continue; /* a newer row of this kernel and shape follows */
         selection.rows[selection.count++] = row;
         widen(&selection.dates, row->field[F_DATE]);
     }
+    free(candidates);
     qsort(selection.rows, (size_t)selection.count, sizeof *selection.rows, by_shape_then_kernel);
     return selection;
 }
 
-static const result_row *selected(const row_selection *selection, const char *kernel,
-                                  const char *shape)
+/* The selected row of kernel at the shape of selection->rows[near]: rows of
+ * one shape are side by side, so only that shape's few rows are searched. */
+static const result_row *selected(const row_selection *selection, const char *kernel, int near)
 {
-    for (int k = 0; k < selection->count; k++)
-        if (strcmp(selection->rows[k]->field[F_KERNEL], kernel) == 0 &&
-            strcmp(selection->rows[k]->field[F_SHAPE], shape) == 0)
+    const char *shape = selection->rows[near]->field[F_SHAPE];
+    int first = near;
+    while (first > 0 && strcmp(selection->rows[first - 1]->field[F_SHAPE], shape) == 0)
+        first--;
+    for (int k = first; k < selection->count && strcmp(selection->rows[k]->field[F_SHAPE], shape) == 0;
+         k++)
+        if (strcmp(selection->rows[k]->field[F_KERNEL], kernel) == 0)
             return selection->rows[k];
     return NULL;
 }
@@ -1330,7 +1354,7 @@ static void put_table_rows(text_buffer *out, const row_selection *selection, con
         format_value(low, sizeof low, row->min_ms, row->file, row->line);
         format_value(high, sizeof high, row->max_ms, row->file, row->line);
         format_value(gflops, sizeof gflops, row->gflops, row->file, row->line);
-        const result_row *base = selected(selection, baseline, row->field[F_SHAPE]);
+        const result_row *base = selected(selection, baseline, k);
         if (base) {
             format_value(ratio, sizeof ratio, base->median_ms / row->median_ms, row->file,
                          row->line);
@@ -1464,8 +1488,8 @@ static int plot_default_size(const result_set *results, const char *dir, FILE *i
                   "Time per kernel at the default size " DEFAULT_TRIMUL_SHAPE
                   " (median of the repetitions, log scale); the dashed lines are the two cuBLAS "
                   "champions.", &selection);
-    const result_row *permute = selected(&selection, "cublas-permute", DEFAULT_TRIMUL_SHAPE);
-    const result_row *direct = selected(&selection, "cublas-direct", DEFAULT_TRIMUL_SHAPE);
+    const result_row *permute = selected(&selection, "cublas-permute", 0);
+    const result_row *direct = selected(&selection, "cublas-direct", 0);
     append_vars(dir, "time-default", "shape = '%s'\npermute_ms = %.6g\ndirect_ms = %.6g\n",
                 DEFAULT_TRIMUL_SHAPE, permute ? permute->median_ms : NAN,
                 direct ? direct->median_ms : NAN);
@@ -1585,7 +1609,7 @@ static int plot_msa(const result_set *results, const char *dir, FILE *index)
             continue;
         fprintf(data, "\"%s\"", shape);
         for (int j = 0; j < kernel_count; j++) {
-            const result_row *row = selected(&selection, kernels[j]->field[F_KERNEL], shape);
+            const result_row *row = selected(&selection, kernels[j]->field[F_KERNEL], k);
             if (row)
                 fprintf(data, " %.6g", row->median_ms);
             else

@@ -202,6 +202,29 @@ for dir in $scratch/unprintable-* $scratch/bad-csv-* $scratch/bad-header; do
     sanitized "the table of the failure fixture $dir" $asan/weave table --data "$dir"
 done
 
+# ------------------------------------------------------------ many rows
+# The table and plot steps must stay linear (or n log n) in the rows: 100,000
+# rows (two kernels at 20,000 sizes of each problem, and 20,000 repeated
+# measurements at the default size) take well under a second; a quadratic
+# step takes a minute.
+many=$scratch/many-rows
+mkdir -p $many/plots
+awk -v tail='Fixture H200 (invented numbers),13.0,fixture,2025-01-02' 'BEGIN {
+    header = "chapter,kernel,problem,shape,median_ms,min_ms,max_ms,gflops,gbps,gpu,cuda,commit,date"
+    print header > "'$many'/trimul.csv"; print header > "'$many'/msa.csv"
+    for (i = 1; i <= 20000; i++) {
+        printf "2,naive,trimul,B=8 T=%d C=768 NH=12,2.0,1.9,2.1,100.0,10.0,%s\n", i, tail > "'$many'/trimul.csv"
+        printf "3,registers,trimul,B=8 T=%d C=768 NH=12,1.0,0.9,1.1,200.0,20.0,%s\n", i, tail > "'$many'/trimul.csv"
+        printf "2,naive,trimul,B=8 T=1024 C=768 NH=12,%.4f,1.0,9.0,100.0,10.0,%s\n", 1 + i / 20000, tail > "'$many'/trimul.csv"
+        printf "6,unfused,msa,B=1 S=%d N=32 D=64 H=4,2.0,1.9,2.1,100.0,10.0,%s\n", i, tail > "'$many'/msa.csv"
+        printf "6,fused,msa,B=1 S=%d N=32 D=64 H=4,1.0,0.9,1.1,200.0,20.0,%s\n", i, tail > "'$many'/msa.csv"
+    }
+}'
+expect_status "100,000 rows: the results tables within 5 seconds" 0 \
+    sh -c "timeout 5 $results table --data $many > $many/table.md"
+expect_status "100,000 rows: the plot data within 5 seconds" 0 \
+    timeout 5 $results plotdata --data $many --out $many/plots
+
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
