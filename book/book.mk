@@ -52,10 +52,20 @@ book_environment = WEAVE=$(WEAVER) DATA=$(WORKBOOK_DATA) FIGURES=$(PLOTS_OUT) \
     CHAPTERS="$(BOOK_CHAPTERS)" EXERCISES=$(BOOK_EXERCISES) SOLUTIONS=$(BOOK_SOLUTIONS) \
     WORK=$(BOOK_WORK) OUT=$(BOOK_OUT)
 
-book: plots $(WEAVER)
+# The old book goes first, before anything that can fail (building the
+# weaver, drawing the plots), so a failed make book never leaves a book that
+# looks fresh; that is why the tools and the plots are made by a make run
+# inside the recipe and are not prerequisites.
+book_files = $(BOOK_OUT)/$(1).html $(BOOK_OUT)/$(1).epub $(BOOK_OUT)/$(1).pdf
+
+book:
+	@rm -f $(call book_files,workbook)
+	@$(MAKE) --no-print-directory $(WEAVER) plots
 	@$(book_environment) book/build.sh
 
-book-instructor: plots $(WEAVER)
+book-instructor:
+	@rm -f $(call book_files,workbook-instructor)
+	@$(MAKE) --no-print-directory $(WEAVER) plots
 	@$(book_environment) book/build.sh --instructor
 
 book-check: $(BROWSER_CHECK)

@@ -14,6 +14,10 @@
 #   WORK       scratch space (build/book)    OUT  where the book goes (book/out)
 # Any error of the weaver (a broken marker, a placeholder with no row, a
 # malformed CSV row) names its file and line and stops the build.
+#
+# A failed build leaves no book in OUT: the old one is removed first (make
+# book removes it too, before it draws the plots), and the new files are
+# rendered in WORK and moved into OUT only when all three were made.
 set -euo pipefail
 
 edition=workbook
@@ -26,12 +30,15 @@ elif [ $# -gt 0 ]; then
     exit 2
 fi
 
+rm -f "$OUT/$edition".{html,epub,pdf}
 if ! command -v pandoc >/dev/null; then
     echo "make book: pandoc is missing (make deps installs it)" >&2
     exit 1
 fi
 mkdir -p "$WORK" "$OUT"
-rm -f "$OUT/$edition".{html,epub,pdf}  # a failed build leaves no stale book behind
+rendered="$WORK/rendered"
+rm -rf "$rendered"
+mkdir -p "$rendered"
 
 # pandoc numbers the chapters in the order they come; say so if a number is skipped
 expected=1
@@ -63,9 +70,10 @@ if [ "$edition" = workbook-instructor ]; then
 fi
 
 pandoc "$markdown" "${common[@]}" --standalone --self-contained --mathml \
-    --output "$OUT/$edition.html"
-pandoc "$markdown" "${common[@]}" --mathml --output "$OUT/$edition.epub"
-pandoc "$markdown" "${common[@]}" --mathml --pdf-engine=weasyprint --output "$OUT/$edition.pdf"
+    --output "$rendered/$edition.html"
+pandoc "$markdown" "${common[@]}" --mathml --output "$rendered/$edition.epub"
+pandoc "$markdown" "${common[@]}" --mathml --pdf-engine=weasyprint --output "$rendered/$edition.pdf"
 for format in html epub pdf; do
+    mv "$rendered/$edition.$format" "$OUT/$edition.$format"
     echo "book: $OUT/$edition.$format"
 done

@@ -225,6 +225,44 @@ expect_status "100,000 rows: the results tables within 5 seconds" 0 \
 expect_status "100,000 rows: the plot data within 5 seconds" 0 \
     timeout 5 $results plotdata --data $many --out $many/plots
 
+# ------------------------------------------------------------ a failed book leaves no book
+# Whatever step fails (the plots, the weaver, pandoc midway, weasyprint at
+# the end), book/out holds no workbook.* afterwards: neither this run's
+# half-written files nor an older book that would look fresh.
+if ! tool_missing "a failed make book leaves no book" pandoc && ! tool_missing "a failed make book leaves no book" gnuplot; then
+    stale=$scratch/stale
+    book_make stale book BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data >/dev/null 2>&1
+    cp -r $stale/out $stale/old-book
+    mkdir -p $stale/failing-weasyprint $stale/failing-pandoc
+    printf '#!/bin/sh\necho "weasyprint: failing on purpose" >&2\nexit 1\n' > $stale/failing-weasyprint/weasyprint
+    printf '#!/bin/sh\ncase "$*" in *.epub*) echo "pandoc: failing on purpose" >&2; exit 1;; esac\nexec %s "$@"\n' \
+        "$(command -v pandoc)" > $stale/failing-pandoc/pandoc
+    chmod +x $stale/failing-weasyprint/weasyprint $stale/failing-pandoc/pandoc
+    no_book_left() {  # no_book_left NAME COMMAND...: COMMAND fails, and no workbook.* is left
+        local name="a failed make book leaves no book: $1"; shift
+        rm -rf $stale/out && cp -r $stale/old-book $stale/out
+        local log; log=$(log_of "$name")
+        "$@" >"$log" 2>&1
+        local status=$? left
+        left=$(ls $stale/out 2>/dev/null | grep '^workbook' | tr '\n' ' ')
+        if [ "$status" -eq 0 ]; then fail "$name" "make book succeeded" "$log"
+        elif [ -n "$left" ]; then fail "$name" "left $left" "$log"
+        else pass "$name"; fi
+    }
+    no_book_left "the plots fail (a malformed row)" \
+        book_make stale book BOOK_CHAPTERS="$good" WORKBOOK_DATA=$scratch/bad-csv-12-fields
+    no_book_left "the weaver fails (a broken chapter)" \
+        book_make stale book BOOK_CHAPTERS="$good $fixtures/chapters/02-unclosed/unclosed.cu" WORKBOOK_DATA=$fixtures/data
+    no_book_left "pandoc fails midway (the EPUB)" env PATH="$stale/failing-pandoc:$PATH" \
+        make --no-print-directory book PLOTS_OUT=$stale/plots PLOTS_PNG=$stale/png PLOTS_WORK=$stale/plotwork \
+        BOOK_WORK=$stale/work BOOK_OUT=$stale/out BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data \
+        BOOK_EXERCISES=$fixtures/exercises
+    no_book_left "weasyprint fails (the PDF, last)" env PATH="$stale/failing-weasyprint:$PATH" \
+        make --no-print-directory book PLOTS_OUT=$stale/plots PLOTS_PNG=$stale/png PLOTS_WORK=$stale/plotwork \
+        BOOK_WORK=$stale/work BOOK_OUT=$stale/out BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data \
+        BOOK_EXERCISES=$fixtures/exercises
+fi
+
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
