@@ -4,6 +4,7 @@
 #   make book-instructor  book/out/workbook-instructor.{html,epub,pdf}, with the solutions
 #   make book-check       opens book/out/workbook.html in headless Chromium: every
 #                         image loaded, no error logged; saves book/out/screenshot.png
+#                         and book/out/screenshots/chapter-N.png
 #   make readme           the results table and headline plot in README.md
 #
 # Every variable below can be set on the command line; the tests use that to
@@ -24,7 +25,6 @@ BOOK_OUT ?= book/out
 CHROMIUM ?= $(firstword $(shell command -v chromium chromium-browser google-chrome 2>/dev/null) chromium)
 
 WEAVER ?= $(BUILD)/book/weave
-BROWSER_CHECK ?= $(BUILD)/book/browser_check
 BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra
 
 .PHONY: book book-instructor book-check readme book-chapter-count
@@ -44,9 +44,12 @@ $(BOOK_ASAN)/weave: book/weave.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BOOK_ASAN_CFLAGS) $< -o $@ -lm
 
-$(BROWSER_CHECK): book/browser_check.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BOOK_CFLAGS) $< -o $@
+# The browser check's driver, playwright-core (pinned in book/package.json and
+# book/package-lock.json), installed into book/node_modules when missing.
+BOOK_DRIVER := book/node_modules/playwright-core/package.json
+
+$(BOOK_DRIVER):
+	cd book && npm ci --no-audit --no-fund
 
 book_environment = WEAVE=$(WEAVER) DATA=$(WORKBOOK_DATA) FIGURES=$(PLOTS_OUT) \
     CHAPTERS="$(BOOK_CHAPTERS)" EXERCISES=$(BOOK_EXERCISES) SOLUTIONS=$(BOOK_SOLUTIONS) \
@@ -68,13 +71,13 @@ book-instructor:
 	@$(MAKE) --no-print-directory $(WEAVER) plots
 	@$(book_environment) book/build.sh --instructor
 
-book-check: $(BROWSER_CHECK)
+book-check: | $(BOOK_DRIVER)
 	@test -f $(BOOK_OUT)/workbook.html || { echo "book-check: no $(BOOK_OUT)/workbook.html; run make book"; exit 1; }
-	@rm -f $(BOOK_OUT)/screenshot.png
-	@mkdir -p $(BOOK_WORK)
-	$(BROWSER_CHECK) --browser $(CHROMIUM) --log $(BOOK_WORK)/chromium.log \
+	@rm -rf $(BOOK_OUT)/screenshot.png $(BOOK_OUT)/screenshots
+	node book/browser_check.mjs --browser $(CHROMIUM) \
 	    --min-images $$(cat $(PLOTS_OUT)/index 2>/dev/null | wc -l) \
-	    --screenshot $(BOOK_OUT)/screenshot.png $(BOOK_OUT)/workbook.html
+	    --screenshot $(BOOK_OUT)/screenshot.png --chapter-screenshots $(BOOK_OUT)/screenshots \
+	    $(BOOK_OUT)/workbook.html
 
 readme: plots $(WEAVER)
 	@WEAVE=$(WEAVER) DATA=$(WORKBOOK_DATA) PNG=$(PLOTS_PNG) book/readme.sh README.md

@@ -45,7 +45,7 @@ broken_book() {  # broken_book NAME CHAPTER [DATA]: make book on the good chapte
     book_make "$1" book BOOK_CHAPTERS="$good $2" WORKBOOK_DATA="${3:-$fixtures/data}"
 }
 
-expect_status "weave and browser_check build" 0 make --no-print-directory build/book/weave build/book/browser_check
+expect_status "the weaver builds" 0 make --no-print-directory build/book/weave
 
 # ------------------------------------------------------------ faithfulness
 for chapter in chapters/[0-9][0-9]-*/*.cu; do
@@ -338,9 +338,24 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
         expect_output "the book has every chapter, numbered ($chapter_count)" "^$chapter_count\$" \
             sh -c "grep -o '<h1 data-number=' book/out/workbook.html | wc -l"
     fi
-    if [ -s book/out/workbook.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}"; then
+    if [ -s book/out/workbook.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}" &&
+       ! tool_missing "the browser test" node; then
+        chromium_path=$(command -v "${CHROMIUM:-chromium}")
         expect_status "the browser test: every image loads, no page error" 0 \
-            make --no-print-directory book-check CHROMIUM="$(command -v "${CHROMIUM:-chromium}")"
+            make --no-print-directory book-check CHROMIUM="$chromium_path"
         expect_status "the browser test saved book/out/screenshot.png" 0 test -s book/out/screenshot.png
+        expect_output "... and a screenshot per chapter ($chapter_count)" "^$chapter_count\$" \
+            sh -c "ls book/out/screenshots/chapter-*.png | wc -l"
+        # the check itself fails a page with a broken image and an error in its console
+        printf '<!DOCTYPE html><html><head><title>x</title></head><body><h1 data-number="1">One</h1>%s%s</body></html>\n' \
+            '<img src="data:image/png;base64,AAAA" alt="broken">' '<script>console.error("broken on purpose")</script>' \
+            > $scratch/broken-page.html
+        expect_failure "the browser test fails a page with a broken image and a console error" \
+            "image 1 .*did not load.*|console error: broken on purpose" \
+            node book/browser_check.mjs --browser "$chromium_path" --min-images 1 \
+            --screenshot $scratch/broken.png --chapter-screenshots $scratch/broken-shots $scratch/broken-page.html
+        broken_log=$(log_of "the browser test fails a page with a broken image and a console error")
+        expect_status "... naming both" 0 sh -c "grep -q 'console error: broken on purpose' $broken_log &&
+            grep -q 'image 1 of 1 did not load' $broken_log"
     fi
 fi
