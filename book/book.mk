@@ -4,59 +4,93 @@
 #   make book-instructor  book/out/workbook-instructor.{html,epub,pdf}, with the solutions
 #   make book-check       opens book/out/workbook.html in headless Chromium: every
 #                         image loaded, no error logged; saves book/out/screenshot.png
-#   make readme           the results table and headline plot in README.md
+#                         and book/out/screenshots/chapter-N.png
+#   make readme           the headline table and plot in README.md
 #
 # Every variable below can be set on the command line; the tests use that to
 # build from fixtures into build/ without touching book/out or plots/.
 
 WORKBOOK_DATA ?= plots/data
+KERNEL_LIST ?= chapters/kernels.list
 PLOTS_OUT ?= plots/out
 PLOTS_PNG ?= plots/png
 # A chapter whose kernels have not been measured on a GPU yet has no rows for
 # its placeholders, so it stays out of the book (it still builds and is tested)
 # until `make bench` has measured it.
 UNMEASURED_CHAPTERS ?=
-BOOK_CHAPTERS ?= $(filter-out $(UNMEASURED_CHAPTERS),$(CHAPTER_SOURCES))
+# A chapter's main file is chapters/NN-slug/slug.cu; the weaver adds the
+# folder's other files with prose, and its tried/ files to the appendix.
+chapter_folder = $(notdir $(patsubst %/,%,$(dir $(1))))
+is_main_file = $(filter $(call chapter_folder,$(1)),$(firstword $(subst -, ,$(call chapter_folder,$(1))))-$(basename $(notdir $(1))))
+BOOK_CHAPTERS ?= $(filter-out $(UNMEASURED_CHAPTERS),$(foreach source,$(CHAPTER_SOURCES),$(if $(call is_main_file,$(source)),$(source))))
 BOOK_EXERCISES ?= exercises
 BOOK_SOLUTIONS ?= solutions
 BOOK_WORK ?= $(BUILD)/book
 BOOK_OUT ?= book/out
 CHROMIUM ?= $(firstword $(shell command -v chromium chromium-browser google-chrome 2>/dev/null) chromium)
 
+# The weaver and the results tool, and the common/ host code they share: the
+# CSV reader, the list of kernels and the peaks.
 WEAVER ?= $(BUILD)/book/weave
-BROWSER_CHECK ?= $(BUILD)/book/browser_check
-BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra
+RESULTS ?= $(BUILD)/book/results
+BOOK_COMMON := common/csv_reader.c common/kernel_list.c common/gpu_peaks.c
+BOOK_COMMON_H := common/csv_reader.h common/kernel_list.h common/gpu_peaks.h common/csv.h
+BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon
+
+$(BUILD)/book/weave $(BUILD)/book/results: $(BUILD)/book/%: book/%.c $(BOOK_COMMON) $(BOOK_COMMON_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(BOOK_CFLAGS) $< $(BOOK_COMMON) -o $@ -lm
+
+# The same tools built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (float-cast-overflow is not part of "undefined" in gcc): make test runs them
+# over the real chapters and the failure fixtures, and any report fails.
+BOOK_ASAN := $(BUILD)/book-asan
+BOOK_ASAN_CFLAGS := $(BOOK_CFLAGS) -O1 -g -fno-omit-frame-pointer \
+    -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+
+$(BOOK_ASAN)/weave $(BOOK_ASAN)/results: $(BOOK_ASAN)/%: book/%.c $(BOOK_COMMON) $(BOOK_COMMON_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(BOOK_ASAN_CFLAGS) $< $(BOOK_COMMON) -o $@ -lm
+
+# The browser check's driver, playwright-core (pinned in book/package.json and
+# book/package-lock.json), installed into book/node_modules when missing.
+BOOK_DRIVER := book/node_modules/playwright-core/package.json
+
+$(BOOK_DRIVER):
+	cd book && npm ci --no-audit --no-fund
 
 .PHONY: book book-instructor book-check readme book-chapter-count
 
-$(WEAVER): book/weave.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BOOK_CFLAGS) $< -o $@ -lm
+book_environment = WEAVE=$(WEAVER) RESULTS=$(RESULTS) DATA=$(WORKBOOK_DATA) \
+    KERNELS=$(KERNEL_LIST) FIGURES=$(PLOTS_OUT) CHAPTERS="$(BOOK_CHAPTERS)" \
+    EXERCISES=$(BOOK_EXERCISES) SOLUTIONS=$(BOOK_SOLUTIONS) WORK=$(BOOK_WORK) OUT=$(BOOK_OUT)
 
-$(BROWSER_CHECK): book/browser_check.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BOOK_CFLAGS) $< -o $@
+# The old book goes first, before anything that can fail (building the
+# tools, drawing the plots), so a failed make book never leaves a book that
+# looks fresh; that is why the tools and the plots are made by a make run
+# inside the recipe and are not prerequisites.
+book_files = $(BOOK_OUT)/$(1).html $(BOOK_OUT)/$(1).epub $(BOOK_OUT)/$(1).pdf
 
-book_environment = WEAVE=$(WEAVER) DATA=$(WORKBOOK_DATA) FIGURES=$(PLOTS_OUT) \
-    CHAPTERS="$(BOOK_CHAPTERS)" EXERCISES=$(BOOK_EXERCISES) SOLUTIONS=$(BOOK_SOLUTIONS) \
-    WORK=$(BOOK_WORK) OUT=$(BOOK_OUT)
-
-book: plots $(WEAVER)
+book:
+	@rm -f $(call book_files,workbook)
+	@$(MAKE) --no-print-directory $(WEAVER) $(RESULTS) plots
 	@$(book_environment) book/build.sh
 
-book-instructor: plots $(WEAVER)
+book-instructor:
+	@rm -f $(call book_files,workbook-instructor)
+	@$(MAKE) --no-print-directory $(WEAVER) $(RESULTS) plots
 	@$(book_environment) book/build.sh --instructor
 
-book-check: $(BROWSER_CHECK)
+book-check: | $(BOOK_DRIVER)
 	@test -f $(BOOK_OUT)/workbook.html || { echo "book-check: no $(BOOK_OUT)/workbook.html; run make book"; exit 1; }
-	@rm -f $(BOOK_OUT)/screenshot.png
-	@mkdir -p $(BOOK_WORK)
-	$(BROWSER_CHECK) --browser $(CHROMIUM) --log $(BOOK_WORK)/chromium.log \
+	@rm -rf $(BOOK_OUT)/screenshot.png $(BOOK_OUT)/screenshots
+	node book/browser_check.mjs --browser $(CHROMIUM) \
 	    --min-images $$(cat $(PLOTS_OUT)/index 2>/dev/null | wc -l) \
-	    --screenshot $(BOOK_OUT)/screenshot.png $(BOOK_OUT)/workbook.html
+	    --screenshot $(BOOK_OUT)/screenshot.png --chapter-screenshots $(BOOK_OUT)/screenshots \
+	    $(BOOK_OUT)/workbook.html
 
-readme: plots $(WEAVER)
-	@WEAVE=$(WEAVER) DATA=$(WORKBOOK_DATA) PNG=$(PLOTS_PNG) book/readme.sh README.md
+readme: plots $(RESULTS)
+	@RESULTS=$(RESULTS) DATA=$(WORKBOOK_DATA) KERNELS=$(KERNEL_LIST) PNG=$(PLOTS_PNG) book/readme.sh README.md
 
 # How many chapters the book holds (the tests compare it with the HTML).
 book-chapter-count:

@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# book/build.sh - what `make book` and `make book-instructor` run: weaves the
-# front matter and every chapter (with its exercises) into one Markdown file,
-# then renders it with pandoc as HTML (one self-contained file), EPUB and PDF.
+# book/build.sh - what `make book` and `make book-instructor` run: the
+# results tables, then the weave of the front matter, every chapter (with
+# its exercises) and the two appendices (the roads not taken, where a
+# chapter has a tried/ folder, and all measured results) into one Markdown
+# file, then pandoc renders it as HTML (one self-contained file), EPUB and
+# PDF.
 #
 #   book/build.sh [--instructor]
 #
 # Its inputs come from the environment; book/book.mk sets them:
-#   WEAVE      the weaver (build/book/weave)
-#   DATA       the measured CSV files (plots/data)
-#   FIGURES    the plots drawn from them, with captions and an index (plots/out)
-#   CHAPTERS   the chapter sources, in order
+#   WEAVE RESULTS  the weaver and the results tool (build/book/)
+#   DATA KERNELS   the measured CSV files (plots/data), the list of kernels
+#   FIGURES        the plots drawn from them, with captions and an index (plots/out)
+#   CHAPTERS       the chapters' main files, in order
 #   EXERCISES  SOLUTIONS   the exercise and solution folders
-#   WORK       scratch space (build/book)    OUT  where the book goes (book/out)
-# Any error of the weaver (a broken marker, a placeholder with no row, a
+#   WORK           scratch space (build/book)    OUT  where the book goes (book/out)
+# Any error of the tools (a broken marker, a placeholder with no row, a
 # malformed CSV row) names its file and line and stops the build.
+#
+# A failed build leaves no book in OUT: the old one is removed first (make
+# book removes it too, before it draws the plots), and the new files are
+# rendered in WORK and moved into OUT only when all three were made.
 set -euo pipefail
 
 edition=workbook
@@ -26,12 +33,15 @@ elif [ $# -gt 0 ]; then
     exit 2
 fi
 
+rm -f "$OUT/$edition".{html,epub,pdf}
 if ! command -v pandoc >/dev/null; then
     echo "make book: pandoc is missing (make deps installs it)" >&2
     exit 1
 fi
-mkdir -p "$WORK" "$OUT"
-rm -f "$OUT/$edition".{html,epub,pdf}  # a failed build leaves no stale book behind
+rendered="$WORK/rendered"
+tables="$WORK/tables"
+rm -rf "$rendered" "$tables"
+mkdir -p "$WORK" "$OUT" "$rendered" "$tables"
 
 # pandoc numbers the chapters in the order they come; say so if a number is skipped
 expected=1
@@ -44,14 +54,26 @@ for chapter in $CHAPTERS; do
     expected=$((expected + 1))
 done
 
+for table in headline all; do
+    "$RESULTS" table "$table" --data "$DATA" --kernels "$KERNELS" > "$tables/$table.md"
+done
+weave=("$WEAVE" --data "$DATA" --kernels "$KERNELS" --figures "$FIGURES" --tables "$tables")
 markdown="$WORK/$edition.md"
 {
-    "$WEAVE" prose --data "$DATA" --figures "$FIGURES" book/front.md
+    "${weave[@]}" prose book/front.md
     for chapter in $CHAPTERS; do
         echo  # a heading needs a blank line before it
-        "$WEAVE" chapter --data "$DATA" --figures "$FIGURES" --exercises "$EXERCISES" \
-            "${solutions_option[@]}" "$chapter"
+        "${weave[@]}" chapter --exercises "$EXERCISES" "${solutions_option[@]}" "$chapter"
     done
+    # shellcheck disable=SC2086 # one argument per chapter
+    tried=$("${weave[@]}" tried $CHAPTERS)
+    if [ -n "$tried" ]; then  # the appendix only where a chapter has a tried/ folder
+        echo
+        "${weave[@]}" prose book/roads-not-taken.md
+        printf '%s\n' "$tried"
+    fi
+    echo
+    "${weave[@]}" prose book/all-results.md
 } > "$markdown.partial"
 mv "$markdown.partial" "$markdown"
 
@@ -63,9 +85,10 @@ if [ "$edition" = workbook-instructor ]; then
 fi
 
 pandoc "$markdown" "${common[@]}" --standalone --self-contained --mathml \
-    --output "$OUT/$edition.html"
-pandoc "$markdown" "${common[@]}" --mathml --output "$OUT/$edition.epub"
-pandoc "$markdown" "${common[@]}" --mathml --pdf-engine=weasyprint --output "$OUT/$edition.pdf"
+    --output "$rendered/$edition.html"
+pandoc "$markdown" "${common[@]}" --mathml --output "$rendered/$edition.epub"
+pandoc "$markdown" "${common[@]}" --mathml --pdf-engine=weasyprint --output "$rendered/$edition.pdf"
 for format in html epub pdf; do
+    mv "$rendered/$edition.$format" "$OUT/$edition.$format"
     echo "book: $OUT/$edition.$format"
 done

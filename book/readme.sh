@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # book/readme.sh - what `make readme` runs: replaces what lies between the
 # lines <!-- results:begin --> and <!-- results:end --> of README.md with the
-# headline plot and the results table, both made from plots/data (the
-# markers are added at the end of the file if it has none).
+# headline plot and the headline table (book/results.c), both made from
+# plots/data (the markers are added at the end of the file if it has none).
 #
-#   WEAVE=build/book/weave DATA=plots/data PNG=plots/png book/readme.sh README.md
+#   RESULTS=build/book/results DATA=plots/data KERNELS=chapters/kernels.list PNG=plots/png \
+#       book/readme.sh README.md
 set -euo pipefail
 readme=${1:-README.md}
 begin='<!-- results:begin -->'
@@ -30,7 +31,7 @@ trap 'rm -f "$section" "$section.new"' EXIT
         echo
         echo "![${caption:-Time per kernel at the default size}]($PNG/time-default.png)"
     fi
-    "$WEAVE" table --data "$DATA"
+    "$RESULTS" table headline --data "$DATA" --kernels "$KERNELS"
 } > "$section"
 
 awk -v begin="$begin" -v end="$end" -v section="$section" '

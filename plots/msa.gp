@@ -1,25 +1,36 @@
-# plots/msa.gp - MSA gated attention: each kernel's time at each size, the
-# unfused baseline first. Log scale: the sizes span three orders of
-# magnitude. A kernel that was not run at a size leaves a gap.
+# plots/msa.gp - MSA gated attention: each kernel of the story's time at
+# each size, a group of bars per size (smallest first), the kernels in the
+# story's order (the unfused baseline first). Log scale: the sizes span
+# three orders of magnitude. A kernel that was not run at a size leaves a gap.
 load 'plots/style.gp'
-load datadir.'/msa.vars.gp'
-data = datadir.'/msa.dat'
+load datadir.'/msa.vars.gp'   # gpu, date, kernels, and the sizes' labels (set xtics)
+data = datadir.'/msa.dat'     # position kernel T median min max colour share shape_place shape
+count = words(kernels)
+stats data using 9 nooutput
+shapes = STATS_max + 1
+width = 0.85 / count
 
 set title sprintf("MSA gated attention, fused against unfused\n%s, %s", gpu, date)
 set ylabel "median time, ms (log scale)"
 set logscale y
-set style data histograms
-set style histogram clustered gap 1.5
+set xrange [-0.6:shapes - 0.4]
+set xtics scale 0 rotate by 30 right font ',12'
+set bmargin 7
+set lmargin 14     # room for the first size's slanted label
 set style fill solid 0.9 noborder
-set boxwidth 0.9
-set xtics scale 0
-set bmargin 5
+set boxwidth width
 set key top left box opaque
 set datafile missing "NaN"
 
-# "B=1 S=512 N=256 D=256 H=8" is too wide for one line under its bars
-two_lines(shape) = (cut = strstrt(shape, " N="), cut > 0 ? shape[1:cut - 1] . "\n" . shape[cut + 1:*] : shape)
-draw = "plot for [i=2:kernel_count + 1] data using i:xtic(two_lines(strcol(1))) lc rgb series_colour(i-1) title columnheader(i)"
+# kernel j's bar of each size: its place in the group, only on its own rows
+at(j) = $9 + (j - (count + 1) / 2.0) * width
+draw = "plot for [j=1:count] data using (at(j)):(strcol(2) eq word(kernels, j) ? $4 : NaN) " . \
+       "with boxes lc rgb series_colour(j) title word(kernels, j)"
+
+# the caption the book shows under the plot
+set print caption
+print sprintf("MSA gated attention: each kernel's time at each size (median, log scale; a missing bar is a size that kernel was not run at). Measured on the %s, %s.", gpu, date)
+unset print
 
 eval svg_terminal
 set output svg

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # tests/install_deps.sh - `make deps`: the distribution packages the workbook
-# needs besides the CUDA Toolkit (which comes from NVIDIA, not from here).
+# needs besides the CUDA Toolkit (which comes from NVIDIA, not from here),
+# then the browser check's one npm package.
 #   libcmocka-dev   the host unit tests' framework
 #   pandoc          the book (HTML, EPUB; PDF through weasyprint)
 #   weasyprint      pandoc's PDF engine
 #   gnuplot-nox     the plots
 #   chromium        the browser test of the rendered book
+#   nodejs npm      run playwright-core, the browser test's driver (only when
+#                   no node is installed: a newer one from elsewhere is kept)
+#   book/node_modules  playwright-core at the version book/package-lock.json pins
 set -e
+cd "$(dirname "$0")/.."
 packages="libcmocka-dev pandoc weasyprint gnuplot-nox chromium make gcc"
+command -v node >/dev/null && command -v npm >/dev/null || packages="$packages nodejs npm"
 if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
 $sudo apt-get update
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y $packages
+(cd book && npm ci --no-audit --no-fund)

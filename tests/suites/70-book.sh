@@ -1,15 +1,22 @@
-# tests/suites/70-book.sh - the weaver, the plots, the book and the browser.
+# tests/suites/70-book.sh - the weaver, the results tool, the plots, the book
+# and the browser.
 #
-# From fixtures (tests/fixtures/book/, invented numbers): each kind of broken
-# input makes `make book` fail naming its file and line; placeholders take
-# the newest row; the weave is faithful; plots with no rows are left out.
-# From the real repository: every chapter weaves faithfully, plots/data is
-# well formed, `make book` renders, and the HTML passes a real browser.
+# From fixtures (tests/fixtures/book/, invented numbers and their own list of
+# kernels): each kind of broken input makes `make book` fail naming its file
+# and line; placeholders take the newest row; shares of peak are against the
+# kernel's pipe; tables and plots follow the list's order; a chapter in
+# several files and its tried/ variants are woven; the weave is faithful;
+# plots with no rows are left out; the tools stay fast on many rows, clean
+# under the sanitizers, and a failed book leaves no book. From the real
+# repository: every chapter weaves faithfully, plots/data is well formed,
+# `make book` renders, and the HTML passes a real browser.
 # Fixture builds go to build/book-tests/, never to book/out or plots/.
 
 fixtures=tests/fixtures/book
+fixture_kernels=$fixtures/kernels.list
 scratch=build/book-tests
 weave=build/book/weave
+results=build/book/results
 rm -rf "$scratch"
 mkdir -p "$scratch"
 
@@ -38,20 +45,38 @@ book_make() {
     local where=$scratch/$1; shift
     make --no-print-directory "$@" PLOTS_OUT="$where/plots" PLOTS_PNG="$where/png" \
         PLOTS_WORK="$where/plotwork" BOOK_WORK="$where/work" BOOK_OUT="$where/out" \
-        BOOK_EXERCISES=$fixtures/exercises BOOK_SOLUTIONS=$fixtures/solutions
+        BOOK_EXERCISES=$fixtures/exercises BOOK_SOLUTIONS=$fixtures/solutions \
+        KERNEL_LIST=$fixture_kernels
 }
 good=$fixtures/chapters/01-good/good.cu
 broken_book() {  # broken_book NAME CHAPTER [DATA]: make book on the good chapter and CHAPTER
     book_make "$1" book BOOK_CHAPTERS="$good $2" WORKBOOK_DATA="${3:-$fixtures/data}"
 }
 
-expect_status "weave and browser_check build" 0 make --no-print-directory build/book/weave build/book/browser_check
+expect_status "weave and results build" 0 make --no-print-directory $weave $results
 
 # ------------------------------------------------------------ faithfulness
-for chapter in chapters/[0-9][0-9]-*/*.cu; do
-    expect_status "faithful weave: $chapter" 0 sh -c \
-        "$weave chapter --keep-placeholders $chapter > $scratch/woven.md && awk -f tests/book/faithful.awk $chapter $scratch/woven.md"
+# Each chapter is woven from its main file; every file of it with prose, and
+# every file of its tried/ folder (woven into the appendix), must be faithful.
+faithful_chapter() {  # faithful_chapter MAIN.cu: a test per file the book shows
+    local main=$1 folder; folder=$(dirname "$1")
+    $weave chapter --keep-placeholders "$main" > $scratch/woven.md 2>/dev/null
+    $weave tried --keep-placeholders "$main" > $scratch/woven-tried.md 2>/dev/null
+    for file in "$folder"/*.cu; do
+        [ "$file" = "$main" ] || grep -qx '[[:blank:]]*/\*md[[:blank:]]*' "$file" || continue
+        expect_status "faithful weave: $file" 0 awk -f tests/book/faithful.awk "$file" $scratch/woven.md
+    done
+    for file in "$folder"/tried/*.cu; do
+        [ -f "$file" ] || continue
+        expect_status "faithful weave: $file (the appendix)" 0 \
+            awk -f tests/book/faithful.awk "$file" $scratch/woven-tried.md
+    done
+}
+for folder in chapters/[0-9][0-9]-*/; do
+    folder=${folder%/}
+    faithful_chapter "$folder/${folder#chapters/[0-9][0-9]-}.cu"
 done
+faithful_chapter $fixtures/chapters/03-multi/multi.cu
 $weave chapter --keep-placeholders "$good" > $scratch/good-kept.md 2>/dev/null
 expect_status "faithful weave: the fixture with hidden code and odd fences" 0 \
     awk -f tests/book/faithful.awk "$good" $scratch/good-kept.md
@@ -67,21 +92,28 @@ expect_failure "faithfulness check catches hidden code shown" "prose or hidden c
     awk -f tests/book/faithful.awk "$good" $scratch/leaked.md
 
 # ------------------------------------------------------------ placeholders
-mkdir -p $scratch/figures
-$weave plotdata --data $fixtures/data --out $scratch/figures 2>/dev/null
-$weave chapter --data $fixtures/data --figures $scratch/figures "$good" > $scratch/good.md 2>$scratch/good.err
+mkdir -p $scratch/figures  # what plots/draw.sh writes for a plot, without gnuplot
+printf '![The time-default plot](%s/time-default.svg){#fig-time-default}\n\n' $scratch/figures \
+    > $scratch/figures/time-default.md
+fixture_weave=($weave --data $fixtures/data --kernels $fixture_kernels --figures $scratch/figures)
+"${fixture_weave[@]}" chapter "$good" > $scratch/good.md 2>$scratch/good.err
 expect_status "the good fixture chapter weaves" 0 test -s $scratch/good.md
 expect_output "a placeholder takes the newest row by date" "The naive kernel takes 3\.90 ms" cat $scratch/good.md
 expect_output "among rows of one date, the later in the file wins" "registers 1\.15 ms" cat $scratch/good.md
 expect_output "speedup, peak share, gpu and date placeholders" \
     "^13\.4 times as fast as naive and reaches$" cat $scratch/good.md
 expect_output "peak share from the card's FP32 peak" "^33\.2 % of the FP32 peak" cat $scratch/good.md
+expect_output "a tensor-core kernel's share is of the dense TF32 peak" \
+    "reaches 12\.7 % of the dense TF32 peak" cat $scratch/good.md
+expect_output "a graph replay's share is of its kernel's pipe" "graph 18\.7 % of the FP32 peak" cat $scratch/good.md
 expect_output "gpu and date placeholders" "^Fixture H200 \(invented numbers\), 2025-01-02;$" cat $scratch/good.md
 expect_output "placeholders of an MSA row" "67882 GFLOP/s and 4167 GB/s" cat $scratch/good.md
 expect_output "code keeps its {{ }} untouched" "\{\{1, 2\}, \{3, 4\}\}; /\* \{\{not a placeholder\}\}" cat $scratch/good.md
 expect_status "hidden code is not in the book" 1 grep -q HIDDEN_SENTINEL $scratch/good.md
 expect_output "a hidden region leaves a note with its lines" "Lines 32 to 34 of .good\.cu." cat $scratch/good.md
 expect_output "a code block's fence outgrows the backticks in it" '^```` \{\.cuda' cat $scratch/good.md
+expect_output "a figure placeholder brings in the plot" '^!\[The time-default plot\]\(.*time-default\.svg\)' \
+    cat $scratch/good.md
 
 # ------------------------------------------------------------ what must fail
 # make book draws the plots (gnuplot) and checks for pandoc before it weaves,
@@ -100,6 +132,9 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
         broken_book no-row $fixtures/chapters/02-no-row/no-row.cu
     expect_failure "make book fails: a placeholder with an unknown field" "bad-field\.cu:4: .*unknown field" \
         broken_book bad-field $fixtures/chapters/02-bad-field/bad-field.cu
+    expect_failure "make book fails: a second '# ' title in a chapter's other file" \
+        "02-second-title/part\.cu:2: a '# ' heading: the chapter's one title is in" \
+        broken_book second-title $fixtures/chapters/02-second-title/second-title.cu
     mkdir -p $scratch/trimul-only
     cp $fixtures/data/trimul.csv $scratch/trimul-only/
     expect_failure "make book fails: a figure placeholder for a plot with no rows" \
@@ -122,6 +157,12 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
         "min_ms <= median_ms"
     malformed "an unknown kernel" "2,turbo,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
         "kernel \"turbo\" is not one of"
+    malformed "a variant the list does not name" \
+        "5,shared+turbo,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+        "kernel \"shared\+turbo\" is not one of the trimul kernels"
+    malformed "a rate above the peak of its pipe" \
+        "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,70000.0,10.0,$row_tail" \
+        "gflops 70000\.0 is 104\.6% of the FP32 peak"
     malformed "a shape with missing keys" "2,naive,trimul,B=8 T=256,0.5,0.4,0.6,100.0,10.0,$row_tail" \
         "shape \"B=8 T=256\""
     malformed "a date not ISO" \
@@ -136,6 +177,175 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
         "bad-header/trimul\.csv:1: the first line is not the header" broken_book header "" $scratch/bad-header
 fi
 
+# ------------------------------------------------------------ numbers it cannot print
+# A time so small that a ratio to it has 31 digits once overflowed the
+# table's buffers; a value the tools cannot print sensibly is an error with
+# the file and line of its row, never a truncated or overflowing number.
+unprintable() {  # unprintable NAME 'REPLACEMENT LINE' LINE PATTERN: $results table must refuse it
+    local dir=$scratch/unprintable-${1// /-}
+    mkdir -p "$dir"
+    awk -v row="$2" -v at="$3" 'NR == at { print row; next } { print }' $fixtures/data/trimul.csv > "$dir/trimul.csv"
+    expect_failure "a value it cannot print is an error: $1" "$dir/trimul\.csv:$3: malformed row: $4" \
+        $results table all --data "$dir" --kernels $fixture_kernels
+}
+default_tail='Fixture H200 (invented numbers),13.0,fixture,2025-01-02'
+unprintable "a time 1e31 times shorter than cuBLAS's" \
+    "2,naive,trimul,B=8 T=1024 C=768 NH=12,4e-32,3e-32,5e-32,100.0,10.0,$default_tail" 23 "median_ms"
+unprintable "a time of 1e300 ms" \
+    "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,1e300,1e300,1e300,100.0,10.0,$default_tail" 20 "median_ms"
+infinite=$scratch/unprintable-an-infinite-ratio
+mkdir -p $infinite
+awk -v tail="$default_tail" '
+    NR == 20 { print "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,1e300,1e300,1e300,100.0,10.0," tail; next }
+    NR == 23 { print "2,naive,trimul,B=8 T=1024 C=768 NH=12,1e-10,1e-10,1e-10,100.0,10.0," tail; next }
+    { print }' $fixtures/data/trimul.csv > $infinite/trimul.csv
+expect_failure "a value it cannot print is an error: a ratio that overflows to infinity" \
+    "$infinite/trimul\.csv:20: malformed row: median_ms" $results table all --data $infinite \
+    --kernels $fixture_kernels
+unprintable "an infinite rate" \
+    "2,naive,trimul,B=8 T=1024 C=768 NH=12,3.9,3.8,4.0,inf,10.0,$default_tail" 23 "gflops"
+unprintable "a rate of 1e40 GFLOPs" \
+    "2,naive,trimul,B=8 T=1024 C=768 NH=12,3.9,3.8,4.0,1e40,10.0,$default_tail" 23 "gflops"
+
+# ------------------------------------------------------------ sanitizers
+# The book tools built with AddressSanitizer and UndefinedBehaviorSanitizer,
+# run over the real chapters and measurements and over the failure fixtures.
+# A report makes the tool exit 86 (a failure of the input exits 1): any
+# report, or a sanitizer's line in the output, fails. Leaks are not checked:
+# the tools are one-shot processes whose memory the exit gives back.
+asan=build/book-asan
+expect_status "the sanitized book tools build" 0 make --no-print-directory $asan/weave $asan/results
+sanitized() {  # sanitized NAME COMMAND...: no sanitizer report, whatever the exit status
+    local name="sanitizers: $1"; shift
+    local log; log=$(log_of "$name")
+    ASAN_OPTIONS=halt_on_error=1:detect_leaks=0:exitcode=86 \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86 "$@" >"$log" 2>&1
+    local status=$?
+    if [ "$status" -eq 86 ] || grep -Eq 'runtime error:|AddressSanitizer|UndefinedBehaviorSanitizer' "$log"; then
+        fail "$name" "a sanitizer report (exit $status)" "$log"
+    else pass "$name"; fi
+}
+mkdir -p $scratch/asan-figures $scratch/asan-tables
+sanitized "the plots of plots/data" plots/draw.sh $asan/results plots/data chapters/kernels.list \
+    $scratch/asan-plotwork $scratch/asan-figures $scratch/asan-png
+sanitized "check plots/data" $asan/results check --data plots/data
+for table in headline all; do
+    sanitized "the $table table of plots/data" sh -c \
+        "$asan/results table $table --data plots/data > $scratch/asan-tables/$table.md"
+done
+asan_weave=($asan/weave --data plots/data --figures $scratch/asan-figures --tables $scratch/asan-tables)
+sanitized "the front matter" "${asan_weave[@]}" prose book/front.md
+sanitized "the appendix of all results" "${asan_weave[@]}" prose book/all-results.md
+sanitized "the appendix of the roads not taken" "${asan_weave[@]}" tried chapters/[0-9][0-9]-*/*.cu
+for chapter in chapters/[0-9][0-9]-*/*.cu; do
+    sanitized "$chapter, with its exercises and solutions" "${asan_weave[@]}" chapter \
+        --exercises exercises --solutions solutions "$chapter"
+done
+for chapter in $fixtures/chapters/*/*.cu; do
+    sanitized "the fixture $chapter" $asan/weave chapter --data $fixtures/data --kernels $fixture_kernels \
+        --figures $scratch/asan-figures --exercises $fixtures/exercises --solutions $fixtures/solutions "$chapter"
+done
+sanitized "the fixtures' appendix of the roads not taken" $asan/weave tried --data $fixtures/data \
+    --kernels $fixture_kernels $fixtures/chapters/*/*.cu
+for dir in $scratch/unprintable-* $scratch/bad-csv-* $scratch/bad-header; do
+    [ -d "$dir" ] || continue
+    sanitized "the tables of the failure fixture $dir" $asan/results table all --data "$dir" \
+        --kernels $fixture_kernels
+done
+
+# ------------------------------------------------------------ many rows
+# The table and plot steps must stay linear (or n log n) in the rows: 100,000
+# rows (two kernels at 20,000 sizes of each problem, and 20,000 repeated
+# measurements at the default size) take well under a second; a quadratic
+# step takes a minute.
+many=$scratch/many-rows
+mkdir -p $many/plots
+awk -v tail='Fixture H200 (invented numbers),13.0,fixture,2025-01-02' 'BEGIN {
+    header = "chapter,kernel,problem,shape,median_ms,min_ms,max_ms,gflops,gbps,gpu,cuda,commit,date"
+    print header > "'$many'/trimul.csv"; print header > "'$many'/msa.csv"
+    for (i = 1; i <= 20000; i++) {
+        printf "2,naive,trimul,B=8 T=%d C=768 NH=12,2.0,1.9,2.1,100.0,10.0,%s\n", i, tail > "'$many'/trimul.csv"
+        printf "3,registers,trimul,B=8 T=%d C=768 NH=12,1.0,0.9,1.1,200.0,20.0,%s\n", i, tail > "'$many'/trimul.csv"
+        printf "2,naive,trimul,B=8 T=1024 C=768 NH=12,%.4f,1.0,9.0,100.0,10.0,%s\n", 1 + i / 20000, tail > "'$many'/trimul.csv"
+        printf "6,unfused,msa,B=1 S=%d N=32 D=64 H=4,2.0,1.9,2.1,100.0,10.0,%s\n", i, tail > "'$many'/msa.csv"
+        printf "6,fused,msa,B=1 S=%d N=32 D=64 H=4,1.0,0.9,1.1,200.0,20.0,%s\n", i, tail > "'$many'/msa.csv"
+    }
+}'
+expect_status "100,000 rows: the results tables within 5 seconds" 0 \
+    sh -c "timeout 5 $results table all --data $many --kernels $fixture_kernels > $many/table.md"
+expect_status "100,000 rows: the plot data within 5 seconds" 0 \
+    timeout 5 $results plotdata --data $many --kernels $fixture_kernels --out $many/plots
+
+# ------------------------------------------------------------ a failed book leaves no book
+# Whatever step fails (the plots, the weaver, pandoc midway, weasyprint at
+# the end), book/out holds no workbook.* afterwards: neither this run's
+# half-written files nor an older book that would look fresh.
+if ! tool_missing "a failed make book leaves no book" pandoc && ! tool_missing "a failed make book leaves no book" gnuplot; then
+    stale=$scratch/stale
+    book_make stale book BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data >/dev/null 2>&1
+    cp -r $stale/out $stale/old-book
+    mkdir -p $stale/failing-weasyprint $stale/failing-pandoc
+    printf '#!/bin/sh\necho "weasyprint: failing on purpose" >&2\nexit 1\n' > $stale/failing-weasyprint/weasyprint
+    printf '#!/bin/sh\ncase "$*" in *.epub*) echo "pandoc: failing on purpose" >&2; exit 1;; esac\nexec %s "$@"\n' \
+        "$(command -v pandoc)" > $stale/failing-pandoc/pandoc
+    chmod +x $stale/failing-weasyprint/weasyprint $stale/failing-pandoc/pandoc
+    no_book_left() {  # no_book_left NAME COMMAND...: COMMAND fails, and no workbook.* is left
+        local name="a failed make book leaves no book: $1"; shift
+        rm -rf $stale/out && cp -r $stale/old-book $stale/out
+        local log; log=$(log_of "$name")
+        "$@" >"$log" 2>&1
+        local status=$? left
+        left=$(ls $stale/out 2>/dev/null | grep '^workbook' | tr '\n' ' ')
+        if [ "$status" -eq 0 ]; then fail "$name" "make book succeeded" "$log"
+        elif [ -n "$left" ]; then fail "$name" "left $left" "$log"
+        else pass "$name"; fi
+    }
+    no_book_left "the plots fail (a malformed row)" \
+        book_make stale book BOOK_CHAPTERS="$good" WORKBOOK_DATA=$scratch/bad-csv-12-fields
+    no_book_left "the weaver fails (a broken chapter)" \
+        book_make stale book BOOK_CHAPTERS="$good $fixtures/chapters/02-unclosed/unclosed.cu" WORKBOOK_DATA=$fixtures/data
+    no_book_left "pandoc fails midway (the EPUB)" env PATH="$stale/failing-pandoc:$PATH" \
+        make --no-print-directory book PLOTS_OUT=$stale/plots PLOTS_PNG=$stale/png PLOTS_WORK=$stale/plotwork \
+        BOOK_WORK=$stale/work BOOK_OUT=$stale/out BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data \
+        BOOK_EXERCISES=$fixtures/exercises KERNEL_LIST=$fixture_kernels
+    no_book_left "weasyprint fails (the PDF, last)" env PATH="$stale/failing-weasyprint:$PATH" \
+        make --no-print-directory book PLOTS_OUT=$stale/plots PLOTS_PNG=$stale/png PLOTS_WORK=$stale/plotwork \
+        BOOK_WORK=$stale/work BOOK_OUT=$stale/out BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data \
+        BOOK_EXERCISES=$fixtures/exercises KERNEL_LIST=$fixture_kernels
+fi
+
+# ------------------------------------------------------------ tables
+# The front matter's headline: the champions and each chapter's best kernel
+# at the default sizes, in the list's order (not the alphabet's), at most 20
+# rows; the appendix: every kernel at every size, tried ones and graph
+# replays too. A share of peak is against the kernel's own pipe.
+$results table headline --data $fixtures/data --kernels $fixture_kernels > $scratch/headline.md 2>&1
+$results table all --data $fixtures/data --kernels $fixture_kernels > $scratch/all.md 2>&1
+expect_output "headline table: a chapter's best kernel" "^\| 5 \| shared\+swizzle \| 0\.250 \|" cat $scratch/headline.md
+expect_status "headline table: no step, no tried kernel, no graph replay" 1 \
+    grep -Eq '^\| 5 \| shared \||shared\+unrolled|\+graph' $scratch/headline.md
+expect_status "headline table: the default sizes only" 1 grep -q 'T=256' $scratch/headline.md
+expect_output "headline table: in the order of the list, not the alphabet's" "^permute direct$" sh -c \
+    "grep -oE '[|] cublas-(permute|direct) [|]' $scratch/headline.md | sed -E 's/.*-([a-z]+) .*/\1/' | paste -sd ' '"
+expect_output "headline table: the MSA default size" "MSA gated attention\*\* at B=1 S=512 N=256 D=256 H=8" \
+    cat $scratch/headline.md
+expect_output "tables: a column '% of peak'" "\| GFLOP/s \| % of peak \| vs cublas-permute \|" cat $scratch/headline.md
+expect_output "tables: a tensor-core kernel against the dense TF32 peak" "\| tf32 \|.*\| 12\.7 \(TF32\) \|" \
+    cat $scratch/headline.md
+expect_output "tables: an FP32 kernel against the FP32 peak" "\| shared\+swizzle \|.*\| 38\.6 \(FP32\) \|" \
+    cat $scratch/headline.md
+expect_output "tables: a note says which peak is which pipe's" \
+    "FP32 kernels against the FP32 peak of the Fixture H200 \(invented numbers\), 66\.9 TFLOP/s, tensor-core kernels against its dense TF32 peak, 535\.3 TFLOP/s" \
+    cat $scratch/headline.md
+expect_output "all results: every size, with its shape" "^\| B=8 T=256 C=768 NH=12 \| 1 \| cublas-permute \|" \
+    cat $scratch/all.md
+expect_output "all results: the tried kernels" "^\| B=8 T=1024 C=768 NH=12 \| 5 \| shared\+unrolled \|" cat $scratch/all.md
+expect_output "all results: a graph replay right after its kernel, with its kernel's pipe" \
+    "^\| B=2 S=8 N=32 D=64 H=4 \| 6 \| fused\+graph \|.*\| 18\.7 \(FP32\) \|" \
+    sh -c "grep -A1 '| fused |' $scratch/all.md | grep -A0 'fused+graph'"
+expect_output "the real headline table: at most 20 rows" "^([0-9]|1[0-9]|20)$" sh -c \
+    "$results table headline | grep -c '^| [0-9]'"
+
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
@@ -145,6 +355,10 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
         expect_output "plot $plot: its title names the GPU and the date" \
             "Fixture H200 \(invented numbers\), 2025-01-02" cat $scratch/plots/plots/$plot.svg
     done
+    expect_output "plots: the kernels in the order of the list" "^cublas-permute cublas-direct cublas-tf32 naive" \
+        sh -c "awk '!/^#/ { print \$2 }' $scratch/plots/plotwork/time-default.dat | tr -d '\"' | paste -sd ' '"
+    expect_status "plots: no tried kernel, no graph replay" 1 \
+        grep -Eq 'shared\+unrolled|\+graph' $scratch/plots/plotwork/time-default.dat $scratch/plots/plotwork/msa.dat
     expect_status "make plots with no MSA rows succeeds" 0 \
         book_make plots plots WORKBOOK_DATA=$scratch/trimul-only
     expect_status "... and leaves the MSA plot out" 1 test -e $scratch/plots/plots/msa.svg
@@ -157,8 +371,9 @@ fi
 # ------------------------------------------------------------ the book, from fixtures
 if ! tool_missing "the book from the fixtures" pandoc; then
     plain=$fixtures/chapters/02-plain/plain.cu
+    multi=$fixtures/chapters/03-multi/multi.cu
     expect_status "make book from the fixtures" 0 \
-        book_make book book BOOK_CHAPTERS="$good $plain" WORKBOOK_DATA=$fixtures/data
+        book_make book book BOOK_CHAPTERS="$good $plain $multi" WORKBOOK_DATA=$fixtures/data
     html=$scratch/book/out/workbook.html
     for format in html epub pdf; do
         expect_status "fixture book: workbook.$format written" 0 test -s $scratch/book/out/workbook.$format
@@ -169,6 +384,24 @@ if ! tool_missing "the book from the fixtures" pandoc; then
     expect_output "fixture book: both chapters, the second titled from its folder" \
         '<h1 data-number="2" id="plain"><span class="header-section-number">2</span> Plain</h1>' cat $html
     expect_output "fixture book: a table of contents" '<nav id="TOC"' cat $html
+    expect_output "fixture book: a chapter in several files, its other file after its main" \
+        '^multi_main_kernel multi_more_kernel$' sh -c "grep -o 'multi_[a-z]*_kernel' $html | uniq | paste -sd ' '"
+    expect_status "fixture book: a file without prose is not in the book" 1 grep -q MULTI_HELPER_SENTINEL $html
+    expect_output "fixture book: the appendix of the roads not taken, unnumbered" \
+        '<h1 class="unnumbered" id="roads-not-taken">Roads not taken</h1>' cat $html
+    expect_output "fixture book: a section per chapter with a tried/ folder" \
+        '<h2 class="unnumbered" id="chapter-3-a-chapter-in-several-files">Chapter 3: A chapter in several files</h2>' cat $html
+    expect_output "fixture book: each tried file under it, its headings two levels down" \
+        '<h3 class="unnumbered" id="a-first-try-smaller-tiles">.*<h4 class="unnumbered" id="why-it-lost">' \
+        sh -c "tr -d '\n' < $html"
+    expect_output "fixture book: the tried files after the chapters, in name order" \
+        '^multi_main_kernel multi_more_kernel first_try_kernel second_try_kernel$' \
+        sh -c "grep -o '[a-z_]*_\(main\|more\|try\)_kernel' $html | uniq | paste -sd ' '"
+    expect_output "fixture book: the appendix of all results, after it" \
+        'id="roads-not-taken".*<h1 class="unnumbered" id="all-measured-results">All measured results</h1>' \
+        sh -c "tr -d '\n' < $html"
+    expect_output "fixture book: the chapters are numbered, the appendices not" "^3$" \
+        sh -c "grep -o '<h1 data-number=' $html | wc -l"
     expect_output "fixture book: the exercise's statement" "Exercise 1\.1: write the good kernel" cat $html
     expect_status "fixture book: no solution in the student's edition" 1 grep -q SOLUTION_SENTINEL $html
     expect_status "fixture book: no hidden code" 1 grep -q HIDDEN_SENTINEL $html
@@ -177,31 +410,32 @@ if ! tool_missing "the book from the fixtures" pandoc; then
     expect_output "fixture book: 5 figures inline (4 listed, 1 in the chapter)" "^5$" \
         sh -c "grep -o '<img[^>]*src=\"data:image/svg+xml' $html | wc -l"
     expect_status "make book-instructor from the fixtures" 0 \
-        book_make book book-instructor BOOK_CHAPTERS="$good $plain" WORKBOOK_DATA=$fixtures/data
+        book_make book book-instructor BOOK_CHAPTERS="$good $plain $multi" WORKBOOK_DATA=$fixtures/data
     expect_output "instructor's edition: the solution's code" "SOLUTION_SENTINEL" \
         cat $scratch/book/out/workbook-instructor.html
 
     printf 'Intro.\n\n<!-- results:begin -->\nstale\n<!-- results:end -->\n\nAfter.\n' > $scratch/README.md
-    expect_status "make readme's script fills the markers" 0 env WEAVE=$weave DATA=$fixtures/data \
+    expect_status "make readme's script fills the markers" 0 env RESULTS=$results DATA=$fixtures/data \
+        KERNELS=$fixture_kernels \
         PNG=$scratch/plots/png PLOTS_OUT=$scratch/plots/plots book/readme.sh $scratch/README.md
     expect_output "... with the table" "^\| 5 \| shared\+swizzle \| 0\.250 \|" cat $scratch/README.md
     expect_output "... naming the commit measured" "measured 2025-01-0[0-9].* \(commit fixture\)\." cat $scratch/README.md
     expect_status "... replacing what was there, keeping the rest" 0 sh -c \
         "! grep -q stale $scratch/README.md && grep -q '^Intro.$' $scratch/README.md && grep -q '^After.$' $scratch/README.md"
     cp $scratch/README.md $scratch/README.first
-    env WEAVE=$weave DATA=$fixtures/data PNG=$scratch/plots/png PLOTS_OUT=$scratch/plots/plots \
-        book/readme.sh $scratch/README.md >/dev/null
+    env RESULTS=$results DATA=$fixtures/data KERNELS=$fixture_kernels PNG=$scratch/plots/png \
+        PLOTS_OUT=$scratch/plots/plots book/readme.sh $scratch/README.md >/dev/null
     expect_status "... and a second run changes nothing" 0 cmp $scratch/README.first $scratch/README.md
     mkdir -p $scratch/readme-trimul-only
     cp $fixtures/data/trimul.csv $scratch/readme-trimul-only/
-    env WEAVE=$weave DATA=$scratch/readme-trimul-only PNG=$scratch/plots/png \
-        PLOTS_OUT=$scratch/plots/plots book/readme.sh $scratch/README.md >/dev/null
+    env RESULTS=$results DATA=$scratch/readme-trimul-only KERNELS=$fixture_kernels \
+        PNG=$scratch/plots/png PLOTS_OUT=$scratch/plots/plots book/readme.sh $scratch/README.md >/dev/null
     expect_output "... saying which problem has no measurement yet" \
         "No measurement yet: .make bench. on a GPU writes .plots/data/msa\.csv." cat $scratch/README.md
 fi
 
 # ------------------------------------------------------------ the real book
-expect_status "plots/data is well formed" 0 $weave check --data plots/data
+expect_status "plots/data is well formed" 0 $results check --data plots/data
 if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; then
     expect_status "make book (the real chapters and measurements)" 0 make --no-print-directory book
     chapter_count=$(make --no-print-directory -s book-chapter-count)
@@ -211,9 +445,24 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
         expect_output "the book has every chapter, numbered ($chapter_count)" "^$chapter_count\$" \
             sh -c "grep -o '<h1 data-number=' book/out/workbook.html | wc -l"
     fi
-    if [ -s book/out/workbook.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}"; then
+    if [ -s book/out/workbook.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}" &&
+       ! tool_missing "the browser test" node; then
+        chromium_path=$(command -v "${CHROMIUM:-chromium}")
         expect_status "the browser test: every image loads, no page error" 0 \
-            make --no-print-directory book-check CHROMIUM="$(command -v "${CHROMIUM:-chromium}")"
+            make --no-print-directory book-check CHROMIUM="$chromium_path"
         expect_status "the browser test saved book/out/screenshot.png" 0 test -s book/out/screenshot.png
+        expect_output "... and a screenshot per chapter ($chapter_count)" "^$chapter_count\$" \
+            sh -c "ls book/out/screenshots/chapter-*.png | wc -l"
+        # the check itself fails a page with a broken image and an error in its console
+        printf '<!DOCTYPE html><html><head><title>x</title></head><body><h1 data-number="1">One</h1>%s%s</body></html>\n' \
+            '<img src="data:image/png;base64,AAAA" alt="broken">' '<script>console.error("broken on purpose")</script>' \
+            > $scratch/broken-page.html
+        expect_failure "the browser test fails a page with a broken image and a console error" \
+            "image 1 .*did not load.*|console error: broken on purpose" \
+            node book/browser_check.mjs --browser "$chromium_path" --min-images 1 \
+            --screenshot $scratch/broken.png --chapter-screenshots $scratch/broken-shots $scratch/broken-page.html
+        broken_log=$(log_of "the browser test fails a page with a broken image and a console error")
+        expect_status "... naming both" 0 sh -c "grep -q 'console error: broken on purpose' $broken_log &&
+            grep -q 'image 1 of 1 did not load' $broken_log"
     fi
 fi

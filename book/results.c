@@ -1,0 +1,443 @@
+/* book/results.c - the measured results as the book and the README show
+ * them: the tables (a short headline, and all of them) and the data gnuplot
+ * draws the plots from, all read from the CSV files of plots/data.
+ *
+ *   gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon book/results.c \
+ *       common/csv_reader.c common/kernel_list.c common/gpu_peaks.c -o build/book/results -lm
+ *
+ *   results table headline  > headline.md   the champions and each chapter's best, default sizes
+ *   results table all       > all.md        every kernel at every size
+ *   results plotdata --out DIR              what plots/NAME.gp reads, and the captions
+ *   results check                           validates the CSV files
+ *   options: --data DIR (plots/data) --kernels FILE (chapters/kernels.list)
+ *
+ * Each table and plot shows one card per problem, the card of the problem's
+ * newest row, and on it the newest row of each kernel and shape: kernels in
+ * the order of the kernel list (the story's), shapes smallest first. A share
+ * of peak is against the peak of the pipe the kernel runs on. An error names
+ * its file and line and makes results exit with 1.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv_reader.h"
+#include "kernel_list.h"
+
+static result_set results;
+static kernel_list kernels;
+
+/* What the tables and plots call each problem, and its default size. */
+typedef struct {
+    const char *name, *title, *default_shape;
+} problem_info;
+
+static const problem_info problems[] = {
+    {"trimul", "The triangle", "B=8 T=1024 C=768 NH=12"},
+    {"msa", "MSA gated attention", "B=1 S=512 N=256 D=256 H=8"},
+};
+
+/* The headline table stays short: the rest is in the appendix. */
+#define HEADLINE_ROWS 10
+
+static void die(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+static const kernel_entry *entry_of(const result_row *row)
+{
+    return &kernels.entries[row->kernel];
+}
+
+/* 1: an FP32 champion (the grey of cuBLAS), 2: FP32, 3: tensor cores. */
+static int colour_of(const result_row *row)
+{
+    return entry_of(row)->pipe == GPU_PIPE_TENSOR ? 3 : entry_of(row)->role == KERNEL_CHAMPION ? 1 : 2;
+}
+
+/* The share of its pipe's peak, or -1 when that peak is not known. */
+static double peak_share(const result_row *row)
+{
+    double peak = kernel_peak_gflops(entry_of(row), row->field[RESULT_GPU]);
+    return peak > 0 ? 100.0 * row->gflops / peak : -1;
+}
+
+/* The first champion of a problem in the list: speedups are against it. */
+static const char *baseline_of(const char *problem)
+{
+    for (int k = 0; k < kernels.count; k++)
+        if (kernels.entries[k].role == KERNEL_CHAMPION && strcmp(kernels.entries[k].problem, problem) == 0)
+            return kernels.entries[k].name;
+    return "";
+}
+
+/* ------------------------------------------------------------ selecting rows */
+
+/* Which rows: shape NULL for all, or a shape where "T=*" matches any T;
+ * headline keeps the champions and the chapters' best; story (the plots)
+ * every kernel but those a chapter tried and dropped; neither keeps graph
+ * replays (the tables of all results have them). */
+typedef struct {
+    const char *shape;
+    int headline, story;
+} row_filter;
+
+typedef struct {
+    const result_row **rows;
+    int count;
+    const char *gpu;
+} selection;
+
+static int shape_matches(const char *shape, const char *pattern)
+{
+    const char *star = strstr(pattern, "=*");
+    if (!star)
+        return strcmp(shape, pattern) == 0;
+    size_t head = (size_t)(star - pattern) + 1;
+    const char *after = shape + head;
+    after += strspn(after, "0123456789");
+    return strncmp(shape, pattern, head) == 0 && after > shape + head && strcmp(after, star + 2) == 0;
+}
+
+static int wanted(const result_row *row, const void *how)
+{
+    const row_filter *filter = how;
+    kernel_role role = entry_of(row)->role;
+    int replay = strcmp(entry_of(row)->name, row->field[RESULT_KERNEL]) != 0;
+    return (!filter->shape || shape_matches(row->field[RESULT_SHAPE], filter->shape)) &&
+           (!filter->headline || ((role == KERNEL_CHAMPION || role == KERNEL_BEST) && !replay)) &&
+           (!filter->story || (role != KERNEL_TRIED && !replay));
+}
+
+/* Story order: the list's, a "+graph" replay right after its kernel. */
+static int by_kernel(const void *a, const void *b)
+{
+    const result_row *x = *(const result_row *const *)a, *y = *(const result_row *const *)b;
+    return x->kernel != y->kernel ? x->kernel - y->kernel
+                                  : strcmp(x->field[RESULT_KERNEL], y->field[RESULT_KERNEL]);
+}
+
+/* Shapes by their product of sizes, the smallest first. */
+static int by_shape(const void *a, const void *b)
+{
+    const char *x = (*(const result_row *const *)a)->field[RESULT_SHAPE];
+    const char *y = (*(const result_row *const *)b)->field[RESULT_SHAPE];
+    double size_x = 1, size_y = 1;
+    for (const char *p = strchr(x, '='); p; p = strchr(p + 1, '='))
+        size_x *= atof(p + 1) > 0 ? atof(p + 1) : 1; /* mask=kept counts 1 */
+    for (const char *p = strchr(y, '='); p; p = strchr(p + 1, '='))
+        size_y *= atof(p + 1) > 0 ? atof(p + 1) : 1;
+    return size_x != size_y ? (size_x < size_y ? -1 : 1) : strcmp(x, y);
+}
+
+static int by_shape_then_kernel(const void *a, const void *b)
+{
+    return by_shape(a, b) ? by_shape(a, b) : by_kernel(a, b);
+}
+
+/* The rows of a problem a table or plot shows, by shape then kernel. */
+static selection select_rows(const char *problem, row_filter filter)
+{
+    selection chosen = {NULL, 0, csv_reader_newest_gpu(&results, problem)};
+    chosen.rows = csv_reader_newest_each(&results, problem, chosen.gpu, wanted, &filter, &chosen.count);
+    if (!chosen.rows)
+        die("results: out of memory");
+    if (chosen.count > 1)
+        qsort(chosen.rows, (size_t)chosen.count, sizeof *chosen.rows, by_shape_then_kernel);
+    return chosen;
+}
+
+/* The row of kernel at the shape of rows[near]: rows of one shape are side
+ * by side, so only that shape's few rows are searched. */
+static const result_row *at_same_shape(const selection *chosen, const char *kernel, int near)
+{
+    const char *shape = chosen->rows[near]->field[RESULT_SHAPE];
+    while (near > 0 && strcmp(chosen->rows[near - 1]->field[RESULT_SHAPE], shape) == 0)
+        near--;
+    for (; near < chosen->count && strcmp(chosen->rows[near]->field[RESULT_SHAPE], shape) == 0; near++)
+        if (strcmp(chosen->rows[near]->field[RESULT_KERNEL], kernel) == 0)
+            return chosen->rows[near];
+    return NULL;
+}
+
+/* "2025-11-29", or "2025-11-28 to 2025-11-29". */
+static void format_dates(char *text, size_t capacity, const selection *chosen)
+{
+    const char *first = chosen->rows[0]->field[RESULT_DATE], *last = first;
+    for (int k = 1; k < chosen->count; k++) {
+        const char *date = chosen->rows[k]->field[RESULT_DATE];
+        first = strcmp(date, first) < 0 ? date : first;
+        last = strcmp(date, last) > 0 ? date : last;
+    }
+    snprintf(text, capacity, strcmp(first, last) ? "%s to %s" : "%s", first, last);
+}
+
+/* ------------------------------------------------------------ tables */
+
+/* "NVIDIA H200, CUDA 13.0, measured 2025-01-02 (commits abc and def)." */
+static void put_measured_on(FILE *out, const selection *chosen)
+{
+    const char *cuda = chosen->rows[0]->field[RESULT_CUDA], *seen[5];
+    int commits = 0;
+    for (int k = 0; k < chosen->count; k++) {
+        const result_row *row = chosen->rows[k];
+        cuda = strcmp(cuda, row->field[RESULT_CUDA]) ? "of several versions" : cuda;
+        int known = 0;
+        for (int i = 0; i < commits && i < 5; i++)
+            known |= strcmp(seen[i], row->field[RESULT_COMMIT]) == 0;
+        if (!known && commits++ < 5)
+            seen[commits - 1] = row->field[RESULT_COMMIT];
+    }
+    char dates[64];
+    format_dates(dates, sizeof dates, chosen);
+    fprintf(out, "%s, CUDA %s, measured %s (%s", chosen->gpu, cuda, dates,
+            commits == 1 ? "commit " : commits <= 4 ? "commits " : "");
+    for (int i = 0; commits <= 4 && i < commits; i++)
+        fprintf(out, "%s%s", i == 0 ? "" : i == commits - 1 ? " and " : ", ", seen[i]);
+    if (commits > 4) /* 5 stands for "more than four" */
+        fprintf(out, "more than four commits");
+    fprintf(out, ").");
+}
+
+/* What each share of peak is against, on the card. */
+static void put_peaks_note(FILE *out, const char *gpu)
+{
+    double fp32 = gpu_card_peak_gflops(gpu, GPU_PIPE_SIMT);
+    char tensor[64] = "which is not known";
+    if (gpu_card_peak_gflops(gpu, GPU_PIPE_TENSOR) > 0)
+        snprintf(tensor, sizeof tensor, "%.1f TFLOP/s", gpu_card_peak_gflops(gpu, GPU_PIPE_TENSOR) / 1000);
+    if (fp32 > 0)
+        fprintf(out, "Each share of peak is against the pipe its kernel runs on: FP32 kernels "
+                "against the FP32 peak of the %s, %.1f TFLOP/s, tensor-core kernels against its "
+                "dense TF32 peak, %s.\n\n", gpu, fp32 / 1000, tensor);
+    else
+        fprintf(out, "The peaks of the %s are not in `common/gpu_peaks.c`, so no share of peak is "
+                "shown.\n\n", gpu);
+}
+
+/* One problem's table: a heading, where and when its rows were measured,
+ * the rows; or a note that nothing is measured yet. */
+static void put_table(FILE *out, const problem_info *problem, int all)
+{
+    const char *baseline = baseline_of(problem->name);
+    char shape[128], cell[5][32];
+    snprintf(shape, sizeof shape, "%s mask=kept", problem->default_shape); /* the headline mask */
+    if (all || !csv_reader_newest(&results, baseline, shape, NULL))
+        snprintf(shape, sizeof shape, "%s", problem->default_shape);
+    selection chosen = select_rows(problem->name, (row_filter){all ? NULL : shape, !all, 0});
+    fprintf(out, all ? "\n**%s**, every kernel at every size. "
+                     : "\n**%s** at %s, the champions and each chapter's best kernel. ",
+            problem->title, shape);
+    if (chosen.count == 0) {
+        fprintf(out, "*No measurement yet: `make bench` on a GPU writes `plots/data/%s.csv`.*\n\n",
+                problem->name);
+        free(chosen.rows);
+        return;
+    }
+    int peaks = gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) > 0;
+    int shown = all || chosen.count <= HEADLINE_ROWS ? chosen.count : HEADLINE_ROWS;
+    put_measured_on(out, &chosen);
+    fprintf(out, " Speedups are %s's median time over the kernel's, at the same size (>1 is "
+            "faster).\n\n|%s Ch. | Kernel | Median ms | Min–max ms | GFLOP/s |%s vs %s |\n"
+            "|%s---:|:---|---:|---:|---:|%s---:|\n", baseline, all ? " Shape |" : "",
+            peaks ? " % of peak |" : "", baseline, all ? ":---|" : "", peaks ? "---:|" : "");
+    for (int k = 0; k < shown; k++) {
+        const result_row *row = chosen.rows[k], *base = at_same_shape(&chosen, baseline, k);
+        double values[5] = {row->median_ms, row->min_ms, row->max_ms, row->gflops,
+                            base ? base->median_ms / row->median_ms : 0};
+        for (int c = 0; c < 5; c++)
+            if (csv_reader_format(cell[c], sizeof cell[c], values[c]) != 0)
+                die("%s:%d: a value computed from this row, %g, cannot be printed", row->file,
+                    row->line, values[c]);
+        fprintf(out, all ? "| %s | %d | %s | %s | %s–%s | %s |" : "|%.0s %d | %s | %s | %s–%s | %s |",
+                row->field[RESULT_SHAPE], row->chapter, row->field[RESULT_KERNEL], cell[0],
+                cell[1], cell[2], cell[3]);
+        if (peaks && peak_share(row) >= 0)
+            fprintf(out, " %.1f (%s) |", peak_share(row),
+                    entry_of(row)->pipe == GPU_PIPE_TENSOR ? "TF32" : "FP32");
+        else if (peaks)
+            fprintf(out, " - |");
+        fprintf(out, " %s%s |\n", base ? cell[4] : "-", base ? "x" : "");
+    }
+    if (shown < chosen.count)
+        fprintf(out, "\n*And %d more in* All measured results.\n", chosen.count - shown);
+    fputc('\n', out);
+    put_peaks_note(out, chosen.gpu);
+    free(chosen.rows);
+}
+
+/* ------------------------------------------------------------ plot data */
+
+static FILE *open_output(const char *dir, const char *name, const char *suffix)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%s", dir, name, suffix);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        die("%s: cannot write: %s", path, strerror(errno));
+    return file;
+}
+
+/* NAME.vars.gp, what plots/NAME.gp reads besides the rows (the card, the
+ * dates, then the plot's own variables; the caller adds more and closes
+ * it), and NAME's line in the index. The script writes the caption. */
+static FILE *describe_plot(const char *dir, FILE *index, const char *name,
+                           const selection *chosen, const char *format, ...)
+{
+    char dates[64];
+    format_dates(dates, sizeof dates, chosen);
+    FILE *file = open_output(dir, name, ".vars.gp");
+    fprintf(file, "gpu = '");
+    for (const char *c = chosen->gpu; *c; c++) /* a gnuplot '' string: a quote is doubled */
+        fputs(*c == '\'' ? "''" : (char[]){*c, '\0'}, file);
+    fprintf(file, "'\ndate = '%s'\n", dates);
+    va_list args;
+    va_start(args, format);
+    vfprintf(file, format, args);
+    va_end(args);
+    fprintf(index, "%s\n", name);
+    return file;
+}
+
+/* NAME.dat, what plots/NAME.gp draws: a line per row, by shape (smallest
+ * first) then in story order: position, kernel, the shape's second size
+ * (T), median, min and max ms, colour, share of its pipe's peak (NaN: not
+ * known), the shape's place among the shapes, the shape. */
+static void write_rows(const char *dir, const char *name, const selection *chosen)
+{
+    FILE *data = open_output(dir, name, ".dat");
+    fprintf(data, "# position kernel T median_ms min_ms max_ms colour percent_of_its_pipes_peak "
+            "shape_place shape\n");
+    for (int k = 0, place = 0; k < chosen->count; k++) {
+        const result_row *row = chosen->rows[k];
+        const char *shape = row->field[RESULT_SHAPE], *size = strchr(shape, ' ');
+        double share = peak_share(row);
+        place += k > 0 && strcmp(shape, chosen->rows[k - 1]->field[RESULT_SHAPE]) != 0;
+        fprintf(data, "%d \"%s\" %ld %.6g %.6g %.6g %d %.4f %d \"%s\"\n", k,
+                row->field[RESULT_KERNEL], size ? atol(strchr(size, '=') + 1) : 0, row->median_ms,
+                row->min_ms, row->max_ms, colour_of(row), share >= 0 ? share : NAN, place, shape);
+    }
+    fclose(data);
+}
+
+/* The kernels of the rows in story order, space-separated, for gnuplot's words(). */
+static void put_kernel_names(FILE *vars, const selection *chosen)
+{
+    fprintf(vars, "kernels = '");
+    for (int j = 0, any = 0; j < kernels.count; j++)
+        for (int k = 0; k < chosen->count; k++)
+            if (chosen->rows[k]->kernel == j) {
+                fprintf(vars, "%s%s", any++ ? " " : "", kernels.entries[j].name);
+                break;
+            }
+    fprintf(vars, "'\n");
+}
+
+/* The plots of the story (no tried kernel, no replay): time-default and
+ * peak (the triangle at its default size), sweep (over T), msa (every size). */
+static void write_plot_data(const char *dir)
+{
+    FILE *index = open_output(dir, "index", "");
+    const char *shape = problems[0].default_shape, *sweep = "B=8 T=* C=768 NH=12";
+    selection chosen = select_rows("trimul", (row_filter){shape, 0, 1});
+    double fp32 = chosen.count ? gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) : 0;
+    double tensor = chosen.count ? gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) : 0;
+    if (chosen.count) {
+        write_rows(dir, "time-default", &chosen);
+        fclose(describe_plot(dir, index, "time-default", &chosen, "shape = '%s'\n", shape));
+    }
+    if (fp32 > 0) /* peak.gp reads time-default.dat */
+        fclose(describe_plot(dir, index, "peak", &chosen, "shape = '%s'\nfp32_tflops = %.1f\n"
+                             "tensor_tflops = %.1f\n", shape, fp32 / 1000, tensor / 1000));
+    else
+        fprintf(stderr, "results: %s at %s; the plot%s left out\n", chosen.count ? "no peaks "
+                "known for its card (common/gpu_peaks.c)" : "no trimul rows", shape,
+                chosen.count ? " peak is" : "s time-default and peak are");
+    free(chosen.rows);
+
+    chosen = select_rows("trimul", (row_filter){sweep, 0, 1});
+    if (chosen.count && strcmp(chosen.rows[0]->field[RESULT_SHAPE],
+                               chosen.rows[chosen.count - 1]->field[RESULT_SHAPE]) != 0) {
+        write_rows(dir, "sweep", &chosen);
+        FILE *vars = describe_plot(dir, index, "sweep", &chosen, "fixed = 'B=8 C=768 NH=12'\n");
+        put_kernel_names(vars, &chosen);
+        fclose(vars);
+    } else {
+        fprintf(stderr, "results: fewer than two sizes %s; the plot sweep is left out\n", sweep);
+    }
+    free(chosen.rows);
+
+    chosen = select_rows("msa", (row_filter){NULL, 0, 1});
+    if (chosen.count) {
+        write_rows(dir, "msa", &chosen);
+        FILE *vars = describe_plot(dir, index, "msa", &chosen, "set xtics (");
+        for (int k = 0, place = 0; k < chosen.count; k++) { /* each shape's label under its bars */
+            const char *shape_k = chosen.rows[k]->field[RESULT_SHAPE];
+            if (k == 0 || strcmp(shape_k, chosen.rows[k - 1]->field[RESULT_SHAPE]) != 0)
+                fprintf(vars, "%s\"%s\" %d", place ? ", " : "", shape_k, place), place++;
+        }
+        fprintf(vars, ")\n");
+        put_kernel_names(vars, &chosen);
+        fclose(vars);
+    } else {
+        fprintf(stderr, "results: no msa rows; the plot msa is left out\n");
+    }
+    free(chosen.rows);
+    fclose(index);
+}
+
+/* ------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+    const char *data_dir = "plots/data", *kernels_path = "chapters/kernels.list", *out_dir = NULL;
+    const char *command = NULL, *which = NULL; /* "table all", "plotdata", ... */
+    for (int k = 1; k < argc; k++) {
+        const char **option = strcmp(argv[k], "--data") == 0      ? &data_dir
+                              : strcmp(argv[k], "--kernels") == 0 ? &kernels_path
+                              : strcmp(argv[k], "--out") == 0     ? &out_dir
+                                                                  : NULL;
+        if (option && k + 1 < argc)
+            *option = argv[++k];
+        else if (!option && !which && argv[k][0] != '-')
+            *(command ? &which : &command) = argv[k];
+        else
+            command = "";
+    }
+    command = command ? command : "";
+    int is_table = strcmp(command, "table") == 0;
+    if (is_table ? !which || (strcmp(which, "headline") != 0 && strcmp(which, "all") != 0)
+                 : which || (strcmp(command, "plotdata") == 0) != (out_dir != NULL) ||
+                       (strcmp(command, "plotdata") != 0 && strcmp(command, "check") != 0)) {
+        fprintf(stderr, "usage: results table headline|all | plotdata --out DIR | check, with "
+                "--data DIR --kernels FILE (see book/results.c)\n");
+        return 2;
+    }
+
+    char error[2048];
+    if (kernel_list_read(kernels_path, &kernels, error, sizeof error) != 0 ||
+        csv_reader_folder(data_dir, &kernels, &results, error, sizeof error) != 0)
+        die("%s", error);
+    if (strcmp(command, "check") == 0) {
+        printf("%s: %d rows in %d files, all well formed\n", data_dir, results.count,
+               results.file_count);
+    } else if (out_dir) {
+        write_plot_data(out_dir);
+    } else { /* an error midway stops it: book/build.sh and readme.sh then keep nothing */
+        for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++)
+            put_table(stdout, &problems[k], strcmp(which, "all") == 0);
+        printf("GFLOP/s count the work the layer defines, whatever a kernel skips or adds: the "
+               "products of the causal triangle (key j up to query i), and every key of the MSA "
+               "layer, masked or not.\n");
+    }
+    return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
+}
