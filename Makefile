@@ -49,14 +49,18 @@ dir_of = $(filter chapters/$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0)$(1)-%,$(CHAP
 # A chapter's story: chapters/NN-slug/slug.cu (woven into the book), and any
 # other top-level .cu of its folder.
 CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(lastword $(subst -, ,$(notdir $(dir)))).cu)
-MUTANT_CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(if $(wildcard $(dir)/mutant.patch),$(call chapter_number,$(dir))))
+# "N" for each chapters/NN-slug/mutant.patch, "N:NAME" for each mutant-NAME.patch.
+MUTANT_CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(foreach patch,$(notdir $(wildcard $(dir)/mutant*.patch)),$(call chapter_number,$(dir))$(patsubst mutant%.patch,%,$(subst mutant-,mutant:,$(patch)))))
 # "N:M" where a top-level source of chapter N #includes one of chapter M's.
 BUILDS_ON := $(sort $(foreach dir,$(CHAPTER_DIRS),$(foreach m,$(shell sed -n \
     's|^\#include "\.\./\([0-9][0-9]\)-.*|\1|p' $(wildcard $(dir)/*.cu)),$(call chapter_number,$(dir)):$(patsubst 0%,%,$(m)))))
 
 chapter_objects = $(foreach n,$(1),$(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(n))/*.cu)))
 tried_objects = $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(1))/tried/*.cu))
-mutant_objects = $(patsubst %.cu,$(BUILD)/obj/mutant/%.o,$(wildcard $(call dir_of,$(1))/*.cu))
+# The objects of chapter $(1)'s mutant $(2) (empty: mutant.patch): build/obj/mutant/ROOT/,
+# ROOT being the chapter's folder name, plus +NAME for mutant-NAME.patch.
+mutant_root = $(notdir $(call dir_of,$(1)))$(if $(2),+$(2))
+mutant_objects = $(patsubst $(call dir_of,$(1))/%.cu,$(BUILD)/obj/mutant/$(call mutant_root,$(1),$(2))/%.o,$(wildcard $(call dir_of,$(1))/*.cu))
 
 COMMON_C := $(wildcard common/*.c)
 COMMON_CU := $(wildcard common/*.cu)
@@ -106,22 +110,26 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
-# A mutant is its chapter with chapters/NN-slug/mutant.patch applied, in a
-# scratch copy: build/mutant/NN-slug/chapters/NN-slug/. The copy of each
-# chapter has a root of its own, so that a source that #includes another
-# chapter's ("../08-tensor/tensor.cu") finds the original through -I, never
-# another chapter's mutant.
+# A mutant is its chapter with one of its patches applied (chapters/NN-slug/
+# mutant.patch, or mutant-NAME.patch), in a scratch copy:
+# build/mutant/ROOT/chapters/NN-slug/. Each copy has a root of its own, so
+# that a source that #includes another chapter's ("../08-tensor/tensor.cu")
+# finds the original through -I, never another chapter's mutant.
+root_dir = $(firstword $(subst +, ,$(1)))
+root_patch = chapters/$(call root_dir,$(1))/mutant$(addprefix -,$(word 2,$(subst +, ,$(1)))).patch
 .SECONDEXPANSION:
-$(BUILD)/mutant/%/.patched: chapters/%/mutant.patch $$(wildcard chapters/$$*/*.cu chapters/$$*/*.h)
-	@rm -rf $(dir $@) && mkdir -p $(dir $@)chapters/$*
-	@cp $(wildcard chapters/$*/*.cu chapters/$*/*.h) $(dir $@)chapters/$*/
+$(BUILD)/mutant/%/.patched: $$(call root_patch,$$*) \
+        $$(wildcard chapters/$$(call root_dir,$$*)/*.cu chapters/$$(call root_dir,$$*)/*.h)
+	@rm -rf $(dir $@) && mkdir -p $(dir $@)chapters/$(call root_dir,$*)
+	@cp $(wildcard chapters/$(call root_dir,$*)/*.cu chapters/$(call root_dir,$*)/*.h) \
+	    $(dir $@)chapters/$(call root_dir,$*)/
 	patch --quiet --forward --batch -p1 -d $(dir $@) < $<
 	@touch $@
-mutant_chapter = $(firstword $(subst /, ,$(1)))
-$(BUILD)/obj/mutant/chapters/%.o: $(BUILD)/mutant/$$(call mutant_chapter,$$*)/.patched
+root_of = $(firstword $(subst /, ,$(1)))
+$(BUILD)/obj/mutant/%.o: $(BUILD)/mutant/$$(call root_of,$$*)/.patched
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Ichapters/$(call mutant_chapter,$*) -MMD -MP -MF $(@:.o=.d) \
-	    -c $(BUILD)/mutant/$(call mutant_chapter,$*)/chapters/$*.cu -o $@
+	$(NVCC) $(NVCCFLAGS) -Ichapters/$(call root_dir,$(call root_of,$*)) -MMD -MP -MF $(@:.o=.d) \
+	    -c $(BUILD)/mutant/$(call root_of,$*)/chapters/$(call root_dir,$(call root_of,$*))/$(notdir $*).cu -o $@
 
 # The library holds common/ only; the kernels a chapter races are linked
 # from their own chapters' objects.
@@ -150,6 +158,7 @@ verify: $(GPU_PROGRAMS)
 
 bench: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh bench $(CHAPTERS)
+	@tests/gpu_runs.sh torch
 
 sanitize: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh sanitize $(CHAPTERS)

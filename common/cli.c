@@ -33,11 +33,57 @@ static int all_digits(const char *text)
     return 1;
 }
 
+/* KEY=NAME for the program's choice: 1 when arg is the choice (0 parsed, or
+ * -1 with the message), 0 when it is not. */
+static int parse_choice(const cli_spec *spec, const char *arg, cli_options *options, int *status,
+                        char *message, size_t capacity)
+{
+    const char *equals = strchr(arg, '=');
+    size_t key_length = (size_t)(equals - arg);
+    if (!spec->choice_key || strlen(spec->choice_key) != key_length ||
+        strncmp(spec->choice_key, arg, key_length) != 0)
+        return 0;
+    *status = -1;
+    if (options->choice_given) {
+        snprintf(message, capacity, "%s: %s is given twice (%s=%s, then %s); give it once",
+                 spec->program, spec->choice_key, spec->choice_key,
+                 spec->choice_names[options->choice], arg);
+        return 1;
+    }
+    for (int c = 0; c < spec->choice_count; c++)
+        if (strcmp(equals + 1, spec->choice_names[c]) == 0) {
+            options->choice = c;
+            options->choice_given = 1;
+            *status = 0;
+            return 1;
+        }
+    int n = snprintf(message, capacity, "%s: '%s': %s is one of", spec->program, arg,
+                     spec->choice_key);
+    for (int c = 0; c < spec->choice_count && n > 0 && (size_t)n < capacity; c++)
+        n += snprintf(message + n, capacity - (size_t)n, " %s", spec->choice_names[c]);
+    return 1;
+}
+
+/* A positive finite number; 0 on success. */
+static int parse_positive(const char *text, double *value)
+{
+    char *end;
+    errno = 0;
+    double parsed = strtod(text, &end);
+    if (errno || *end || !(parsed > 0) || parsed > 1e30)
+        return -1;
+    *value = parsed;
+    return 0;
+}
+
 static int parse_size(const cli_spec *spec, const char *arg, cli_options *options,
                       char *message, size_t capacity)
 {
     const char *equals = strchr(arg, '=');
     size_t key_length = (size_t)(equals - arg);
+    int choice_status;
+    if (parse_choice(spec, arg, options, &choice_status, message, capacity))
+        return choice_status;
     for (int k = 0; k < spec->size_count; k++) {
         if (strlen(spec->size_names[k]) == key_length &&
             strncmp(spec->size_names[k], arg, key_length) == 0) {
@@ -77,6 +123,8 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
         options->sizes[k] = spec->size_defaults[k];
     options->reps = CLI_DEFAULT_REPS;
     options->seed = RNG_DEFAULT_SEED;
+    options->choice = spec->choice_default;
+    options->input_scale = 1.0;
     message[0] = '\0';
 
     for (int i = 1; i < argc; i++) {
@@ -94,7 +142,9 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
             options->list = 1;
         } else if (strcmp(arg, "--kernel") == 0 || strcmp(arg, "--csv") == 0 ||
                    strcmp(arg, "--reps") == 0 || strcmp(arg, "--seed") == 0 ||
-                   strcmp(arg, "--load") == 0 || strcmp(arg, "--save") == 0) {
+                   strcmp(arg, "--load") == 0 || strcmp(arg, "--save") == 0 ||
+                   strcmp(arg, "--errors") == 0 || strcmp(arg, "--input-scale") == 0 ||
+                   strcmp(arg, "--logits") == 0) {
             if (!value || !*value) {
                 snprintf(message, capacity, "%s: %s needs a value", spec->program, arg);
                 return CLI_ERROR;
@@ -104,6 +154,21 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
                 options->kernel = value;
             } else if (strcmp(arg, "--csv") == 0) {
                 options->csv_path = value;
+            } else if (strcmp(arg, "--errors") == 0) {
+                options->errors_path = value;
+            } else if (strcmp(arg, "--input-scale") == 0 || strcmp(arg, "--logits") == 0) {
+                const int logits = strcmp(arg, "--logits") == 0;
+                if (!(logits ? spec->scales_logits : spec->scales_inputs)) {
+                    snprintf(message, capacity, "%s: %s is not supported by this program",
+                             spec->program, arg);
+                    return CLI_ERROR;
+                }
+                double *target = logits ? &options->logits : &options->input_scale;
+                if (parse_positive(value, target) != 0) {
+                    snprintf(message, capacity, "%s: %s '%s' must be a positive number",
+                             spec->program, arg, value);
+                    return CLI_ERROR;
+                }
             } else if (strcmp(arg, "--reps") == 0) {
                 if (parse_long(value, CLI_MIN_REPS, 100000, &number) != 0) {
                     snprintf(message, capacity, "%s: --reps '%s' must be a number from %d to 100000",
@@ -146,6 +211,8 @@ void cli_print_usage(const cli_spec *spec, FILE *out)
     fprintf(out, "%s: %s\n\nusage: %s", spec->program, spec->summary, spec->program);
     for (int k = 0; k < spec->size_count; k++)
         fprintf(out, " [%s=%ld]", spec->size_names[k], spec->size_defaults[k]);
+    if (spec->choice_key)
+        fprintf(out, " [%s=%s]", spec->choice_key, spec->choice_names[spec->choice_default]);
     fprintf(out, " [options]\n\n"
                  "  KEY=VALUE          problem size (defaults shown above)\n"
                  "  --kernel NAME|N    run one kernel, by name or by its number in --list\n"
@@ -156,9 +223,24 @@ void cli_print_usage(const cli_spec *spec, FILE *out)
                  "  --only-new         run only the kernels this chapter introduces\n"
                  "  --seed N           seed of the random inputs (default %u)\n",
             CLI_MIN_REPS, CLI_DEFAULT_REPS, RNG_DEFAULT_SEED);
+    if (spec->choice_key) {
+        fprintf(out, "  %s=NAME", spec->choice_key);
+        for (size_t pad = strlen(spec->choice_key) + 5; pad < 19; pad++)
+            fputc(' ', out);
+        fprintf(out, "one of");
+        for (int c = 0; c < spec->choice_count; c++)
+            fprintf(out, " %s", spec->choice_names[c]);
+        fprintf(out, " (default %s)\n", spec->choice_names[spec->choice_default]);
+    }
+    fprintf(out, "  --errors FILE      append each check's error to FILE (plots/data/accuracy/)\n");
+    if (spec->scales_inputs)
+        fprintf(out, "  --input-scale X    draw the inputs in +-X instead of +-1\n");
+    if (spec->scales_logits)
+        fprintf(out, "  --logits L         scale wq so that the largest |logit| of the layer is L\n");
     if (spec->allows_files)
         fprintf(out, "  --load DIR         read the inputs from DIR/<name>.npy\n"
-                     "  --save DIR         write the inputs and the output to DIR/<name>.npy\n");
+                     "  --save DIR         write the inputs, the output and the run's shape\n"
+                     "                     (out.npy, shape.txt) to DIR\n");
     fprintf(out, "  --help             this text\n\n"
                  "exit status: 0 passed, 1 a check failed, 2 bad arguments, sizes or files\n"
                  "(refused before any GPU work), 77 no CUDA GPU (skipped)\n");
@@ -224,15 +306,19 @@ int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *na
     return cli_choose_kernels(spec->program, options, names, chapters, count, first, last);
 }
 
-void cli_format_shape(const cli_spec *spec, const long *sizes, char *buffer, size_t capacity)
+void cli_format_shape(const cli_spec *spec, const cli_options *options, char *buffer,
+                      size_t capacity)
 {
     size_t used = 0;
     buffer[0] = '\0';
     for (int k = 0; k < spec->size_count && used < capacity; k++) {
         int n = snprintf(buffer + used, capacity - used, "%s%s=%ld", k ? " " : "",
-                         spec->size_names[k], sizes[k]);
+                         spec->size_names[k], options->sizes[k]);
         if (n < 0)
             return;
         used += (size_t)n;
     }
+    if (spec->choice_key && used < capacity)
+        snprintf(buffer + used, capacity - used, " %s=%s", spec->choice_key,
+                 spec->choice_names[options->choice]);
 }

@@ -2,11 +2,13 @@
  *
  *   chapterN [KEY=VALUE ...] [--kernel NAME|NUMBER] [--reps N] [--csv FILE]
  *            [--check-only] [--only-new] [--seed N] [--list] [--load DIR] [--save DIR]
- *            [--help]
+ *            [--errors FILE] [--input-scale X] [--logits L] [--help]
  *
  * Sizes are given as KEY=VALUE, the same spelling as the `shape` column of
  * the CSV (B=8 T=1024 C=768 NH=12), so a row can be re-run by pasting its
- * shape. Anything unknown or malformed is refused with a message; the
+ * shape. A program may also take one choice written the same way after
+ * the sizes (the MSA programs: mask=drawn|kept|pad), which the shape then
+ * ends with. Anything unknown or malformed is refused with a message; the
  * program then exits with status 2.
  */
 #ifndef WORKBOOK_CLI_H
@@ -31,6 +33,12 @@ typedef struct {
     const char *size_names[CLI_MAX_SIZES];  /* "B", "T", "C", "NH" */
     long size_defaults[CLI_MAX_SIZES];
     int allows_files;                       /* accepts --load and --save */
+    /* One choice KEY=NAME, or NULL: the MSA programs' mask kind. */
+    const char *choice_key;
+    const char *const *choice_names;
+    int choice_count, choice_default;
+    int scales_inputs;                      /* accepts --input-scale (the triangle) */
+    int scales_logits;                      /* accepts --logits (the MSA layer) */
 } cli_spec;
 
 typedef struct {
@@ -44,6 +52,11 @@ typedef struct {
     int list;
     uint64_t seed;
     const char *load_dir, *save_dir;
+    int choice;                  /* an index into cli_spec.choice_names */
+    int choice_given;
+    const char *errors_path;     /* NULL: no accuracy rows */
+    double input_scale;          /* the triangle's inputs are drawn in +-input_scale (1) */
+    double logits;               /* 0, or the largest |logit| the MSA weights are scaled to */
 } cli_options;
 
 typedef enum {
@@ -85,8 +98,10 @@ int cli_runs_kernel(const cli_options *options, int kernel_chapter, int chapter)
 int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *names,
               const int *chapters, int count, cli_options *options, int *first, int *last);
 
-/* Formats the sizes as the CSV's shape column: "B=8 T=1024 C=768 NH=12". */
-void cli_format_shape(const cli_spec *spec, const long *sizes, char *buffer, size_t capacity);
+/* Formats the sizes (and the choice, if the program has one) as the CSV's
+ * shape column: "B=8 T=1024 C=768 NH=12", "B=1 S=512 N=256 D=256 H=8 mask=kept". */
+void cli_format_shape(const cli_spec *spec, const cli_options *options, char *buffer,
+                      size_t capacity);
 
 #ifdef __cplusplus
 }

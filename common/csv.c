@@ -85,14 +85,16 @@ static int write_whole(int fd, const char *text, size_t length)
 /* Whether the first bytes of the file (read from fd at offset 0) are the
  * header, then a line break or (a file cut after it) nothing. Returns 1, 0,
  * or -1 when it cannot be read. */
-static int starts_with_header(int fd)
+static int starts_with_header(int fd, const char *header)
 {
-    const size_t header_length = strlen(CSV_HEADER);
-    char first[sizeof CSV_HEADER + 1] = "";
+    const size_t header_length = strlen(header);
+    char first[CSV_MAX_LINE + 1] = "";
+    if (header_length >= CSV_MAX_LINE)
+        return -1;
     ssize_t got = pread(fd, first, header_length + 1, 0);
     if (got < 0)
         return -1;
-    return (size_t)got >= header_length && memcmp(first, CSV_HEADER, header_length) == 0 &&
+    return (size_t)got >= header_length && memcmp(first, header, header_length) == 0 &&
            ((size_t)got == header_length || first[header_length] == '\n' ||
             first[header_length] == '\r');
 }
@@ -101,7 +103,7 @@ static int starts_with_header(int fd)
  * another one) and the last byte (a row cut before its newline gets one, so
  * that the next row starts a line of its own). *empty says whether the
  * header is still to be written. Returns 0, or -1 with a message on stderr. */
-static int check_and_repair(int fd, const char *path, int *empty)
+static int check_and_repair(int fd, const char *path, const char *header, int *empty)
 {
     struct stat info;
     if (fstat(fd, &info) != 0) {
@@ -111,13 +113,13 @@ static int check_and_repair(int fd, const char *path, int *empty)
     *empty = info.st_size == 0;
     if (*empty)
         return 0;
-    int ours = starts_with_header(fd);
+    int ours = starts_with_header(fd, header);
     if (ours < 0) {
         fprintf(stderr, "csv: cannot read %s: %s\n", path, strerror(errno));
         return -1;
     }
     if (!ours) {
-        fprintf(stderr, "csv: %s does not start with the header\n  %s\n", path, CSV_HEADER);
+        fprintf(stderr, "csv: %s does not start with the header\n  %s\n", path, header);
         return -1;
     }
     char last;
@@ -133,6 +135,12 @@ static int check_and_repair(int fd, const char *path, int *empty)
 }
 
 int csv_check_destination(const char *path, char *message, size_t capacity)
+{
+    return csv_check_destination_for(path, CSV_HEADER, message, capacity);
+}
+
+int csv_check_destination_for(const char *path, const char *header, char *message,
+                              size_t capacity)
 {
     struct stat info;
     if (stat(path, &info) != 0) {
@@ -153,11 +161,11 @@ int csv_check_destination(const char *path, char *message, size_t capacity)
             close(fd);
         return -1;
     }
-    int ours = info.st_size == 0 ? 1 : starts_with_header(fd);
+    int ours = info.st_size == 0 ? 1 : starts_with_header(fd, header);
     close(fd);
     if (ours != 1) {
         snprintf(message, capacity, "%s does not start with the header, so no row would be "
-                 "appended to it:\n  %s", path, CSV_HEADER);
+                 "appended to it:\n  %s", path, header);
         return -1;
     }
     return 0;
@@ -165,17 +173,24 @@ int csv_check_destination(const char *path, char *message, size_t capacity)
 
 int csv_append(const char *path, const csv_row *row)
 {
-    /* The header and the row, so that a new file gets both in one write. */
-    char text[sizeof CSV_HEADER + 2048];
-    const size_t header_length = strlen(CSV_HEADER) + 1;
-    memcpy(text, CSV_HEADER "\n", header_length);
-    int length = csv_format_row(text + header_length, sizeof text - header_length - 1, row);
-    if (length < 0) {
+    char line[2048];
+    if (csv_format_row(line, sizeof line, row) < 0) {
         fprintf(stderr, "csv: cannot format the row for %s\n", path);
         return -1;
     }
-    text[header_length + (size_t)length] = '\n';
-    const size_t row_length = (size_t)length + 1;
+    return csv_append_line(path, CSV_HEADER, line);
+}
+
+int csv_append_line(const char *path, const char *header, const char *line)
+{
+    /* The header and the row, so that a new file gets both in one write. */
+    char text[2 * CSV_MAX_LINE + 2];
+    const size_t header_length = strlen(header) + 1, row_length = strlen(line) + 1;
+    if (header_length > CSV_MAX_LINE || row_length > CSV_MAX_LINE) {
+        fprintf(stderr, "csv: a line for %s is longer than %d bytes\n", path, CSV_MAX_LINE);
+        return -1;
+    }
+    snprintf(text, sizeof text, "%s\n%s\n", header, line);
 
     int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
     if (fd < 0) {
@@ -190,7 +205,7 @@ int csv_append(const char *path, const csv_row *row)
         close(fd);
         return -1;
     }
-    int empty, status = check_and_repair(fd, path, &empty);
+    int empty, status = check_and_repair(fd, path, header, &empty);
     if (status == 0) {
         const char *start = empty ? text : text + header_length;
         status = write_whole(fd, start, empty ? header_length + row_length : row_length);

@@ -1,4 +1,5 @@
-/* csv.h - result rows for the CSV files in plots/data/ (DESIGN section 6).
+/* csv.h - result rows for the CSV files in plots/data/ (docs/design.md,
+ * "Timing, results and rates"), and the accuracy rows of plots/data/accuracy/.
  *
  * Every benchmark appends one row per kernel and size. The header is fixed:
  * the plots and the book read these columns by name.
@@ -14,6 +15,12 @@ extern "C" {
 
 #define CSV_HEADER \
     "chapter,kernel,problem,shape,median_ms,min_ms,max_ms,gflops,gbps,gpu,cuda,commit,date"
+/* One checked run's error against the referee (--errors FILE): the input
+ * scale (the triangle's inputs drawn in +-scale) and the largest |logit|
+ * of an MSA layer scaled by --logits (0 where not used). */
+#define CSV_ACCURACY_HEADER \
+    "chapter,kernel,problem,shape,input_scale,largest_logit,rel_l2,max_abs,gpu,cuda,commit,date"
+#define CSV_MAX_LINE 2048
 
 typedef struct {
     int chapter;            /* the chapter that introduces the kernel */
@@ -42,11 +49,16 @@ int csv_format_row(char *buffer, size_t capacity, const csv_row *row);
  * once and a last line cut before its newline gets one first. */
 int csv_append(const char *path, const csv_row *row);
 
+/* The same for any line (no newline) of a file whose first line is `header`. */
+int csv_append_line(const char *path, const char *header, const char *line);
+
 /* Checks, before a run, that csv_append could write to path: an existing
  * regular file, writable, empty or starting with the header; or a new file
  * in a directory that exists and is writable. Creates nothing. Returns 0,
  * or -1 with the reason in message. */
 int csv_check_destination(const char *path, char *message, size_t capacity);
+int csv_check_destination_for(const char *path, const char *header, char *message,
+                              size_t capacity);
 
 #ifdef __cplusplus
 }

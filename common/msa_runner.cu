@@ -167,8 +167,30 @@ static int check_save_directory(const char *dir, char *message, size_t capacity)
     return 0;
 }
 
-static int save_tensors(const char *dir, msa_inputs *inputs, msa_size size, const float *out,
-                        char *message, size_t capacity)
+/* The kind a mask read from a file is: kept or pad when it is exactly that. */
+static int loaded_mask_kind(const float *mask, msa_size size)
+{
+    const size_t count = (size_t)size.B * size.S * size.N;
+    float *model = (float *)malloc(count * sizeof(float));
+    int kind = MSA_MASK_DRAWN;
+    for (int candidate = MSA_MASK_KEPT; model && candidate <= MSA_MASK_PAD; candidate++) {
+        msa_apply_mask_kind(model, size, (msa_mask_kind)candidate);
+        size_t i = 0;
+        while (i < count && (model[i] != 0.0f) == (mask[i] != 0.0f))
+            i++;
+        if (i == count) {
+            kind = candidate;
+            break;
+        }
+    }
+    free(model);
+    return kind;
+}
+
+/* Every input, the output (if any) and the run's CSV shape (shape.txt, which
+ * tests/torch_race.py reads to name its rows). */
+static int save_tensors(const char *dir, msa_inputs *inputs, msa_size size, const char *shape_text,
+                        const float *out, char *message, size_t capacity)
 {
     if (make_directory(dir, message, capacity) != 0)
         return -1;
@@ -189,6 +211,13 @@ static int save_tensors(const char *dir, msa_inputs *inputs, msa_size size, cons
         if (npy_write_f32(path, out, ndim, shape, message, capacity))
             return -1;
     }
+    if (path_join(path, sizeof path, dir, "shape.txt", message, capacity) != 0)
+        return -1;
+    FILE *file = fopen(path, "w");
+    if (!file || fprintf(file, "%s\n", shape_text) < 0 || fclose(file) != 0) {
+        snprintf(message, capacity, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
     return 0;
 }
 
@@ -204,6 +233,11 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
                      const char *summary, const msa_contender *contenders, int kernel_count)
 {
     cli_spec spec = {program, summary, 5, {"B", "S", "N", "D", "H"}, {2, 8, 32, 64, 4}, 1};
+    spec.choice_key = "mask";
+    spec.choice_names = msa_mask_kind_names;
+    spec.choice_count = MSA_MASK_KIND_COUNT;
+    spec.choice_default = MSA_MASK_DRAWN;
+    spec.scales_logits = 1;
     const char *names[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
@@ -230,7 +264,7 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     long B = options.sizes[0], S = options.sizes[1], N = options.sizes[2], D = options.sizes[3],
          H = options.sizes[4];
     char shape_text[128];
-    cli_format_shape(&spec, options.sizes, shape_text, sizeof shape_text);
+    cli_format_shape(&spec, &options, shape_text, sizeof shape_text);
     if (D % H != 0) {
         fprintf(stderr, "%s: D=%ld is not a multiple of H=%ld\n", program, D, H);
         return 2;
@@ -271,6 +305,14 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         if (!cli_runs_kernel(&options, facts->chapter, chapter))
             continue;
         runs[k] = 1;
+        /* Logits near 90 are a test of the softmax of FP32-accurate kernels: a
+         * TF32 product's error, a few 1e-4 of the logit, is then most of a weight. */
+        if (options.logits > 0 && facts->tolerance > TOLERANCE_FP32) {
+            runs[k] = 0;
+            printf("note: kernel %s is TF32-accurate; the large-logit check (--logits) is for "
+                   "FP32-accurate kernels; left out\n", facts->name);
+            continue;
+        }
         if (kernel->refuses && kernel->refuses(size, why, sizeof why)) {
             runs[k] = 0;
             if (!options.kernel && facts->chapter != chapter) {
@@ -285,6 +327,14 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     }
     if (refused)
         return 2;
+    int running = 0;
+    for (int k = first; k <= last; k++)
+        running += runs[k];
+    if (!running) {
+        fprintf(stderr, "%s: no kernel left to run at %s%s\n", program, shape_text,
+                options.logits > 0 ? " (--logits checks FP32-accurate kernels only)" : "");
+        return 2;
+    }
 
     /* Host memory: the inputs (the mask and the weights beside the activations),
      * the kernels' output, the referee's in double, and the referee's
@@ -317,10 +367,28 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         fprintf(stderr, "%s: --save: %s\n", program, message);
         return 2;
     }
+    if (options.errors_path && csv_check_destination_for(options.errors_path, CSV_ACCURACY_HEADER,
+                                                         message, sizeof message)) {
+        fprintf(stderr, "%s: --errors: %s\n", program, message);
+        return 2;
+    }
     /* The sizes fit: now the data of the input files (a bad mask is a file error too). */
     if (loaded && load_data(options.load_dir, size, &inputs, message, sizeof message) != 0) {
         fprintf(stderr, "%s: --load: %s\n", program, message);
         return 2;
+    }
+    /* A loaded mask is what it is: its kind is read off it (kept or pad when it
+     * is exactly that, drawn otherwise), and a kind asked for must agree. */
+    if (loaded) {
+        const int kind = loaded_mask_kind(inputs.mask, size);
+        if (options.choice_given && options.choice != kind) {
+            fprintf(stderr, "%s: mask=%s, but %s/mask.npy holds a mask=%s mask\n", program,
+                    msa_mask_kind_names[options.choice], options.load_dir,
+                    msa_mask_kind_names[kind]);
+            return 2;
+        }
+        options.choice = kind;
+        cli_format_shape(&spec, &options, shape_text, sizeof shape_text);
     }
 
     gpu_require();
@@ -373,6 +441,12 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
             return 2;
         }
         msa_draw_inputs(&inputs, size, options.seed);
+        msa_apply_mask_kind(inputs.mask, size, (msa_mask_kind)options.choice);
+    }
+    if (options.logits > 0) {
+        const double found = msa_scale_logits(&inputs, size, options.logits);
+        printf("wq scaled: the largest |logit| of the layer goes from %.3g to %.3g\n", found,
+               options.logits);
     }
     msa_mask_census census = msa_count_mask_columns(inputs.mask, size);
     printf("inputs %s; mask columns: %ld all kept, %ld all masked, %ld single kept, %ld partial\n",
@@ -480,9 +554,13 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     }
     if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
         failed = 1;
+    if (options.errors_path && report_append_errors(options.errors_path, &context, entries,
+                                                    entry_count, 1.0, options.logits))
+        failed = 1;
 
     if (options.save_dir) {
-        if (save_tensors(options.save_dir, &inputs, size, saved_output ? got : NULL, message,
+        if (save_tensors(options.save_dir, &inputs, size, shape_text, saved_output ? got : NULL,
+                         message,
                          sizeof message) != 0) {
             fprintf(stderr, "%s: --save: %s\n", program, message);
             failed = 1;

@@ -8,8 +8,9 @@
 #       the same as Makefile rules (the Makefile includes build/gen/programs.mk)
 #
 # chapters: the chapters that have a folder (lines of other chapters are
-# ignored); mutants: those with a chapters/NN-slug/mutant.patch, which also
-# get build/chapterN-mutant, the program built from the patched sources;
+# ignored); mutants: "N" for each chapter with a chapters/NN-slug/mutant.patch,
+# which gets build/chapterN-mutant, the program built from the patched
+# sources, and "N:NAME" for each mutant-NAME.patch (build/chapterN-mutant-NAME);
 # builds_on: "N:M ..." where a source of chapter N #includes chapter M's
 # (chapter 9 builds its kernel on chapter 8's): N's programs then take M's
 # kernels from N's own objects and do not link M's.
@@ -31,9 +32,7 @@ BEGIN {
     split(chapters, folder_list, " ")
     for (k in folder_list)
         has_folder[folder_list[k] + 0] = 1
-    split(mutants, mutant_list, " ")
-    for (k in mutant_list)
-        has_mutant[mutant_list[k] + 0] = 1
+    mutant_total = split(mutants, mutant_list, " ")
     split(builds_on, pairs, " ")
     for (k in pairs) {
         split(pairs[k], pair, ":")
@@ -79,8 +78,9 @@ function linked(list, most, own,    n, parts, k, out) {
 function emit(name, problem, chapter, kind, chapters,    target) {
     if (mode == "table") {
         print name, problem, chapter, kind chapters
-        if (kind == "chapter" && chapter in has_mutant)
-            print name "-mutant", problem, chapter, "mutant" chapters
+        for (m = 1; kind == "chapter" && m <= mutant_total; m++)
+            if (mutant_chapter(mutant_list[m]) == chapter)
+                print name "-mutant" mutant_suffix(mutant_list[m]), problem, chapter, "mutant" chapters
         return
     }
     target = "$(BUILD)/" name
@@ -94,13 +94,19 @@ function emit(name, problem, chapter, kind, chapters,    target) {
            chapter, problem, kind, name
     if (kind == "chapter")
         printf "PROGRAMS_OF_%d += %s\n", chapter, target
-    if (kind == "chapter" && chapter in has_mutant) {
-        printf "MUTANT_PROGRAMS += %s-mutant\n", target
-        printf "%s-mutant: $(BUILD)/obj/gen/%s.o $(call chapter_objects,%s) $(call mutant_objects,%d) $(LIBRARY)\n",
-               target, name, other_than(chapters, chapter), chapter
+    for (m = 1; kind == "chapter" && m <= mutant_total; m++) {
+        if (mutant_chapter(mutant_list[m]) != chapter)
+            continue
+        suffix = mutant_suffix(mutant_list[m])
+        printf "MUTANT_PROGRAMS += %s-mutant%s\n", target, suffix
+        printf "%s-mutant%s: $(BUILD)/obj/gen/%s.o $(call chapter_objects,%s) $(call mutant_objects,%d,%s) $(LIBRARY)\n",
+               target, suffix, name, other_than(chapters, chapter), chapter, substr(suffix, 2)
         printf "\t$(NVCC) $(NVCCFLAGS) $^ $(NVCCLIBS) -o $@\n"
     }
 }
+# "6:max" -> 6 and "-max"; "6" -> 6 and ""
+function mutant_chapter(entry) { return (split(entry, part, ":") > 0 ? part[1] : entry) + 0 }
+function mutant_suffix(entry,    part) { return split(entry, part, ":") > 1 ? "-" part[2] : "" }
 function other_than(list, chapter,    n, parts, k, out) {
     n = split(list, parts, " ")
     out = ""

@@ -136,3 +136,27 @@ int report_append_csv(const char *path, const report_context *context,
     }
     return 0;
 }
+
+int report_append_errors(const char *path, const report_context *context,
+                         const report_entry *entries, int count, double input_scale,
+                         double largest_logit)
+{
+    char date[16];
+    today_iso(date, sizeof date);
+    for (int k = 0; k < count; k++) {
+        const report_entry *entry = &entries[k];
+        if (!entry->checked)
+            continue;
+        char line[CSV_MAX_LINE];
+        /* The names hold no comma or quote (chapters/kernels.list, the shape
+         * spelling, CUDA's device names): no field needs quoting. */
+        int n = snprintf(line, sizeof line, "%d,%s,%s,%s,%g,%g,%.3e,%.3e,%s,%s,%s,%s",
+                         entry->chapter, entry->kernel, context->problem, context->shape,
+                         input_scale, largest_logit, entry->check.rel_l2_error,
+                         entry->check.max_abs_error, context->gpu.name,
+                         context->gpu.cuda_version, measured_commit(), date);
+        if (n < 0 || (size_t)n >= sizeof line || csv_append_line(path, CSV_ACCURACY_HEADER, line))
+            return -1;
+    }
+    return 0;
+}

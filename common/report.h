@@ -48,4 +48,11 @@ void report_print_table(const report_context *context, const report_entry *entri
 int report_append_csv(const char *path, const report_context *context,
                       const report_entry *entries, int count);
 
+/* One accuracy row (CSV_ACCURACY_HEADER) per checked entry: its relative L2
+ * and largest absolute error against the referee, with the input scale and
+ * the largest logit of the run (0: not scaled). Returns 0, or -1. */
+int report_append_errors(const char *path, const report_context *context,
+                         const report_entry *entries, int count, double input_scale,
+                         double largest_logit);
+
 #endif

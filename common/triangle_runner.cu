@@ -24,6 +24,7 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
                           int kernel_count)
 {
     cli_spec spec = {program, summary, 4, {"B", "T", "C", "NH"}, {8, 1024, 768, 12}, 0};
+    spec.scales_inputs = 1;
     const char *names[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
@@ -85,13 +86,18 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
         fprintf(stderr, "%s: --csv: %s\n", program, message);
         return 2;
     }
+    if (options.errors_path && csv_check_destination_for(options.errors_path, CSV_ACCURACY_HEADER,
+                                                         message, sizeof message)) {
+        fprintf(stderr, "%s: --errors: %s\n", program, message);
+        return 2;
+    }
 
     gpu_require();
 
     report_context context;
     memset(&context, 0, sizeof context);
     context.problem = "trimul";
-    cli_format_shape(&spec, options.sizes, context.shape, sizeof context.shape);
+    cli_format_shape(&spec, &options, context.shape, sizeof context.shape);
     context.useful_flops = triangle_useful_flops(size);
     context.compulsory_bytes = triangle_compulsory_bytes(size);
     context.gpu = gpu_query();
@@ -125,7 +131,10 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     }
     rng_t rng;
     rng_seed(&rng, options.seed);
-    rng_fill_uniform(&rng, inp, input_count, -1.0f, 1.0f);
+    const float scale = (float)options.input_scale;
+    rng_fill_uniform(&rng, inp, input_count, -scale, scale);
+    if (options.input_scale != 1.0)
+        printf("inputs drawn in +-%g\n", options.input_scale);
     double started = wall_seconds();
     triangle_reference(want, inp, size);
     printf("CPU referee: %.1f s\n", wall_seconds() - started);
@@ -181,6 +190,9 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     if (!options.check_only)
         report_print_table(&context, entries, entry_count);
     if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
+        failed = 1;
+    if (options.errors_path && report_append_errors(options.errors_path, &context, entries,
+                                                    entry_count, options.input_scale, 0.0))
         failed = 1;
 
     CUBLAS_CHECK(cublasDestroy(args.cublas));

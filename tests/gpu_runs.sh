@@ -10,6 +10,10 @@
 #             to plots/data/<problem>.csv
 #   sanitize  compute-sanitizer memcheck and racecheck at a small size
 #   profile   Nsight Compute summary of one chapter's own kernels
+#   torch     PyTorch on the inputs chapter 7's program saves, at the sizes
+#             of MSA_TORCH and both bench masks (tests/torch_race.py);
+#             rows appended to plots/data/msa.csv; said and skipped where
+#             torch does not import (no chapter arguments)
 #
 # Exit status: 0 all passed, 1 something failed, 77 no GPU here.
 cd "$(dirname "$0")/.." || exit 2
@@ -40,6 +44,31 @@ run() { # run LABEL COMMAND...: prints one line per run
 }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+
+if [ "$mode" = torch ]; then
+    python=${PYTHON:-python3}
+    if ! "$python" -c 'import torch, numpy' >/dev/null 2>&1; then
+        echo "skipped  torch: $python cannot import torch and numpy here; no PyTorch rows"
+        exit 0
+    fi
+    saved=${TORCH_DIR:-build/torch}
+    for size in "${MSA_TORCH[@]}"; do
+        dirs=()
+        for mask in $MSA_BENCH_MASKS; do
+            dir=$saved/$(printf '%s' "$size mask=$mask" | tr ' =' '_-')
+            rm -rf "$dir"
+            label="save $size mask=$mask"
+            run build/chapter7 $size mask=$mask --kernel fused-tiled --check-only --save "$dir" &&
+                dirs+=("$dir")
+        done
+        [ ${#dirs[@]} -gt 0 ] || continue
+        label="torch $size"
+        run "$python" tests/torch_race.py --reps "${BENCH_REPS:-30}" --csv "$DATA/msa.csv" "${dirs[@]}"
+        grep -E "^torch-|^check" "$log"
+    done
+    [ $failed -ne 0 ] && exit 1
+    exit 0
+fi
 
 for chapter in "$@"; do
   while read -r name problem program_chapter kind _; do

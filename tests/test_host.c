@@ -285,8 +285,11 @@ static void test_csv_append_writes_header_once(void **state)
 
 /* ------------------------------------------------------------ cli */
 
-static const cli_spec triangle_spec = {"chapterX", "test", 4, {"B", "T", "C", "NH"},
-                                       {8, 1024, 768, 12}, 0};
+static const cli_spec triangle_spec = {
+    "chapterX", "test", 4, {"B", "T", "C", "NH"}, {8, 1024, 768, 12}, 0, NULL, NULL, 0, 0, 1, 0};
+static const char *const mask_names[] = {"drawn", "kept", "pad"};
+static const cli_spec msa_spec = {"chapterY", "test", 5, {"B", "S", "N", "D", "H"},
+                                  {2, 8, 32, 64, 4}, 1, "mask", mask_names, 3, 0, 0, 1};
 
 static cli_status parse(const cli_spec *spec, cli_options *options, char *message, ...)
 {
@@ -534,10 +537,42 @@ static void test_cli_start(void **state)
 static void test_cli_shape_matches_csv_spelling(void **state)
 {
     (void)state;
-    long sizes[4] = {8, 1024, 768, 12};
-    char shape[64];
-    cli_format_shape(&triangle_spec, sizes, shape, sizeof shape);
+    cli_options options;
+    char shape[64], message[256];
+    assert_int_equal(parse(&triangle_spec, &options, message, NULL), CLI_RUN);
+    cli_format_shape(&triangle_spec, &options, shape, sizeof shape);
     assert_string_equal(shape, "B=8 T=1024 C=768 NH=12");
+}
+
+/* The MSA programs' mask kind: a choice spelled like a size, which the shape
+ * ends with, given at most once, one of its names; --logits and
+ * --input-scale only where the program takes them. */
+static void test_cli_choice_and_scales(void **state)
+{
+    (void)state;
+    cli_options options;
+    char shape[96], message[256];
+    assert_int_equal(parse(&msa_spec, &options, message, NULL), CLI_RUN);
+    cli_format_shape(&msa_spec, &options, shape, sizeof shape);
+    assert_string_equal(shape, "B=2 S=8 N=32 D=64 H=4 mask=drawn");
+    assert_int_equal(parse(&msa_spec, &options, message, "S=512", "mask=kept", NULL), CLI_RUN);
+    cli_format_shape(&msa_spec, &options, shape, sizeof shape);
+    assert_string_equal(shape, "B=2 S=512 N=32 D=64 H=4 mask=kept");
+    assert_int_equal(parse(&msa_spec, &options, message, "mask=padded", NULL), CLI_ERROR);
+    assert_non_null(strstr(message, "drawn kept pad"));
+    assert_int_equal(parse(&msa_spec, &options, message, "mask=kept", "mask=pad", NULL),
+                     CLI_ERROR);
+    assert_non_null(strstr(message, "given twice"));
+    assert_int_equal(parse(&triangle_spec, &options, message, "mask=kept", NULL), CLI_ERROR);
+    assert_int_equal(parse(&msa_spec, &options, message, "--logits", "90", NULL), CLI_RUN);
+    assert_true(options.logits == 90.0);
+    assert_int_equal(parse(&msa_spec, &options, message, "--input-scale", "2", NULL), CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &options, message, "--input-scale", "1e-3", NULL),
+                     CLI_RUN);
+    assert_true(options.input_scale == 1e-3);
+    assert_int_equal(parse(&triangle_spec, &options, message, "--input-scale", "-1", NULL),
+                     CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &options, message, "--logits", "80", NULL), CLI_ERROR);
 }
 
 /* ------------------------------------------------------------ triangle referee */
@@ -618,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_size_at_most_names_the_limit),
         cmocka_unit_test(test_size_fits_memory),
         cmocka_unit_test(test_cli_shape_matches_csv_spelling),
+        cmocka_unit_test(test_cli_choice_and_scales),
         cmocka_unit_test(test_triangle_reference_by_hand),
         cmocka_unit_test(test_triangle_reference_heads_and_batches),
         cmocka_unit_test(test_triangle_counts),

@@ -76,3 +76,27 @@ gpu_expect "chapter1 cuBLAS champions pass at odd T=200 NH=3" 0 build/chapter1 B
 gpu_expect "chapter2 naive passes at the default size" 0 build/chapter2 --check-only
 gpu_expect "chapter2 naive passes at B=1 T=128 C=64 NH=1" 0 build/chapter2 B=1 T=128 C=64 NH=1 --check-only
 gpu_expect "chapter2 mutant is rejected by the check" 1 build/chapter2-mutant --kernel naive B=2 T=256 --check-only
+
+# The accuracy options: --input-scale draws the triangle's inputs in +-X,
+# --errors appends each check's error to a file with its own header.
+expect_status "chapter2 takes --input-scale" 77 build/chapter2 --input-scale 1e-3 --check-only
+expect_status "chapter2 refuses --input-scale 0" 2 build/chapter2 --input-scale 0
+expect_status "chapter2 refuses --input-scale abc" 2 build/chapter2 --input-scale abc
+expect_status "chapter2 refuses --logits (an MSA option)" 2 build/chapter2 --logits 90
+expect_status "chapter2 refuses mask= (an MSA choice)" 2 build/chapter2 mask=kept
+errors_dir=$LOGS/errors
+rm -rf "$errors_dir" && mkdir -p "$errors_dir"
+printf 'chapter,kernel\n' > "$errors_dir/foreign.csv"
+expect_status "chapter2 refuses --errors into a file with another header" 2 \
+    build/chapter2 --errors "$errors_dir/foreign.csv" --check-only
+expect_status "chapter2 refuses --errors into a missing folder" 2 \
+    build/chapter2 --errors "$errors_dir/none/e.csv" --check-only
+gpu_expect "chapter2 --errors writes the accuracy rows" 0 \
+    build/chapter2 B=1 T=128 C=64 NH=1 --check-only --errors "$errors_dir/trimul.csv"
+if [ -s "$errors_dir/trimul.csv" ]; then
+    expect_output "... under the accuracy header" \
+        "^chapter,kernel,problem,shape,input_scale,largest_logit,rel_l2,max_abs,gpu,cuda,commit,date$" \
+        head -n 1 "$errors_dir/trimul.csv"
+    expect_output "... one row per checked kernel" "^2,naive,trimul,B=1 T=128 C=64 NH=1,1,0," \
+        cat "$errors_dir/trimul.csv"
+fi

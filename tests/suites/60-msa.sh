@@ -174,3 +174,25 @@ gpu_expect "chapter6 mutant is rejected with one block a column too" 1 \
 expect_output "chapter6-tried lists fused+nocluster" "fused\+nocluster \(chapter 6\)" build/chapter6-tried --list
 gpu_expect "chapter6-tried passes at S=16 D=64 H=4 (one block a column)" 0 \
     build/chapter6-tried B=1 S=16 N=40 D=64 H=4 --check-only
+
+# Mask kinds (checks use drawn; benchmarks kept and pad) and the large-logit
+# check: logits near 90 overflow a softmax that does not subtract its maximum.
+expect_status "chapter6 takes mask=kept" 77 $ch6 mask=kept --check-only
+expect_status "chapter6 takes mask=pad" 77 $ch6 mask=pad --check-only
+expect_status "chapter6 refuses an unknown mask kind" 2 $ch6 mask=padded
+expect_output "the mask refusal names the kinds" "mask is one of drawn kept pad" $ch6 mask=padded
+expect_status "chapter6 refuses a mask kind given twice" 2 $ch6 mask=kept mask=pad
+expect_status "chapter6 refuses --logits 0" 2 $ch6 --logits 0
+expect_status "chapter6 refuses --input-scale (a triangle option)" 2 $ch6 --input-scale 2
+expect_status "chapter6 refuses --errors into a missing folder" 2 $ch6 --errors "$msa_dir/none/e.csv"
+expect_status "chapter6 refuses mask=pad with --load of a kept mask" 2 \
+    $ch6 --load "$msa_dir/good" H=2 mask=pad
+expect_output "... saying which mask the files hold" "holds a mask=drawn mask|holds a mask=kept mask" \
+    $ch6 --load "$msa_dir/good" H=2 mask=pad
+gpu_expect "chapter6 passes with every key kept" 0 $ch6 mask=kept --check-only
+gpu_expect "chapter6 passes with the sequences padded" 0 $ch6 B=2 S=40 N=9 D=64 H=2 mask=pad --check-only
+gpu_expect "chapter6 passes the large-logit check (logits 90)" 0 $ch6 B=2 S=33 N=9 D=64 H=2 --logits 90 --check-only
+gpu_expect "chapter6 mutant-max passes the ordinary check" 0 \
+    build/chapter6-mutant-max --kernel fused B=2 S=33 N=9 D=64 H=2 --check-only
+gpu_expect "chapter6 mutant-max (no maximum subtracted) is rejected by the large-logit check" 1 \
+    build/chapter6-mutant-max --kernel fused B=2 S=33 N=9 D=64 H=2 --logits 90 --check-only
