@@ -52,6 +52,7 @@ if [ "$mode" = torch ]; then
         exit 0
     fi
     saved=${TORCH_DIR:-build/torch}
+    mkdir -p "$saved"
     for size in "${MSA_TORCH[@]}"; do
         dirs=()
         for mask in $MSA_BENCH_MASKS; do

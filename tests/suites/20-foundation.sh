@@ -79,7 +79,7 @@ gpu_expect "chapter2 mutant is rejected by the check" 1 build/chapter2-mutant --
 
 # The accuracy options: --input-scale draws the triangle's inputs in +-X,
 # --errors appends each check's error to a file with its own header.
-expect_status "chapter2 takes --input-scale" 77 build/chapter2 --input-scale 1e-3 --check-only
+gpu_expect "chapter2 takes --input-scale (and passes)" 0 build/chapter2 B=1 T=128 C=64 NH=1 --input-scale 1e-3 --check-only
 expect_status "chapter2 refuses --input-scale 0" 2 build/chapter2 --input-scale 0
 expect_status "chapter2 refuses --input-scale abc" 2 build/chapter2 --input-scale abc
 expect_status "chapter2 refuses --logits (an MSA option)" 2 build/chapter2 --logits 90
