@@ -756,14 +756,14 @@ extern const msa_kernel fused_kernel = {fused_refuses, NULL, fused_launch};
 ## The race
 
 At the small case, on the GPU named in the results, one forward of the
-fused kernel takes {{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} ms, against
-{{median_ms|unfused|B=2 S=8 N=32 D=64 H=4}} ms for the sixteen launches of
-the framework-style layer: {{speedup|fused|unfused|B=2 S=8 N=32 D=64 H=4}}
+fused kernel takes {{median_ms|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms, against
+{{median_ms|unfused|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms for the sixteen launches of
+the framework-style layer: {{speedup|fused|unfused|B=2 S=8 N=32 D=64 H=4 mask=kept}}
 times faster. As CUDA graphs, the baseline drops to
-{{median_ms|unfused+graph|B=2 S=8 N=32 D=64 H=4}} ms (much of its time was
+{{median_ms|unfused+graph|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms (much of its time was
 the CPU issuing launches) and the fused kernel stays where it was
-({{median_ms|fused+graph|B=2 S=8 N=32 D=64 H=4}} ms):
-{{speedup|fused+graph|unfused+graph|B=2 S=8 N=32 D=64 H=4}} times faster.
+({{median_ms|fused+graph|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms):
+{{speedup|fused+graph|unfused+graph|B=2 S=8 N=32 D=64 H=4 mask=kept}} times faster.
 What the graph leaves to the baseline is the GPU's own cost of sixteen
 dependent kernels, each starting, spreading over the machine and draining
 before the next begins. (The appendix measures what the split buys.)
@@ -771,9 +771,9 @@ before the next begins. (The appendix measures what the split buys.)
 ## Where the time goes
 
 The fused kernel is far from the floors computed at the start. At $S = 8$
-it takes {{median_ms|fused|B=2 S=8 N=32 D=32 H=4}},
-{{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} and
-{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms with $D = 32$, 64 and 128:
+it takes {{median_ms|fused|B=2 S=8 N=32 D=32 H=4 mask=kept}},
+{{median_ms|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} and
+{{median_ms|fused|B=2 S=8 N=32 D=128 H=4 mask=kept}} ms with $D = 32$, 64 and 128:
 the work grows sixteen times, the time far less. Most of it is a fixed
 cost: partly the price of any launch (an empty kernel launched like this
 one is not free), but not the fetch of the code (a launch right after one
@@ -788,10 +788,10 @@ arithmetic, one dependent step after another, with eight warps per
 multiprocessor to hide the latencies.
 
 With 256 columns of 64 sequences the fused kernel at best keeps pace:
-{{median_ms|fused|B=1 S=64 N=256 D=64 H=8}} ms against
-{{median_ms|unfused|B=1 S=64 N=256 D=64 H=8}} ms at $D = 64$,
-{{median_ms|fused|B=1 S=64 N=256 D=128 H=8}} ms against
-{{median_ms|unfused|B=1 S=64 N=256 D=128 H=8}} ms at $D = 128$. A
+{{median_ms|fused|B=1 S=64 N=256 D=64 H=8 mask=kept}} ms against
+{{median_ms|unfused|B=1 S=64 N=256 D=64 H=8 mask=kept}} ms at $D = 64$,
+{{median_ms|fused|B=1 S=64 N=256 D=128 H=8 mask=kept}} ms against
+{{median_ms|unfused|B=1 S=64 N=256 D=128 H=8 mask=kept}} ms at $D = 128$. A
 multiprocessor runs one block of eight warps holding a whole column, too
 few warps to hide each step's latency, while cuBLAS computes the
 projections of all columns as one large, well-tiled product. And the

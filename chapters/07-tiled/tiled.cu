@@ -668,23 +668,23 @@ the same run.
 
 | shape | FP32 floor | unfused | fused-tiled |
 |---|---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | 0.385 ms | {{median_ms|unfused|B=1 S=128 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8}} ms |
-| B=1 S=512 N=256 D=256 H=8 | 2.31 ms | {{median_ms|unfused|B=1 S=512 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8}} ms |
-| B=1 S=1024 N=384 D=64 H=8 | 1.78 ms | {{median_ms|unfused|B=1 S=1024 N=384 D=64 H=8}} ms | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8}} ms |
+| B=1 S=128 N=256 D=256 H=8 | 0.385 ms | {{median_ms|unfused|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=512 N=256 D=256 H=8 | 2.31 ms | {{median_ms|unfused|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | 1.78 ms | {{median_ms|unfused|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
 
 Against the unfused layer the FP32 kernel is
-{{speedup|fused-tiled|unfused|B=1 S=128 N=256 D=256 H=8}},
-{{speedup|fused-tiled|unfused|B=1 S=512 N=256 D=256 H=8}} and
-{{speedup|fused-tiled|unfused|B=1 S=1024 N=384 D=64 H=8}} times faster at
+{{speedup|fused-tiled|unfused|B=1 S=128 N=256 D=256 H=8 mask=kept}},
+{{speedup|fused-tiled|unfused|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
+{{speedup|fused-tiled|unfused|B=1 S=1024 N=384 D=64 H=8 mask=kept}} times faster at
 the three shapes. The gap grows with the depth, because what the baseline
 spends beyond the arithmetic is the $S^2$ scores going through memory, and
 what it needs in memory grows the same way: the program prints each
 kernel's scratch beside the inputs.
 
 In useful work per second, the layer runs at
-{{peak_pct|fused-tiled|B=1 S=128 N=256 D=256 H=8}}%,
-{{peak_pct|fused-tiled|B=1 S=512 N=256 D=256 H=8}}% and
-{{peak_pct|fused-tiled|B=1 S=1024 N=384 D=64 H=8}}% of the card's FP32
+{{peak_pct|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}}%,
+{{peak_pct|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}% and
+{{peak_pct|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}}% of the card's FP32
 peak. Timing the launches one by one (with Nsight Compute) shows where the
 rest goes: at $D = 256$ most of the time is cuBLAS's FP32 GEMMs, which is
 what we chose to pay for the projections, and the attention kernel comes
@@ -696,9 +696,9 @@ about 60% of its nominal work, and the $K$ and $V$ projections 60% of
 theirs. Replayed as a CUDA graph, where the host cannot wait for the count
 and every row gets all four projections while the attention still skips
 the masked keys, the layer takes
-{{median_ms|fused-tiled+graph|B=1 S=128 N=256 D=256 H=8}},
-{{median_ms|fused-tiled+graph|B=1 S=512 N=256 D=256 H=8}} and
-{{median_ms|fused-tiled+graph|B=1 S=1024 N=384 D=64 H=8}} ms. Against the
+{{median_ms|fused-tiled+graph|B=1 S=128 N=256 D=256 H=8 mask=kept}},
+{{median_ms|fused-tiled+graph|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
+{{median_ms|fused-tiled+graph|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms. Against the
 plain runs, that is what projecting only the kept rows is worth.
 
 Most of the time now goes to multiply-adds that the FP32 lanes cannot do
