@@ -125,8 +125,10 @@ extern const triangle_kernel naive_kernel = {naive_refuses, naive_launch};
 At the default size, on the {{gpu|naive|B=8 T=1024 C=768 NH=12}}, the naive
 kernel takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms, against
 {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms for cuBLAS with its
-permute. Knowing the mask saved half the arithmetic, and we lost the race
-by more than an order of magnitude anyway. Why?
+permute and {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms for
+`cublas-rows`, the champion that knows the mask too. Knowing the mask saved
+half the arithmetic, and we lost the race by more than an order of
+magnitude anyway. Why?
 
 Count what one score costs. Its dot product does $2 \cdot 64 = 128$
 floating-point operations and loads $2 \cdot 64$ floats, 512 bytes: a

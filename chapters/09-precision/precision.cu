@@ -274,3 +274,81 @@ static void tf32x3_launch(const triangle_args *args)
 
 extern const triangle_kernel tf32x3_kernel = {tf32_refuses, tf32x3_launch};
 // book:show
+
+/*md
+## The error, measured
+
+The checks of every kernel against the double-precision referee, at the
+default size with the head size $HS$ from 16 to 128 ($C = 768$ split into
+48 to 6 heads), relative L2 error:
+
+| kernel | HS = 16 | HS = 32 | HS = 64 | HS = 128 |
+|---|---:|---:|---:|---:|
+| `shared+rows+interleaved` (FP32 lanes) | {{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=48}} | {{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=24}} | {{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} | {{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=6}} |
+| `cublas-rows` (FP32) | {{rel_l2|cublas-rows|B=8 T=1024 C=768 NH=48}} | {{rel_l2|cublas-rows|B=8 T=1024 C=768 NH=24}} | {{rel_l2|cublas-rows|B=8 T=1024 C=768 NH=12}} | {{rel_l2|cublas-rows|B=8 T=1024 C=768 NH=6}} |
+| `tf32+rows` (TF32) | {{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=48}} | {{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=24}} | {{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=12}} | {{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=6}} |
+| `tf32x3` (3xTF32) | {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=48}} | {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=24}} | {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12}} | {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=6}} |
+
+Three things stand out. TF32 sits at a few $10^{-4}$ whatever the head
+size: each product's own rounding dominates, and those errors average out
+in the sum. 3xTF32 is back at FP32's level, three orders of magnitude
+better, and ten times under the FP32 tolerance. But it is not FP32's
+equal, and its error grows differently: the FP32 kernels' error grows like
+$\sqrt{HS}$, as independent roundings do, while 3xTF32's doubles each time
+$HS$ doubles.
+
+Is it the small parts? The variant that rounds them instead of letting the
+tensor core drop their low bits (`tf32x3+rounded`, in the appendix) has
+the same error, {{rel_l2|tf32x3+rounded|B=8 T=1024 C=768 NH=12}} at
+$HS = 64$. So the split is not what is left; the addition is. An error
+that grows linearly with the number of terms is a *biased* one: each
+addition inside the tensor core loses a little in the same direction,
+as rounding toward zero does, where round-to-nearest would lose as often up
+as down. That is what "FP32 accumulation, not IEEE round-to-nearest"
+costs, measured: about three times FP32's error at $HS = 64$, still some
+twenty times under the tolerance. Longer sums (a matrix product with $k$
+in the thousands) would want the partial sums added in FP32 lanes every
+few hundred terms.
+
+The scale of the inputs does not matter, as it should not for floating
+point: drawn in $\pm 10^{-3}$ or in $\pm 10^{3}$ instead of $\pm 1$, the
+relative error of `tf32x3` is
+{{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12|0.001}} and
+{{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12|1000}}. (Only a scale whose
+small parts fall below FP32's smallest normal numbers, around
+$10^{-19}$ for inputs whose products must stay normal, would change that.)
+
+## What it costs
+
+Three times the matrix instructions, twice the fragment registers, a
+split per operand: on {{gpu|tf32x3|B=8 T=1024 C=768 NH=12}} at the default
+size `tf32x3` takes {{median_ms|tf32x3|B=8 T=1024 C=768 NH=12}} ms, against
+{{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms for chapter 8's TF32
+kernel and {{median_ms|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} ms
+for chapter 5's FP32 one:
+{{speedup|tf32x3|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} times as
+fast as the FP32 lanes at the same accuracy, and
+{{speedup|tf32x3|cublas-rows|B=8 T=1024 C=768 NH=12}} times as fast as the
+strongest FP32 champion, `cublas-rows`
+({{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms). At $T = 4096$:
+{{median_ms|tf32x3|B=8 T=4096 C=768 NH=12}} ms against
+{{median_ms|tf32+rows|B=8 T=4096 C=768 NH=12}} ms in TF32.
+
+Against its floors: three times the 0.012 ms of TF32 arithmetic is still
+below the 0.052 ms the scores take to write, so the memory floor binds, and
+`tf32x3` is at about three times it. It is not the tensor cores that hold it
+back (they are busy on a small fraction of the cycles), but the same
+things as in chapter 8, now with more instructions around each product:
+the loads of the fragments, the split, the stores, and too few warps to
+hide their latencies. The two changes of this chapter's kernel over the
+first version (`tf32x3+scalar` in the appendix: 4-byte loads, both parts
+rounded) bought
+{{speedup|tf32x3|tf32x3+scalar|B=8 T=1024 C=768 NH=12}} times.
+
+The figure puts every kernel of the triangle on one plane: its error
+against its time. The frontier runs from the TF32 kernels (fast, at
+$10^{-4}$) to the FP32 ones (at $10^{-7}$); 3xTF32 moves the FP32 end of
+it to the left.
+
+{{figure|precision-frontier}}
+*/
