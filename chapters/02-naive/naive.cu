@@ -38,6 +38,8 @@ threads to scores stays the same from here to chapter 5.
       +----+----+----+----+
 ```
 
+{{figure|thread-patches}}
+
 Each thread then computes its 64 scores one after another, each as a dot
 product of a query row and a key row read straight from global memory.
 Nothing is shared and nothing is kept: for every score the thread reads
