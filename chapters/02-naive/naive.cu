@@ -79,13 +79,14 @@ __host__ __device__ __forceinline__ bool naive_score_masked(int i, int j)
     return j > i;
 }
 
-/* The first query row and the first key of thread (tx, ty)'s 8 x 8 patch. */
-__host__ __device__ __forceinline__ int naive_first_query(unsigned tile_row, unsigned ty)
+/* The first query row and the first key of the 8 x 8 patch of thread (tx, ty)
+ * of the block of tile (tile_row, tile_col). */
+__host__ __device__ __forceinline__ int naive_first_query(unsigned ty, unsigned tile_row)
 {
     return tile_row * NAIVE_TILE + ty * NAIVE_THREAD_TILE;
 }
 
-__host__ __device__ __forceinline__ int naive_first_key(unsigned tile_col, unsigned tx)
+__host__ __device__ __forceinline__ int naive_first_key(unsigned tx, unsigned tile_col)
 {
     return tile_col * NAIVE_TILE + tx * NAIVE_THREAD_TILE;
 }
@@ -97,8 +98,8 @@ __global__ void naive_scores(float *preatt, const float *inp, int T, int NH, int
 
     const int C = NH * HS;
     const int b = blockIdx.z / NH, h = blockIdx.z % NH;
-    const int first_query = naive_first_query(blockIdx.y, threadIdx.y);
-    const int first_key = naive_first_key(blockIdx.x, threadIdx.x);
+    const int first_query = naive_first_query(threadIdx.y, blockIdx.y);
+    const int first_key = naive_first_key(threadIdx.x, blockIdx.x);
     const float scale = 1.0f / sqrtf((float)HS);
 
     const float *queries = inp + (size_t)b * T * 3 * C + h * HS;

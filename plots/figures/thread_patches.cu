@@ -26,8 +26,8 @@ int main(int argc, char **argv)
     for (int pass = 0; pass < 3; pass++) {
         for (int ty = 0; ty < threads; ty++)
             for (int tx = 0; tx < threads; tx++) {
-                const int first_query = naive_first_query(FIGURE_TILE, ty);
-                const int first_key = naive_first_key(FIGURE_TILE, tx);
+                const int first_query = naive_first_query(ty, FIGURE_TILE);
+                const int first_key = naive_first_key(tx, FIGURE_TILE);
                 int kept[NAIVE_THREAD_TILE], total = 0;
                 for (int r = 0; r < NAIVE_THREAD_TILE; r++) {
                     kept[r] = 0;
