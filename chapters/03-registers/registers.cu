@@ -31,6 +31,8 @@ declared `__restrict__` (nothing the kernel writes aliases it, so loads may
 be reordered and cached), and `__launch_bounds__(256)` tells the compiler
 how many threads a block has, so it can budget registers.
 
+{{figure|outer-product}}
+
 ## Arithmetic intensity
 
 A kernel's *arithmetic intensity* is the number of floating-point operations
@@ -89,7 +91,10 @@ full patch and write only the kept scores $j \le i$.
 The arrays `query` and `key` and `sum` are indexed only with constants once
 the loops over `r` and `c` are unrolled, which is what lets the compiler
 keep them in registers. A run-time index would force them into local
-memory, which is as slow as global memory.
+memory, which is as slow as global memory. The first row and the first key
+of a thread's patch come from two small `__host__ __device__` functions,
+`registers_first_query` and `registers_first_key`, and the figures of this
+chapter and the next are drawn from them.
 */
 
 #define REGISTERS_TILE 128        /* scores per block side */
