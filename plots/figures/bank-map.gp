@@ -20,6 +20,8 @@ verdict(i) = wavefronts(i) > fewest(i) ? sprintf("%s, a %d-way conflict", wave_w
 
 width = 960; height = 860
 do for [output = 1:2] {
+    reset
+    load 'plots/figures/style.gp'
     eval start_output(output, width, height)
     set lmargin at screen 0.03
     set rmargin at screen 0.98

@@ -14,6 +14,8 @@ bx0 = 0.39;  bx1 = bx0 + n * cell_x      # B: 8 x 8 (k x n)
 cx0 = 0.71;  cx1 = cx0 + n * cell_x      # C: 16 x 8 (m x n)
 
 do for [output = 1:2] {
+    reset
+    load 'plots/figures/style.gp'
     eval start_output(output, width, height)
     set multiplot
     set tics out nomirror scale 0.5

@@ -21,6 +21,8 @@ $swatches << EOD
 EOD
 
 do for [output = 1:2] {
+    reset
+    load 'plots/figures/style.gp'
     eval start_output(output, width, height)
     set multiplot
     set tics out nomirror

@@ -12,6 +12,8 @@ row_y(row) = row < 3 ? 7 - row : 7.4 - row    # rows 0-2 and 4-6, a gap between 
 
 width = 960; height = 560
 do for [output = 1:2] {
+    reset
+    load 'plots/figures/style.gp'
     eval start_output(output, width, height)
     set lmargin at screen 0.22
     set rmargin at screen 0.78

@@ -6,6 +6,8 @@ data = datadir.'/thread-patches.dat'
 
 width = 960; height = 600
 do for [output = 1:2] {
+    reset
+    load 'plots/figures/style.gp'
     eval start_output(output, width, height)
     # a square: 0.48 of the width, 0.77 of the height
     set lmargin at screen 0.08

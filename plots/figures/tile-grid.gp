@@ -6,6 +6,8 @@ data = datadir.'/tile-grid.dat'
 
 width = 960; height = 560
 do for [output = 1:2] {
+    reset
+    load 'plots/figures/style.gp'
     eval start_output(output, width, height)
     set multiplot
     set size ratio -1

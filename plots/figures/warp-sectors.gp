@@ -15,6 +15,8 @@ useful(i) = value(sprintf("useful%d", i))
 
 width = 960; height = 660
 do for [output = 1:2] {
+    reset
+    load 'plots/figures/style.gp'
     eval start_output(output, width, height)
     set lmargin at screen 0.04
     set rmargin at screen 0.97
