@@ -24,7 +24,8 @@
 
 FIGURES_WORK ?= $(BUILD)/figures
 # In the order of the chapters that show them.
-FIGURES := tile-grid thread-patches outer-product warp-sectors bank-map online-softmax mma-fragments tf32-split
+FIGURES := tile-grid thread-patches outer-product warp-sectors bank-map layer-flow \
+    online-softmax mma-fragments tf32-split
 FIGURE_GRAPHS := layer-flow
 FIGURE_PROGRAMS := $(filter-out $(FIGURE_GRAPHS),$(FIGURES))
 FIGURE_NVCCFLAGS := -std=c++17 -Icommon -arch=compute_90 -code=compute_90 \
