@@ -37,7 +37,11 @@ FIGURE_LINK_tf32_split := common/rng.c
 GNUPLOT ?= gnuplot
 DOT ?= dot
 
-.PHONY: figures
+.PHONY: figures figure-names
+
+# The figures, one line (the tests read it).
+figure-names:
+	@echo $(FIGURES)
 
 figure_program = $(FIGURES_WORK)/bin/$(subst -,_,$(1))
 

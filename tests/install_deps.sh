@@ -4,10 +4,11 @@
 #   libcmocka-dev   the host unit tests' framework
 #   pandoc          the book (HTML, EPUB; PDF through weasyprint)
 #   weasyprint      pandoc's PDF engine
-#   gnuplot-nox     the plots
+#   gnuplot-nox     the plots, and the figures drawn from the code
+#   graphviz        the figures that are diagrams (plots/figures/*.dot)
 #   chromium        the browser test of the rendered book
 set -e
-packages="libcmocka-dev pandoc weasyprint gnuplot-nox chromium make gcc"
+packages="libcmocka-dev pandoc weasyprint gnuplot-nox graphviz chromium make gcc"
 if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
 $sudo apt-get update
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y $packages

@@ -30,8 +30,20 @@ int main(int argc, char **argv)
             fprintf(data, "%d %d %d %d\n", mma_c_row(lane, i), mma_c_col(lane, i), lane, i);
     figure_close(data, "mma-fragments.dat");
 
+    /* How many elements of each tile some lane holds: all of them, each
+     * once, is what the instruction needs. */
+    int held_a[16][8] = {{0}}, held_b[8][8] = {{0}}, held_c[16][8] = {{0}};
+    int cells_a = 0, cells_b = 0, cells_c = 0;
+    for (int lane = 0; lane < 32; lane++)
+        for (int i = 0; i < 4; i++) {
+            cells_a += held_a[mma_a_row(lane, i)][mma_a_col(lane, i)]++ == 0;
+            cells_c += held_c[mma_c_row(lane, i)][mma_c_col(lane, i)]++ == 0;
+            if (i < 2)
+                cells_b += held_b[mma_b_row(lane, i)][mma_b_col(lane, i)]++ == 0;
+        }
     FILE *vars = figure_open(dir, "mma-fragments.vars.gp");
-    fprintf(vars, "m = 16\nn = 8\nk = 8\n");
+    fprintf(vars, "m = 16\nn = 8\nk = 8\ncells_a = %d\ncells_b = %d\ncells_c = %d\n", cells_a,
+            cells_b, cells_c);
     figure_close(vars, "mma-fragments.vars.gp");
     figure_write_line(dir, "mma-fragments.caption",
                       "The fragments of mma.sync m16n8k8 (TF32): each cell of A, B and C names "
