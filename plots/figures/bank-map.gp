@@ -15,7 +15,9 @@ fewest(i) = value(sprintf("fewest%d", i))
 pairs(i) = value(sprintf("pairs%d", i))
 bytes(i) = value(sprintf("bytes%d", i))
 wave_word(n) = n == 1 ? "1 wavefront" : sprintf("%d wavefronts", n)
-verdict(i) = wavefronts(i) > fewest(i) ? sprintf("%s, a %d-way conflict", wave_word(wavefronts(i)), wavefronts(i) / fewest(i)) \
+article(n) = n == 8 || n == 11 || n == 18 ? "an" : "a"
+verdict(i) = wavefronts(i) > fewest(i) ? sprintf("%s, %s %d-way conflict", wave_word(wavefronts(i)), \
+                                                 article(wavefronts(i) / fewest(i)), wavefronts(i) / fewest(i)) \
            : sprintf("%s, the fewest for %d bytes", wave_word(wavefronts(i)), bytes(i))
 
 width = 960; height = 860

@@ -8,8 +8,9 @@
 
 set encoding utf8
 svg_terminal(width, height) = sprintf("set terminal svg size %d,%d font 'DejaVu Sans,16' noenhanced background rgb 'white'", width, height)
-png_terminal(width, height) = sprintf("set terminal pngcairo size %d,%d font 'DejaVu Sans,12' noenhanced background rgb 'white'", width, height)
-# output 1: the SVG; output 2: the PNG, at the same size in pixels
+png_terminal(width, height) = sprintf("set terminal pngcairo size %d,%d font 'DejaVu Sans,16' fontscale 0.75 noenhanced background rgb 'white'", width, height)
+# output 1: the SVG; output 2: the PNG, at the same size in pixels (cairo sets
+# type at 96 dots an inch where the SVG counts pixels: fontscale 0.75 matches them)
 start_output(n, width, height) = (n == 1 ? svg_terminal(width, height) . "; set output svg" \
                                           : png_terminal(width, height) . "; set output png")
 
