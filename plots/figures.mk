@@ -22,6 +22,7 @@
 # would and, once it has succeeded, runs `make figures` with the same
 # settings. `private`: the prerequisites of plots build under the usual shell.
 
+PLOTS_OUT ?= plots/out
 FIGURES_WORK ?= $(BUILD)/figures
 # In the order of the chapters that show them.
 FIGURES := tile-grid thread-patches outer-product warp-sectors bank-map layer-flow \
