@@ -101,8 +101,7 @@ chapter and the next are drawn from them.
 #define REGISTERS_THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
 
 /* The first query row and the first key of the 8 x 8 patch of thread (tx, ty)
- * of the block of tile (tile_row, tile_col). (The thread's index comes first:
- * in that order the kernel compiles exactly as with the expressions inline.) */
+ * of the block of tile (tile_row, tile_col). */
 __host__ __device__ __forceinline__ int registers_first_query(unsigned ty, unsigned tile_row)
 {
     return tile_row * REGISTERS_TILE + ty * REGISTERS_THREAD_TILE;

@@ -135,7 +135,7 @@ __device__ __forceinline__ void tf32_multiply_tile(float (&sum)[TF32_M_TILES][TF
 {
     const int lane = threadIdx.x % 32, stride = HS + TF32_PAD;
     /* A's element (r, c) of m-tile m is query_tile[warp_row + 16 m + r][k + c],
-     * B's element (c, n) of n-tile n is key_tile[warp_col + 8 n + n][k + c]
+     * B's element (c, j) of n-tile n is key_tile[warp_col + 8 n + j][k + c]
      * (common/tensor_core.h says which element a lane holds). This lane's
      * element 0 of each, at k = 0; its element i lies as far from its
      * element 0 as lane 0's does, in every lane. */
