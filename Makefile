@@ -206,4 +206,5 @@ UNMEASURED_CHAPTERS := chapters/09-precision/precision.cu
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 -include book/book.mk
 -include plots/plots.mk
+-include plots/figures.mk
 -include solutions/grade.mk

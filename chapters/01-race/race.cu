@@ -226,6 +226,8 @@ other block computes a full tile. With $T/128 = 8$ tiles a side, 36 of the
 64 blocks of each head have work, and the 28 others cost a launch and an
 exit. That is how our kernels skip half of cuBLAS's arithmetic.
 
+{{figure|tile-grid}}
+
 ## The race, measured
 
 On {{gpu|cublas-rows|B=8 T=1024 C=768 NH=12}}, at the default size

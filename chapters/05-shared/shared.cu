@@ -122,6 +122,22 @@ cover only two rows: every one of its four writes puts 16 words in each of
 2 banks. A *16-way bank conflict*: 16 wavefronts where one would do.
 */
 
+/* Which float4 of the tile copy number e is: its row, and its place `quad`
+ * in the row. */
+template <int step>
+__host__ __device__ __forceinline__ void shared_stage_place(int e, int quads_per_row, int *row,
+                                                            int *quad)
+{
+    if (step == SHARED_STAGED) {
+        *row = e / quads_per_row; /* a warp reads two rows of 16 float4s */
+        *quad = e % quads_per_row;
+    } else {
+        const int lane = e % 32, slot = e / 32; /* a warp reads 16 rows, 2 float4s each */
+        *row = 16 * (slot % 8) + lane % 16;
+        *quad = 2 * (slot / 8) + lane / 16;
+    }
+}
+
 template <int step>
 __device__ __forceinline__ void shared_stage_tile(float *tile, const float *rows,
                                                   size_t row_stride, int HS)
@@ -131,14 +147,7 @@ __device__ __forceinline__ void shared_stage_tile(float *tile, const float *rows
     const int quads = SHARED_TILE * quads_per_row;
     for (int e = threadIdx.x; e < quads; e += SHARED_THREADS) {
         int row, quad;
-        if (step == SHARED_STAGED) {
-            row = e / quads_per_row; /* a warp reads two rows of 16 float4s */
-            quad = e % quads_per_row;
-        } else {
-            const int lane = e % 32, slot = e / 32; /* a warp reads 16 rows, 2 float4s each */
-            row = 16 * (slot % 8) + lane % 16;
-            quad = 2 * (slot / 8) + lane / 16;
-        }
+        shared_stage_place<step>(e, quads_per_row, &row, &quad);
         const float4 v = shared_load_float4(rows + row * row_stride + 4 * quad);
         float *column = tile + 4 * quad * stride + row;
         column[0] = v.x;
@@ -211,21 +220,28 @@ banks $4 (\ell \bmod 8) + \lfloor \ell / 8 \rfloor + \text{const}$: 32
 different banks. A thread's 16 copies of a chunk come from 4 rows, 32 rows
 apart, and two places in each, 8 floats apart; written as one pointer per
 tile that steps down by 32 rows, each copy costs one instruction and no
-address arithmetic.
+address arithmetic. The figure below is drawn from the very functions the
+kernels call to place their copies and reads (`shared_row_floats`,
+`shared_stage_place`, `shared_copy_destination`, `shared_first_col`),
+which are written for the host as well.
+
+{{figure|bank-map}}
 */
 
-/* Where a thread's copies of a chunk come from and go to: its first row is
+/* Where the copies of a chunk by thread `thread` (threadIdx.x: lane
+ * thread % 32 of warp thread / 32) come from, in floats from the tile's
+ * first (rows row_stride apart), and where they go: its first row is
  * 4 warp + lane/8, its first value of k is lane % 8. */
-__device__ __forceinline__ size_t shared_copy_source(size_t row_stride)
+__host__ __device__ __forceinline__ size_t shared_copy_source(unsigned thread, size_t row_stride)
 {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int lane = thread % 32, warp = thread / 32;
     return (size_t)(4 * warp + lane / 8) * row_stride + lane % 8;
 }
 
 template <int stride>
-__device__ __forceinline__ int shared_copy_destination(void)
+__host__ __device__ __forceinline__ int shared_copy_destination(unsigned thread)
 {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int lane = thread % 32, warp = thread / 32;
     return (lane % 8) * stride + 4 * warp + lane / 8;
 }
 
@@ -257,6 +273,19 @@ are `row_a` to `row_a + 3` and `row_a + row_gap` to `row_a + row_gap + 3`,
 its columns likewise; the gaps are constants, so every read is one
 instruction with a constant offset.
 */
+
+/* The first row and the first column of thread `thread`'s patch (threadIdx.x)
+ * when a warp is 2 rows of 16 threads (steps 1-4): rows row_a .. row_a + 3
+ * and 4 further on, columns col_a .. col_a + 3 and 64 further on. */
+__host__ __device__ __forceinline__ int shared_first_row(unsigned thread)
+{
+    return 8 * (thread / 16);
+}
+
+__host__ __device__ __forceinline__ int shared_first_col(unsigned thread)
+{
+    return 4 * (thread % 16);
+}
 
 /* One value of k: 4 float4 reads, 64 FMAs. */
 template <int stride, int row_gap, int col_gap>
@@ -334,8 +363,8 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
     const int chunks = HS / SHARED_CHUNK;
 
     if (step >= SHARED_ASYNC) {
-        const size_t source = shared_copy_source(row_stride);
-        const int destination = shared_copy_destination<stride>();
+        const size_t source = shared_copy_source(threadIdx.x, row_stride);
+        const int destination = shared_copy_destination<stride>(threadIdx.x);
         for (int chunk = 0; chunk < chunks; chunk++) {
             const int first = chunk * SHARED_CHUNK;
             shared_copy_chunk<stride>(query_tile + first * stride + destination,
@@ -350,7 +379,7 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
     }
 
     /* 16 x 16 threads: rows 8 ty .. 8 ty + 7, columns 4 tx + {0..3} and 64 + 4 tx + {0..3} */
-    const int row_a = 8 * (threadIdx.x / 16), col_a = 4 * (threadIdx.x % 16);
+    const int row_a = shared_first_row(threadIdx.x), col_a = shared_first_col(threadIdx.x);
     float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
     for (int chunk = 0; chunk < chunks; chunk++) {
         if (step >= SHARED_ASYNC) {
@@ -528,10 +557,11 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
     const int C = NH * HS, b = head / NH, h = head % NH, chunks = HS / SHARED_CHUNK;
     const size_t row_stride = 3 * (size_t)C, key_tile_step = SHARED_TILE * row_stride;
     const float *sequence =
-        inp + (size_t)b * T * row_stride + h * HS + shared_copy_source(row_stride);
+        inp + (size_t)b * T * row_stride + h * HS +
+        shared_copy_source(threadIdx.x, row_stride);
     const float *queries = sequence + (size_t)tile_row * key_tile_step;
     const float *keys = sequence + C; /* this thread's first source float of key tile 0 */
-    const int destination = shared_copy_destination<stride>();
+    const int destination = shared_copy_destination<stride>(threadIdx.x);
 
     for (int chunk = 0; chunk < chunks; chunk++) {
         const int first = chunk * SHARED_CHUNK;
@@ -547,8 +577,8 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         row_a = 8 * (4 * (warp / 2) + lane / 8);
         col_a = 4 * (8 * (warp % 2) + lane % 8);
     } else { /* a warp: 2 rows of 16 threads, as in steps 1-3 */
-        row_a = 8 * (threadIdx.x / 16);
-        col_a = 4 * (threadIdx.x % 16);
+        row_a = shared_first_row(threadIdx.x);
+        col_a = shared_first_col(threadIdx.x);
     }
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)head * T * T;

@@ -81,6 +81,8 @@ The phases, each separated from the next by `__syncthreads()`:
 4. **Attention**: masked softmax and $A V$ per (head, query row), gated.
 5. **Output**: $W_o$ and $b_o$, stored straight to `out`.
 
+{{figure|layer-flow}}
+
 Rows are padded by four floats ($D + 4$): lanes reading 16 bytes each from
 different rows then hit different banks. A whole block serves so small a
 column because its cost is waiting, which more threads shorten.

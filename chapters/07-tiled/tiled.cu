@@ -242,6 +242,8 @@ underflows either. Once a row has seen its typical scores the slow path
 almost never runs. (The roads not taken measure the textbook way,
 `fused-tiled+eager`.)
 
+{{figure|online-softmax}}
+
 Two details make the arithmetic cheaper still. The kernel works in base 2:
 $e^{x} = 2^{x \log_2 e}$, so $q$ is multiplied once by
 $\log_2 e / \sqrt d$ and every weight is one `ex2.approx` instruction on the

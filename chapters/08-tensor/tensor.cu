@@ -47,6 +47,10 @@ lane $= 4g + t$, with $g = 0..7$ the lane's *group* and $t = 0..3$ its
 place in it. Then a lane holds, of $A$, rows $g$ and $g + 8$ at columns $t$
 and $t + 4$ (four values); of $B$, column $g$ at rows $t$ and $t + 4$ (two);
 and of $C$, rows $g$ and $g + 8$ at columns $2t$ and $2t + 1$ (four).
+`common/tensor_core.h` also gives this layout as small functions for the
+device and the host (`mma_a_row`, `mma_a_col` and their kin for $B$ and
+$C$), which the kernel's loads and stores call and from which the figure
+below is drawn.
 `common/tensor_core.h` wraps the instruction (`mma_tf32`) and the rounding
 of a float to TF32 (`to_tf32`, the instruction `cvt.rna.tf32.f32`). For our product
 $S = Q K^T$, the $A$ tiles are pieces of the query tile and the $B$ tiles
@@ -57,6 +61,8 @@ tiles can sit in shared memory exactly as they sit in global memory,
 chapter 5 could not use (its transposing copy had to move single floats)
 is back: a tile pair of 64 KB is 4,096 pieces of 16 bytes, so each of the
 256 threads issues 16 `cp.async` (8 per tile).
+
+{{figure|mma-fragments}}
 
 Bank conflicts: lane $(g, t)$ reads the word at offset $(r_0 + g) \cdot s
 + k_0 + t$, with $s$ the row stride in floats. With $s = HS + 4$ ($68$ at
@@ -127,26 +133,30 @@ __device__ __forceinline__ void tf32_multiply_tile(float (&sum)[TF32_M_TILES][TF
                                                    const float *query_tile, const float *key_tile,
                                                    int warp_row, int warp_col, int HS)
 {
-    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, stride = HS + TF32_PAD;
-    /* this lane's first words of A and of B: row g of the warp's first
-     * m-tile, row (column of S) g of its first n-tile, both at k = t */
-    const float *a_lane = query_tile + (warp_row + g) * stride + t;
-    const float *b_lane = key_tile + (warp_col + g) * stride + t;
+    const int lane = threadIdx.x % 32, stride = HS + TF32_PAD;
+    /* A's element (r, c) of m-tile m is query_tile[warp_row + 16 m + r][k + c],
+     * B's element (c, j) of n-tile n is key_tile[warp_col + 8 n + j][k + c]
+     * (common/tensor_core.h says which element a lane holds). This lane's
+     * element 0 of each, at k = 0; its element i lies as far from its
+     * element 0 as lane 0's does, in every lane. */
+    const float *a_lane =
+        query_tile + (warp_row + mma_a_row(lane, 0)) * stride + mma_a_col(lane, 0);
+    const float *b_lane = key_tile + (warp_col + mma_b_col(lane, 0)) * stride + mma_b_row(lane, 0);
     for (int k = 0; k < HS; k += TF32_STEP) {
         uint32_t a[TF32_M_TILES][4], b[TF32_N_TILES][2];
 #pragma unroll
         for (int m = 0; m < TF32_M_TILES; m++) {
             const float *p = a_lane + 16 * m * stride + k;
-            a[m][0] = tf32_operand<ROUND>(p[0]);              /* row g,     k + t */
-            a[m][1] = tf32_operand<ROUND>(p[8 * stride]);     /* row g + 8, k + t */
-            a[m][2] = tf32_operand<ROUND>(p[4]);              /* row g,     k + t + 4 */
-            a[m][3] = tf32_operand<ROUND>(p[8 * stride + 4]); /* row g + 8, k + t + 4 */
+            a[m][0] = tf32_operand<ROUND>(p[mma_a_row(0, 0) * stride + mma_a_col(0, 0)]);
+            a[m][1] = tf32_operand<ROUND>(p[mma_a_row(0, 1) * stride + mma_a_col(0, 1)]);
+            a[m][2] = tf32_operand<ROUND>(p[mma_a_row(0, 2) * stride + mma_a_col(0, 2)]);
+            a[m][3] = tf32_operand<ROUND>(p[mma_a_row(0, 3) * stride + mma_a_col(0, 3)]);
         }
 #pragma unroll
         for (int n = 0; n < TF32_N_TILES; n++) {
             const float *p = b_lane + 8 * n * stride + k;
-            b[n][0] = tf32_operand<ROUND>(p[0]); /* k + t,     column g */
-            b[n][1] = tf32_operand<ROUND>(p[4]); /* k + t + 4, column g */
+            b[n][0] = tf32_operand<ROUND>(p[mma_b_col(0, 0) * stride + mma_b_row(0, 0)]);
+            b[n][1] = tf32_operand<ROUND>(p[mma_b_col(0, 1) * stride + mma_b_row(0, 1)]);
         }
 #pragma unroll
         for (int m = 0; m < TF32_M_TILES; m++)
@@ -164,18 +174,19 @@ __device__ __forceinline__ void tf32_store_tile(float *scores,
                                                 int tile_row, int tile_col, int warp_row,
                                                 int warp_col, float scale)
 {
-    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int lane = threadIdx.x % 32;
     const bool diagonal = tile_row == tile_col;
 #pragma unroll
     for (int m = 0; m < TF32_M_TILES; m++)
 #pragma unroll
         for (int half = 0; half < 2; half++) {
-            const int row = warp_row + 16 * m + g + 8 * half; /* in the tile */
+            /* elements 2 half and 2 half + 1 of C: one row, two neighbouring columns */
+            const int row = warp_row + 16 * m + mma_c_row(lane, 2 * half); /* in the tile */
             float *out = scores + ((size_t)tile_row * TF32_TILE + row) * T +
                          (size_t)tile_col * TF32_TILE;
 #pragma unroll
             for (int n = 0; n < TF32_N_TILES; n++) {
-                const int col = warp_col + 8 * n + 2 * t;
+                const int col = warp_col + 8 * n + mma_c_col(lane, 2 * half);
                 if (diagonal && col > row)
                     continue; /* both columns masked */
                 const float *c = &sum[m][n][2 * half];
