@@ -26,9 +26,11 @@ PLOTS_OUT ?= plots/out
 FIGURES_WORK ?= $(BUILD)/figures
 # In the order of the chapters that show them.
 FIGURES := tile-grid thread-patches outer-product warp-sectors bank-map layer-flow \
-    online-softmax mma-fragments tf32-split
+    online-softmax mma-fragments tf32-split precision-frontier
 FIGURE_GRAPHS := layer-flow
-FIGURE_PROGRAMS := $(filter-out $(FIGURE_GRAPHS),$(FIGURES))
+# Figures of measurements that join two files (an awk script writes the data).
+FIGURE_JOINS := precision-frontier
+FIGURE_PROGRAMS := $(filter-out $(FIGURE_GRAPHS) $(FIGURE_JOINS),$(FIGURES))
 FIGURE_NVCCFLAGS := -std=c++17 -Icommon -arch=compute_90 -code=compute_90 \
     -Xcompiler -ffunction-sections,-fdata-sections -Xlinker --gc-sections
 # Host C sources a figure program links besides its own.
@@ -63,6 +65,19 @@ $(FIGURES_WORK)/out/$(1).svg: $(FIGURES_WORK)/data/$(1).caption plots/figures/$(
 	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$$@'; png='$$(@:.svg=.png)'" plots/figures/$(1).gp
 endef
 $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
+
+# A join's data and caption come from its awk script over the kernel list and
+# the measured rows; it is drawn again whenever they change.
+WORKBOOK_DATA ?= plots/data
+$(FIGURES_WORK)/data/precision-frontier.caption: plots/figures/precision-frontier.awk \
+        chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv $(WORKBOOK_DATA)/accuracy/trimul.csv
+	@mkdir -p $(dir $@)
+	awk -v out=$(dir $@) -f $< chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv \
+	    $(WORKBOOK_DATA)/accuracy/trimul.csv
+$(FIGURES_WORK)/out/precision-frontier.svg: $(FIGURES_WORK)/data/precision-frontier.caption \
+        plots/figures/precision-frontier.gp plots/figures/style.gp
+	@mkdir -p $(dir $@)
+	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$@'; png='$(@:.svg=.png)'" plots/figures/precision-frontier.gp
 
 # A graph's caption is the line of its .dot file that starts with "// caption: ".
 $(FIGURES_WORK)/data/%.caption: plots/figures/%.dot

@@ -60,18 +60,9 @@ CPU's share of that cost, not the GPU's. To race launch latency, launch once.
 ## The plan: a column per block, nothing in between
 
 One block of 256 threads (8 warps) carries one column $(b, n)$ from input
-to output, every intermediate in its shared memory or registers:
-
-```
- device memory                    shared memory of one block
- msa[b, :, n, :]  --cp.async-->   xn      S x (D+4)   LayerNorm'd in place
- gamma beta bg bo --cp.async-->   vectors 4 x D
- Wq Wk Wv Wg Wo   --cp.async-->   w       5D x (D+4)  weight rows, resident
- mask[b, :, n]    --ld------->    kept    S           1 where the key is kept
-                                  proj    S x (4D+4)  Q (then O) | K | V | G
-                                  probs   8 x 64      softmax weights, per warp
- out[b, :, n, :]  <--st-------    registers: the output projection
-```
+to output, every intermediate in its shared memory or registers; the
+figure shows what it copies in, what it keeps in shared memory, and what
+each phase reads and writes.
 
 The phases, each separated from the next by `__syncthreads()`:
 
