@@ -246,23 +246,23 @@ listed longest first, heads innermost, as in chapter 5. The kernel is
 `tf32+rows`.
 */
 
-/* Step 2 (ROUND) and 2b (operands cut by the instruction). */
-template <bool ROUND>
-__global__ void __launch_bounds__(TF32_THREADS, 2)
-    tf32_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+/* The walk along one row of tiles, for any way of multiplying a tile:
+ * Multiply::tile(sum, query_tile, key_tile, warp_row, warp_col, HS), with
+ * rows of HS + PAD floats in shared memory (chapter 9 gives it another). */
+template <typename Multiply, int PAD>
+__device__ __forceinline__ void tf32_walk_row(float *preatt, const float *__restrict__ inp, int B,
+                                              int T, int NH, int HS, float *query_tile)
 {
-    extern __shared__ float4 tf32_space[];
-    const int tile_floats = TF32_TILE * (HS + TF32_PAD);
-    float *query_tile = reinterpret_cast<float *>(tf32_space); /* [128][HS + 4] */
-    float *key_tiles = query_tile + tile_floats;                /* 2 x [128][HS + 4] */
+    const int tile_floats = TF32_TILE * (HS + PAD);
+    float *key_tiles = query_tile + tile_floats; /* 2 x [128][HS + PAD] */
 
     const int heads = B * NH, tiles = T / TF32_TILE;
     const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
     const int b = head / NH, h = head % NH, C = NH * HS;
     const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
-    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS);
+    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS, PAD);
+    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS, PAD);
     copy_async_commit();
 
     const int warp = threadIdx.x / 32;
@@ -271,17 +271,37 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
     float *scores = preatt + (size_t)head * T * T;
     for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
         copy_async_wait<0>(); /* this tile's keys (and, at first, the queries) */
-        __syncthreads();          /* ... for every thread; and the other buffer is free */
+        __syncthreads();      /* ... for every thread; and the other buffer is free */
         if (tile_col < tile_row) {
             tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
-                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS);
+                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS, PAD);
             copy_async_commit();
         }
         float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
-        tf32_multiply_tile<ROUND>(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats,
-                                  warp_row, warp_col, HS);
+        Multiply::tile(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats, warp_row,
+                       warp_col, HS);
         tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
     }
+}
+
+template <bool ROUND>
+struct tf32_multiply {
+    static __device__ __forceinline__ void tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
+                                                const float *query_tile, const float *key_tile,
+                                                int warp_row, int warp_col, int HS)
+    {
+        tf32_multiply_tile<ROUND>(sum, query_tile, key_tile, warp_row, warp_col, HS);
+    }
+};
+
+/* Step 2 (ROUND) and 2b (operands cut by the instruction). */
+template <bool ROUND>
+__global__ void __launch_bounds__(TF32_THREADS, 2)
+    tf32_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+{
+    extern __shared__ float4 tf32_space[];
+    tf32_walk_row<tf32_multiply<ROUND>, TF32_PAD>(preatt, inp, B, T, NH, HS,
+                                                  reinterpret_cast<float *>(tf32_space));
 }
 
 /*md

@@ -139,10 +139,10 @@ __host__ __device__ __forceinline__ tf32_pair split_operand(float x)
 /*md
 ## The kernel
 
-Everything but the multiply is chapter 8's `tf32+rows`: a block walks one
-row of tiles of one head, the query tile copied once, the keys of the next
-tile copied while this one is multiplied, the same fragments, the same
-stores. The multiply of a step of 8 values of $k$ now splits each operand
+Everything but the multiply is chapter 8's `tf32+rows`, whose walk along a
+row of tiles (`tf32_walk_row`) takes the multiply as a parameter: a block
+walks one row of tiles of one head, the query tile copied once, the keys of
+the next tile copied while this one is multiplied, the same stores. The multiply of a step of 8 values of $k$ now splits each operand
 into two fragments and issues three `mma.sync` where chapter 8 issued one.
 
 Twice the fragments and three times the products: the instructions around
@@ -220,40 +220,23 @@ __device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][
 }
 
 template <bool ROUND_SMALL>
+struct tf32x3_multiply {
+    static __device__ __forceinline__ void tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
+                                                const float *query_tile, const float *key_tile,
+                                                int warp_row, int warp_col, int HS)
+    {
+        tf32x3_multiply_tile<ROUND_SMALL>(sum, query_tile, key_tile, warp_row, warp_col, HS);
+    }
+};
+
+/* Chapter 8's walk along a row of tiles, with the three-product multiply. */
+template <bool ROUND_SMALL>
 __global__ void __launch_bounds__(TF32_THREADS, 2)
     tf32x3_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
 {
     extern __shared__ float4 tf32x3_space[];
-    const int tile_floats = TF32_TILE * (HS + TF32X3_PAD);
-    float *query_tile = reinterpret_cast<float *>(tf32x3_space); /* [128][HS + 8] */
-    float *key_tiles = query_tile + tile_floats;                  /* 2 x [128][HS + 8] */
-
-    const int heads = B * NH, tiles = T / TF32_TILE;
-    const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
-    const int b = head / NH, h = head % NH, C = NH * HS;
-    const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
-    const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS, TF32X3_PAD);
-    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS, TF32X3_PAD);
-    copy_async_commit();
-
-    const int warp = threadIdx.x / 32;
-    const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
-    const float scale = 1.0f / sqrtf((float)HS);
-    float *scores = preatt + (size_t)head * T * T;
-    for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
-        copy_async_wait<0>();
-        __syncthreads();
-        if (tile_col < tile_row) {
-            tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
-                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS, TF32X3_PAD);
-            copy_async_commit();
-        }
-        float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
-        tf32x3_multiply_tile<ROUND_SMALL>(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats,
-                                          warp_row, warp_col, HS);
-        tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
-    }
+    tf32_walk_row<tf32x3_multiply<ROUND_SMALL>, TF32X3_PAD>(preatt, inp, B, T, NH, HS,
+                                                            reinterpret_cast<float *>(tf32x3_space));
 }
 
 // book:hide
