@@ -2,8 +2,7 @@
  * them: the tables (a short headline, and all of them) and the data gnuplot
  * draws the plots from, all read from the CSV files of plots/data.
  *
- *   gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon book/results.c \
- *       common/csv_reader.c common/kernel_list.c common/gpu_peaks.c -o build/book/results -lm
+ * Built by book/book.mk (with common/csv_reader.c, kernel_list.c, gpu_peaks.c).
  *
  *   results table headline  > headline.md   the champions and each chapter's best, default sizes
  *   results table all       > all.md        every kernel at every size

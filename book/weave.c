@@ -1,25 +1,18 @@
 /* book/weave.c - the workbook's weaver: literate .cu files in, Markdown for
- * pandoc out. It splits each file into prose and code (fenced blocks that
- * keep the file's line numbers), fills the {{placeholders}} of the prose
- * from the measured CSV files, puts each chapter's exercises after it, and
- * weaves the variants the chapters tried into the appendix "Roads not
- * taken". The tables and the plots' data are book/results.c's.
+ * pandoc out. It splits each file into prose and code (fenced blocks with the
+ * file's line numbers), fills the prose's {{placeholders}} from the measured
+ * CSV files, puts each chapter's exercises after it, and weaves the tried
+ * variants into the appendix "Roads not taken". Built by book/book.mk.
  *
- *   gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon book/weave.c \
- *       common/csv_reader.c common/kernel_list.c common/gpu_peaks.c -o build/book/weave -lm
- *
- *   weave chapter [OPTIONS] chapters/02-naive/naive.cu      > chapter.md
- *   weave prose   [OPTIONS] book/front.md                   > front.md
- *   weave tried   [OPTIONS] chapters/05-shared/shared.cu... > roads-not-taken.md
+ *   weave chapter|prose|tried [OPTIONS] FILE...   > woven.md
  *
  * OPTIONS: --data DIR (plots/data) --kernels FILE (chapters/kernels.list) --figures
  * DIR (plots/out) --tables DIR (build/book/tables); chapter: --exercises DIR and
  * --solutions DIR; --keep-placeholders fills nothing and reads no data (the
- * faithfulness test's weave, never the book's). book/README.md describes the
- * markers, placeholders and directives. A chapter is its main file,
- * NN-slug/slug.cu, then the folder's other .cu files that hold prose, in name
- * order. Every error names its file and line and makes weave exit with 1
- * having printed nothing, so no half-woven chapter is left behind.
+ * faithfulness test's weave). book/README.md describes the markers,
+ * placeholders and directives. A chapter is NN-slug/slug.cu, then the folder's
+ * other .cu files that hold prose, in name order. Every error names its file
+ * and line and makes weave exit 1 having printed nothing.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -29,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy_reader.h"
 #include "csv_reader.h"
 #include "kernel_list.h"
 
 static result_set results;
+static accuracy_set accuracy;
 static kernel_list kernels;
 static const char *figures_dir = "plots/out", *tables_dir = "build/book/tables";
 static int keep_placeholders; /* the faithfulness test's weave: no data is read */
@@ -172,6 +167,12 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     int is_speedup = strcmp(part[0], "speedup") == 0, is_peak = strcmp(part[0], "peak_pct") == 0;
     for (int k = 0; k < RESULT_FIELD_COUNT; k++)
         column = strcmp(part[0], result_field_names[k]) == 0 ? k : column;
+    char measured[512]; /* an error of a check: {{rel_l2|...}}, {{max_abs|...}} */
+    int accuracy_field = accuracy_placeholder(&accuracy, part, count, measured, sizeof measured);
+    if (accuracy_field < 0)
+        die_at(path, line, "placeholder {{%s}}: %s", inside, measured);
+    if (accuracy_field > 0)
+        return (void)fputs(measured, out), free(copy);
     if (column < 0 && !is_speedup && !is_peak)
         die_at(path, line, "placeholder {{%s}}: unknown field \"%s\" (see book/README.md)", inside,
                part[0]);
@@ -669,13 +670,13 @@ int main(int argc, char **argv)
     if (wrong || (strcmp(command, "chapter") && strcmp(command, "prose") && !is_tried) ||
         (is_tried ? input_count < 1 : input_count != 1))
         return fprintf(stderr, "usage: weave chapter SOURCE.cu | prose FILE.md | tried SOURCE.cu..."
-                       " [--data DIR --kernels FILE --figures DIR --tables DIR --exercises DIR "
-                       "--solutions DIR --keep-placeholders] (see book/weave.c)\n"), 2;
+                       " [OPTIONS] (see book/weave.c)\n"), 2;
 
     results.dir = data_dir;
     char error[2048], *text = NULL;
     if (!keep_placeholders && (kernel_list_read(kernels_path, &kernels, error, sizeof error) ||
-                               csv_reader_folder(data_dir, &kernels, &results, error, sizeof error)))
+                               csv_reader_folder(data_dir, &kernels, &results, error, sizeof error) ||
+                               accuracy_read(data_dir, &accuracy, error, sizeof error)))
         return fprintf(stderr, "%s\n", error), 1;
     size_t length = 0;
     FILE *out = open_memstream(&text, &length);

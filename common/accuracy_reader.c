@@ -153,6 +153,37 @@ int accuracy_read_folder(const char *dir, accuracy_set *set, char *error, size_t
     return 0;
 }
 
+int accuracy_read(const char *data_dir, accuracy_set *set, char *error, size_t capacity)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/accuracy", data_dir);
+    return accuracy_read_folder(dir, set, error, capacity);
+}
+
+int accuracy_placeholder(const accuracy_set *set, char *const *part, int count, char *text,
+                         size_t capacity)
+{
+    const int is_rel = strcmp(part[0], "rel_l2") == 0;
+    if (!is_rel && strcmp(part[0], "max_abs") != 0)
+        return 0;
+    double scale = 1, logit = 0;
+    if (count < 3 || count > 5 || (count >= 4 && number(part[3], &scale)) ||
+        (count == 5 && number(part[4], &logit))) {
+        snprintf(text, capacity, "expected {{%s|KERNEL|SHAPE}}, or with |SCALE or |SCALE|LOGIT",
+                 part[0]);
+        return -1;
+    }
+    const accuracy_row *row = accuracy_newest(set, part[1], part[2], scale, logit);
+    if (!row) {
+        snprintf(text, capacity, "no accuracy row for kernel \"%s\" at shape \"%s\", input scale "
+                 "%g, largest logit %g (make bench and --errors write them)", part[1], part[2],
+                 scale, logit);
+        return -1;
+    }
+    snprintf(text, capacity, "%.2e", is_rel ? row->rel_l2 : row->max_abs);
+    return 1;
+}
+
 const accuracy_row *accuracy_newest(const accuracy_set *set, const char *kernel,
                                     const char *shape, double input_scale, double largest_logit)
 {

@@ -29,8 +29,17 @@ typedef struct {
 } accuracy_set;
 
 /* Every *.csv of dir (a missing folder holds no rows): 0, or -1 with the
- * message in error. */
+ * message in error. accuracy_read reads data_dir/accuracy/. */
 int accuracy_read_folder(const char *dir, accuracy_set *set, char *error, size_t capacity);
+int accuracy_read(const char *data_dir, accuracy_set *set, char *error, size_t capacity);
+
+/* A placeholder's parts, split at '|': {{rel_l2|KERNEL|SHAPE}} or
+ * {{max_abs|KERNEL|SHAPE}}, with an optional |SCALE (the input scale, 1 when
+ * left out; a row of --logits L is named |1|L). Returns 0 when part[0] names
+ * neither field; 1 with the number (as the checks print it, 3 digits) in
+ * text; -1 with the reason in text. */
+int accuracy_placeholder(const accuracy_set *set, char *const *part, int count, char *text,
+                         size_t capacity);
 
 /* The newest row (by date, then by place) of kernel at shape with that input
  * scale and largest logit, or NULL. */

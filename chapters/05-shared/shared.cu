@@ -31,10 +31,8 @@ tile into shared memory once, cooperating so that the reads are coalesced;
 they wait for each other (`__syncthreads()`); then each thread runs chapter
 4's outer product over $k$, its operands read from shared memory.
 
-Global traffic per block drops from 1 MB to 64 KB. At the default size,
-with 36 tiles of $128 \times 128$ per head and 96 heads, 3,456 blocks read
-226 MB from the L2 cache (the 50.3 MB of distinct queries and keys come from
-device memory once), where chapter 4 read 3.4 GB.
+Global traffic per block drops from 1 MB to 64 KB: at the default size
+3,456 blocks read 226 MB from the L2 cache, where chapter 4 read 3.4 GB.
 
 ## The layout in shared memory
 
@@ -67,13 +65,12 @@ $8 \times 8$ patch in 64 registers. Queries and keys are copied in *chunks*
 of 16 values of $k$, 16 KB for both tiles; at $HS = 64$ a tile pair is 4
 chunks, 64 KB, and two blocks fit on each multiprocessor.
 
-The chapter takes five steps, each a kernel of its own so that the race
-and the profiler can tell them apart. Steps 1-3 share one function whose
-parameter `step` switches each feature on with a test `step >= SHARED_...`
-that the compiler resolves; they hold both tiles whole, steps 4 and 5 a
-query tile and two key tiles. All accept any $HS$ that is a multiple of 16
-up to 128 (132 KB and 198 KB at $HS = 128$, one block per multiprocessor).
-Variants that did not pay are in the appendix, *the roads not taken*.
+Five steps, each a kernel of its own for the race and the profiler. Steps
+1-3 share one function whose parameter `step` switches each feature on
+(`step >= SHARED_...`, resolved by the compiler) and hold both tiles whole;
+steps 4 and 5 hold a query tile and two key tiles. All accept any $HS$ that
+is a multiple of 16 up to 128. Variants that did not pay are in the
+appendix, *the roads not taken*.
 */
 
 #define SHARED_TILE 128        /* scores per block side */
@@ -707,9 +704,7 @@ static int shared_whole_refuses(triangle_size size, char *why, size_t capacity)
 }
 
 static int shared_rows_refuses(triangle_size size, char *why, size_t capacity)
-{
-    return shared_refuses_tiles(size, why, capacity, "a query tile and two key tiles");
-}
+{ return shared_refuses_tiles(size, why, capacity, "a query tile and two key tiles"); }
 
 typedef void (*shared_kernel_function)(float *, const float *, int, int, int, int);
 // book:show
@@ -737,30 +732,17 @@ static void shared_launch_rows(const triangle_args *args, shared_kernel_function
 }
 
 // book:hide
+/* One launcher per step, as the list of contenders names them. */
 static void shared_staged_launch(const triangle_args *args)
-{
-    shared_launch_whole(args, shared_staged_scores, SHARED_STAGED);
-}
-
+{ shared_launch_whole(args, shared_staged_scores, SHARED_STAGED); }
 static void shared_padded_launch(const triangle_args *args)
-{
-    shared_launch_whole(args, shared_padded_scores, SHARED_PADDED);
-}
-
+{ shared_launch_whole(args, shared_padded_scores, SHARED_PADDED); }
 static void shared_launch(const triangle_args *args)
-{
-    shared_launch_whole(args, shared_scores, SHARED_ASYNC);
-}
-
+{ shared_launch_whole(args, shared_scores, SHARED_ASYNC); }
 static void shared_rows_launch(const triangle_args *args)
-{
-    shared_launch_rows(args, shared_rows_scores);
-}
-
+{ shared_launch_rows(args, shared_rows_scores); }
 static void shared_rows_interleaved_launch(const triangle_args *args)
-{
-    shared_launch_rows(args, shared_rows_interleaved_scores);
-}
+{ shared_launch_rows(args, shared_rows_interleaved_scores); }
 
 extern const triangle_kernel shared_staged_kernel = {shared_whole_refuses, shared_staged_launch};
 extern const triangle_kernel shared_padded_kernel = {shared_whole_refuses, shared_padded_launch};
@@ -773,19 +755,9 @@ extern const triangle_kernel shared_rows_interleaved_kernel =
 /*md
 ## Two floors, and where we stand
 
-At the default size ($B = 8$, $T = 1024$, $C = 768$, $NH = 12$):
-
-- **arithmetic**: the kept scores need $2 \cdot HS \cdot B \cdot NH \cdot
-  T(T+1)/2 = 6.45 \times 10^9$ floating-point operations; at the H200's
-  FP32 rate of 66.9 TFLOP/s (132 multiprocessors, 128 lanes each, 2
-  operations per fused multiply-add, 1.98 GHz) that is **0.096 ms**. Our
-  kernels compute whole $128 \times 128$ tiles on the diagonal: $7.25
-  \times 10^9$ operations, 0.108 ms at peak.
-- **memory**: the queries and keys must be read once (50.3 MB) and the kept
-  scores written once (201.5 MB): 252 MB, **0.052 ms** at the datasheet's
-  4.8 TB/s.
-
-The arithmetic floor is the higher one: the problem is bound by
+Chapter 1 counted the floors at the default size: 0.096 ms of FP32
+multiply-adds (0.108 ms for the whole diagonal tiles our kernels compute)
+and 0.052 ms of memory traffic (252 MB at 4.8 TB/s). The problem is bound by
 multiply-adds. Each step at the default size, on {{gpu|shared|B=8 T=1024 C=768 NH=12}}:
 
 | kernel | what changed | median ms |
@@ -796,8 +768,6 @@ multiply-adds. Each step at the default size, on {{gpu|shared|B=8 T=1024 C=768 N
 | shared | `cp.async` in chunks of 16 | {{median_ms|shared|B=8 T=1024 C=768 NH=12}} |
 | shared+rows | a block per row of tiles, the next key tile copied during this one | {{median_ms|shared+rows|B=8 T=1024 C=768 NH=12}} |
 | shared+rows+interleaved | 4 x 8 warps, copies between the values of $k$, stores without tests | {{median_ms|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} |
-| cublas-permute | chapter 1's champion: permute, then the full square, strict FP32 | {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} |
-| cublas-direct | the full square, the inputs read in place | {{median_ms|cublas-direct|B=8 T=1024 C=768 NH=12}} |
 | cublas-rows | chapter 1's strongest honest champion: only the keys each block of rows sees | {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} |
 
 Step 5 reaches {{gflops|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} useful GFLOP/s,
@@ -821,12 +791,10 @@ plain FP32 takes control over the order of the machine instructions, which
 CUDA C leaves to the compiler; chapter 8 takes the other road, the tensor
 cores.
 
-cuBLAS is beaten not by cleverness it lacks in general but on a problem it
-was not told about: `cublas-permute` and `cublas-direct` compute the full
-square, twice the work. Chapter 1's `cublas-rows` is told as much of the
-mask as dense products can be (after the
-permute, one strided batched product per block of 128 query rows, over only
-the keys that block sees), and still pays for the permute and for $T / 128$
-separate products. A kernel that knows the mask, the layout and the sizes
-skips all of that.
+cuBLAS is beaten on a problem it was not told about: even `cublas-rows`,
+told as much of the mask as dense products can be, pays for the permute and
+for $T / 128$ separate products. A kernel that knows the mask, the layout
+and the sizes skips all of that. Each kernel's share of its engine's peak:
+
+{{figure|peak}}
 */

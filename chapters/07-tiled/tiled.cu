@@ -687,6 +687,10 @@ against the unfused layer
 grows with the depth, because what the others spend beyond the arithmetic
 is the $S^2$ scores going through memory.
 
+Every contender at each size the layer was measured at:
+
+{{figure|msa}}
+
 Which floor binds? Split the count by the engine that does it. At the
 FP32 peak the projections alone take 0.32, 1.28 and 0.24 ms at the three
 shapes, the two attention products 0.06, 1.03 and 1.54 ms. The

@@ -410,6 +410,11 @@ fast as chapter 5. At $T = 4096$ it takes
 {{median_ms|tf32+rows|B=8 T=4096 C=768 NH=12}} ms against
 {{median_ms|cublas-tf32|B=8 T=4096 C=768 NH=12}} ms for cuBLAS in TF32.
 
+The figure follows each chapter's best kernel and the fastest champion of
+each engine over the sequence length:
+
+{{figure|sweep}}
+
 The walk along a row bought far more here than in chapter 5: a block of
 step 1 spends most of its short life waiting for its tiles, and the tensor
 cores do not need the time in between. Cutting instead of rounding removed

@@ -334,4 +334,9 @@ $10^{-4}$) to the FP32 ones (at $10^{-7}$); 3xTF32 moves the FP32 end of
 it to the left.
 
 {{figure|precision-frontier}}
+
+And the whole race of the triangle at the default size, in the order of the
+story, with its floors and its champions:
+
+{{figure|progress-trimul}}
 */

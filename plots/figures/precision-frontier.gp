@@ -1,6 +1,7 @@
 # plots/figures/precision-frontier.gp - chapter 9: each triangle kernel's
 # relative error against its time (log-log), FP32 lanes, TF32 and 3xTF32
-# told apart by colour and by point shape.
+# told apart by colour and named by labels. (Circles, not gnuplot's points:
+# weasyprint cannot draw the SVG symbols points are made of.)
 load 'plots/figures/style.gp'
 data = datadir.'/precision-frontier.dat'
 width = 960; height = 600
@@ -14,6 +15,7 @@ do for [output = 1:2] {
     set format y '%.0e'
     set grid xtics ytics lc rgb light
     set key top right box opaque
+    set style circle radius screen 0.009
     set xrange [0.07:10]
     set yrange [3e-8:3e-3]
     set label 1 'the FP32 tolerance, 1e-5' at graph 0.02, first 1.3e-5 tc rgb grey font ',12'
@@ -22,8 +24,8 @@ do for [output = 1:2] {
     lift(kind, level) = kind == 0 ? 1.9 ** level : 1.35
     plot 1e-5 with lines dt 2 lc rgb grey notitle, \
          data using 1:2:(0):($2 * (lift($3, $5) - 1)) with vectors nohead lc rgb light notitle, \
-         data using ($3 == 0 ? $1 : 1/0):2 with points pt 7 ps 1.6 lc rgb blue title 'FP32 lanes', \
-         data using ($3 == 1 ? $1 : 1/0):2 with points pt 5 ps 1.6 lc rgb orange title 'TF32 tensor cores', \
-         data using ($3 == 2 ? $1 : 1/0):2 with points pt 9 ps 2.2 lc rgb vermilion title '3xTF32 tensor cores', \
+         data using ($3 == 0 ? $1 : 1/0):2 with circles fs solid lc rgb blue title 'FP32 lanes', \
+         data using ($3 == 1 ? $1 : 1/0):2 with circles fs solid lc rgb orange title 'TF32 tensor cores', \
+         data using ($3 == 2 ? $1 : 1/0):2 with circles fs solid lc rgb vermilion title '3xTF32 tensor cores', \
          data using 1:($2 * lift($3, $5)):4 with labels offset char 0.4, char 0.4 left font ',11' tc rgb ink notitle
 }

@@ -542,3 +542,15 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
             grep -q '1 of 1 code blocks cut their lines off' $broken_log"
     fi
 fi
+
+# ------------------------------------------------------------ accuracy placeholders
+# {{rel_l2|KERNEL|SHAPE[|SCALE]}} reads plots/data/accuracy/ (what --errors appends).
+mkdir -p $scratch/accuracy/chapters/01-acc $scratch/accuracy/chapters/02-missing
+printf '/*md\n# Acc\n\nError {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12}} and {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12|1000}}.\n*/\n' \
+    > $scratch/accuracy/chapters/01-acc/acc.cu
+printf '/*md\n# Acc\n\nError {{rel_l2|naive|B=1 T=1 C=1 NH=1}}.\n*/\n' > $scratch/accuracy/chapters/02-missing/missing.cu
+expect_output "an accuracy placeholder takes the measured error" "^Error [0-9.]+e-0[0-9] and [0-9.]+e-0[0-9]\.$" \
+    $weave chapter --data plots/data $scratch/accuracy/chapters/01-acc/acc.cu
+expect_failure "an accuracy placeholder with no row names its file and line" \
+    "missing\.cu:4: placeholder .*no accuracy row for kernel \"naive\"" \
+    $weave chapter --data plots/data $scratch/accuracy/chapters/02-missing/missing.cu
