@@ -25,11 +25,14 @@
 PLOTS_OUT ?= plots/out
 FIGURES_WORK ?= $(BUILD)/figures
 # In the order of the chapters that show them.
+WORKBOOK_DATA ?= plots/data
+# Figures of measurements that join two files (an awk script writes the data);
+# drawn only where both files exist, as a plot with no rows is left out.
+FIGURE_JOINS := $(if $(wildcard $(WORKBOOK_DATA)/trimul.csv),$(if \
+    $(wildcard $(WORKBOOK_DATA)/accuracy/trimul.csv),precision-frontier))
 FIGURES := tile-grid thread-patches outer-product warp-sectors bank-map layer-flow \
-    online-softmax mma-fragments tf32-split precision-frontier
+    online-softmax mma-fragments tf32-split $(FIGURE_JOINS)
 FIGURE_GRAPHS := layer-flow
-# Figures of measurements that join two files (an awk script writes the data).
-FIGURE_JOINS := precision-frontier
 FIGURE_PROGRAMS := $(filter-out $(FIGURE_GRAPHS) $(FIGURE_JOINS),$(FIGURES))
 FIGURE_NVCCFLAGS := -std=c++17 -Icommon -arch=compute_90 -code=compute_90 \
     -Xcompiler -ffunction-sections,-fdata-sections -Xlinker --gc-sections
@@ -68,7 +71,6 @@ $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
 
 # A join's data and caption come from its awk script over the kernel list and
 # the measured rows; it is drawn again whenever they change.
-WORKBOOK_DATA ?= plots/data
 $(FIGURES_WORK)/data/precision-frontier.caption: plots/figures/precision-frontier.awk \
         chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv $(WORKBOOK_DATA)/accuracy/trimul.csv
 	@mkdir -p $(dir $@)

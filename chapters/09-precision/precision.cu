@@ -78,7 +78,7 @@ their own size.
 
 #include <string.h>
 
-#include "../08-tensor/tensor.cu" /* chapter 8's tiles, copies and stores, which this kernel keeps */
+#include "../08-tensor/tensor.cu" /* chapter 8's tiles, copies, stores and row walk */
 
 /*md
 ## The split, in code
@@ -142,8 +142,9 @@ __host__ __device__ __forceinline__ tf32_pair split_operand(float x)
 Everything but the multiply is chapter 8's `tf32+rows`, whose walk along a
 row of tiles (`tf32_walk_row`) takes the multiply as a parameter: a block
 walks one row of tiles of one head, the query tile copied once, the keys of
-the next tile copied while this one is multiplied, the same stores. The multiply of a step of 8 values of $k$ now splits each operand
-into two fragments and issues three `mma.sync` where chapter 8 issued one.
+the next tile copied while this one is multiplied, the same stores. The
+multiply of a step of 8 values of $k$ now splits each operand into two
+fragments and issues three `mma.sync` where chapter 8 issued one.
 
 Twice the fragments and three times the products: the instructions around
 the products now cost more than the products. Two changes keep them few.
@@ -235,8 +236,8 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
     tf32x3_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
 {
     extern __shared__ float4 tf32x3_space[];
-    tf32_walk_row<tf32x3_multiply<ROUND_SMALL>, TF32X3_PAD>(preatt, inp, B, T, NH, HS,
-                                                            reinterpret_cast<float *>(tf32x3_space));
+    float *tiles = reinterpret_cast<float *>(tf32x3_space);
+    tf32_walk_row<tf32x3_multiply<ROUND_SMALL>, TF32X3_PAD>(preatt, inp, B, T, NH, HS, tiles);
 }
 
 // book:hide

@@ -59,7 +59,7 @@ done
 cited=$(sed -n 's/^{{figure|\(.*\)}}$/\1/p' chapters/[0-9][0-9]-*/*.cu | sort -u)
 for name in $cited; do
     expect_status "{{figure|$name}} names a figure or a plot" 0 sh -c \
-        "echo ' $figure_names ' | grep -q ' $name ' || test -f plots/$name.gp"
+        "echo ' $figure_names ' | grep -q ' $name ' || test -f plots/$name.gp || test -f plots/${name%%-*}.gp"
 done
 
 # ------------------------------------------------------------ drawn from the code
