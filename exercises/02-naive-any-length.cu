@@ -28,8 +28,10 @@ Hints:
 - Try $T = 1$: one block, one thread with any work to do.
 
 Check it with `make grade EX=02-naive-any-length`: it is graded at
-$T = 1, 129, 200, 1000$ and one multiple of 128. The untouched exercise
-fails because it refuses the first of these sizes.
+$T = 1, 129, 200, 1000$ and one multiple of 128, and on a GPU it first runs
+under compute-sanitizer's memcheck at $T = 129$: a read or a write past the
+last row fails there even when it happens to leave the values right. The
+untouched exercise fails because it refuses the first of these sizes.
 */
 
 #include <math.h>

@@ -87,7 +87,7 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
     number = 0; inside = 0
     while ((getline line < path) > 0) {
         number++
-        if (line ~ /exercise:inline/ && line !~ /^[ \t]*\/\/[ \t]*exercise:/) {
+        if (line ~ /\/\/[ \t]*exercise:inline/ && line !~ /^[ \t]*\/\/[ \t]*exercise:/) {
             if (line !~ /^[ \t]*#[ \t]*include[ \t]+"[^"]+"[ \t]*\/\/[ \t]*exercise:inline[ \t]*$/)
                 complain(path, number, "exercise:inline ends an #include \"FILE\" line, nothing else")
             if (shared) complain(path, number, "exercise:inline inside an inlined file (one level only)")

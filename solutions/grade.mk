@@ -45,7 +45,7 @@ $(BUILD)/$(1)/%: $(1)/%.cu $(LIBRARY) $(EXERCISE_HEADERS)
 	@mkdir -p $$(dir $$@)
 	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d $$< $(LIBRARY) $(NVCCLIBS) -o $$@
 
-$(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu solutions/host/host_check.h \
+$(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu solutions/host/host_check.h solutions/host/predict_check.h \
         $(LIBRARY) $(EXERCISE_HEADERS)
 	@mkdir -p $$(dir $$@)
 	$(NVCC) $(HOST_CHECK_FLAGS) -MMD -MP -MF $$@.d -DEXERCISE_FILE='"$$<"' -Dmain=exercise_main \

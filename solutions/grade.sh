@@ -107,28 +107,33 @@ checks_of() {
             echo host; echo "racecheck|$ts"; triangle_values
             echo "ncu|shared_inner_scores|$ld|B=1 T=256 C=64 NH=1" ;;
         05-shared-predict)
-            echo host; echo "time|shared+rows+interleaved|B=8 T=2048 C=768 NH=12"
-            echo "time|shared+rows+interleaved|B=4 T=3072 C=768 NH=12" ;;
-        06-msa-softmax|06-msa-layernorm)
+            echo host; echo "time|shared+rows+interleaved|B=8 T=1024 C=768 NH=12"
+            echo "time|shared+rows+interleaved|B=8 T=4096 C=768 NH=12" ;;
+        06-msa-softmax)
             echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values; echo "logits|$LOGITS_SIZE" ;;
         06-msa-gate)
-            echo "memcheck|$ms"; msa_values; echo "logits|$LOGITS_SIZE" ;;
+            echo host; echo "memcheck|$ms"; msa_values; echo "logits|$LOGITS_SIZE"
+            echo "ncu|msa_layer|$ld|${MSA_GRADE[4]}" ;;
+        06-msa-layernorm)
+            echo host; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
+            echo "logits|$LOGITS_SIZE" ;;
         07-online-softmax)
             echo host; echo "racecheck|$ms"; msa_values; echo "logits|$LOGITS_SIZE" ;;
         07-tiled-predict)
-            echo host; echo "time|fused-tiled|B=1 S=256 N=256 D=256 H=8 mask=kept"
-            echo "time|fused-tiled|B=2 S=128 N=256 D=256 H=8 mask=kept" ;;
+            echo host; echo "time|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept"
+            echo "time|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept" ;;
         08-tensor-fragments)
             echo host; echo "racecheck|$ts"; triangle_values
-            echo "ncu|tensor_fragment_scores|$ld|B=1 T=256 C=64 NH=1" ;;
+            echo "ncu|tensor_tile_scores|$ld|B=1 T=256 C=64 NH=1" ;;
         08-tensor-epilogue)
             echo host
-            echo "instr|tensor_epilogue_scores|st\.global[.a-zA-Z0-9_:]*\.v2\.[fbu]32|STG\.E\.64|1|8-byte stores (float2)|st"
+            echo "instr|tensor_tile_scores|st\.global[.a-zA-Z0-9_:]*\.v2\.[fbu]32|STG\.E\.64|16|8-byte stores (float2)|st"
             echo "memcheck|$ts"; triangle_values ;;
         08-tensor-predict)
             echo host
-            echo "time|cublas-tf32|B=8 T=2048 C=768 NH=12"; echo "time|tf32+rows|B=8 T=2048 C=768 NH=12"
-            echo "time|cublas-tf32|B=4 T=3072 C=768 NH=12"; echo "time|tf32+rows|B=4 T=3072 C=768 NH=12" ;;
+            local size; for size in "B=8 T=1024 C=768 NH=12" "B=8 T=4096 C=768 NH=12"; do
+                echo "time|cublas-tf32|$size"; echo "time|tf32+rows|$size"
+            done ;;
         09-tf32-split)
             echo host; echo "racecheck|$ts"; triangle_values
             echo "scale|1e-3|${TRIANGLE_GRADE[1]}"; echo "scale|1e3|${TRIANGLE_GRADE[1]}" ;;
