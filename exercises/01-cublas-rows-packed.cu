@@ -78,7 +78,7 @@ __host__ void rows_call(triangle_size s, int b, int first_row, gemm_call *call)
     const long long C = (long long)s.NH * s.HS;
     const int rows = s.T - first_row < ROWS_BLOCK ? s.T - first_row : ROWS_BLOCK;
     (void)rows;
-    // TODO: every field of *call: the product P(j, i) = K_j . Q_i / sqrt(HS) for this block
+    // TODO: every field of *call: P(j, i) = K_j . Q_i / sqrt(HS) for this block
     (void)b, (void)first_row, (void)C;
     call->transa = call->transb = CUBLAS_OP_N;
     call->m = call->n = call->k = 1;

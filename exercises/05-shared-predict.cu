@@ -1,4 +1,4 @@
-// 05-shared-predict.cu - exercise 5.3: predict the time of chapter 5's fastest kernel, then measure.
+// 05-shared-predict.cu - exercise 5.3: predict chapter 5's fastest kernel, then measure.
 //
 // exercises/05-shared-predict.cu is the student's copy, made from
 // solutions/05-shared-predict.cu by `make exercises`. Build, check and grade:

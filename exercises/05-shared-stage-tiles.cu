@@ -1,4 +1,4 @@
-// 05-shared-stage-tiles.cu - exercise 5.1: stage the tiles with 16-byte loads, without bank conflicts.
+// 05-shared-stage-tiles.cu - exercise 5.1: stage the tiles, coalesced on both sides.
 //
 // exercises/05-shared-stage-tiles.cu is the student's copy, made from
 // solutions/05-shared-stage-tiles.cu by `make exercises`. Build, check and grade:
@@ -67,7 +67,7 @@ exercise stages zeros.
 /* The quad (row, quad) that thread `thread` copies in pass `pass` (0 or 1). */
 __host__ __device__ void copy_slot(int thread, int pass, int *row, int *quad)
 {
-    // TODO: the quad of thread (0..255) in pass (0..1): whole sectors read, every quad once
+    // TODO: the quad of thread (0..255) in pass (0..1): whole sectors, each quad once
     (void)pass;
     *row = thread % TILE;
     *quad = 0;

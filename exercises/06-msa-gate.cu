@@ -133,7 +133,7 @@ __device__ moments warp_moments(moments mine)
 /* Floats from one row of q, k, v or g to the next, in shared memory. */
 __host__ __device__ int projection_stride(int D)
 {
-    // TODO: the row stride of q, k, v and g: at least D, and no bank conflicts in phase 3
+    // TODO: the row stride of q, k, v, g: >= D, no bank conflicts
     return D;
 }
 
@@ -247,7 +247,7 @@ __global__ void __launch_bounds__(THREADS) msa_layer(
         q[at] = sum_q;
         k[at] = sum_k;
         v[at] = sum_v;
-        // TODO: g[at] = the gate of row s and feature o: the sigmoid of sum_g plus bg[o]
+        // TODO: g[at]: the gate, sigmoid(sum_g + bg[o])
         g[at] = sum_g; /* replace: no bias, no sigmoid */
     }
     __syncthreads();

@@ -101,7 +101,7 @@ __host__ __device__ moments moments_of(float value)
 /* The moments of the values of a and of b together. */
 __host__ __device__ moments merge_moments(moments a, moments b)
 {
-    // TODO: the moments of a's and b's values together (either may be empty)
+    // TODO: the moments of a's and b's values together
     (void)b; /* replace: forgets b */
     return a;
 }
@@ -109,7 +109,7 @@ __host__ __device__ moments merge_moments(moments a, moments b)
 /* The moments of every lane's values, in every lane. All 32 lanes call it. */
 __device__ moments warp_moments(moments mine)
 {
-    // TODO: merge the 32 lanes' moments with __shfl_xor_sync, every lane getting the total
+    // TODO: the 32 lanes' moments merged, in every lane
     return mine; /* one lane's share only */
 }
 

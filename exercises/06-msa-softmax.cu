@@ -79,13 +79,13 @@ every key weight 0.
  * lane gets the result. All 32 lanes must call them together. */
 __device__ float warp_sum(float value)
 {
-    // TODO: the sum of value over the 32 lanes, with __shfl_xor_sync
+    // TODO: the sum over the 32 lanes, with __shfl_xor_sync
     return value; /* one lane's share only */
 }
 
 __device__ float warp_max(float value)
 {
-    // TODO: the maximum of value over the 32 lanes, with __shfl_xor_sync
+    // TODO: the maximum over the 32 lanes, with __shfl_xor_sync
     return value; /* one lane's share only */
 }
 
@@ -170,7 +170,7 @@ __device__ void msa_attend(const float *q, const float *k, const float *v, const
         }
 
         float weight[2];
-        // TODO: weight[t]: softmax of score[t] over the kept keys; 0 where !kept[t]
+        // TODO: weight[t]: the softmax over the kept keys, 0 if !kept[t]
         weight[0] = weight[1] = 0.0f; /* replace with the softmax */
         my_weights[lane] = weight[0];
         my_weights[lane + 32] = weight[1];

@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(THREADS, 2)
 
     /* The tile's first query row and first key of this warp's piece, in the head. */
     const int first_row = blockIdx.y * TILE + warp_row, first_col = blockIdx.x * TILE + warp_col;
-    // TODO: each pair of accumulators holding a kept score, scaled, as one float2
+    // TODO: each pair holding a kept score, scaled: one float2
     (void)first_row, (void)first_col, (void)preatt, (void)sum;
 }
 

@@ -78,7 +78,7 @@ __host__ void rows_call(triangle_size s, int b, int first_row, gemm_call *call)
     const long long C = (long long)s.NH * s.HS;
     const int rows = s.T - first_row < ROWS_BLOCK ? s.T - first_row : ROWS_BLOCK;
     (void)rows;
-    // exercise:begin every field of *call: the product P(j, i) = K_j . Q_i / sqrt(HS) for this block
+    // exercise:begin every field of *call: P(j, i) = K_j . Q_i / sqrt(HS) for this block
     /* P(j, i) = sum_d K(j, d) Q(i, d): A is K, keys by HS, and B is Q^T, HS by
      * rows. Read column-major with leading dimension 3C (one token to the
      * next), the keys of a head are an HS x T matrix, column j being key j:

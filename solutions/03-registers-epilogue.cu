@@ -1,4 +1,4 @@
-// 03-registers-epilogue.cu - exercise 3.2: the register tile's early exit and epilogue, in registers.
+// 03-registers-epilogue.cu - exercise 3.2: the early exit and the epilogue, in registers.
 //
 // exercises/03-registers-epilogue.cu is the student's copy, made from
 // solutions/03-registers-epilogue.cu by `make exercises`. Build, check and grade:

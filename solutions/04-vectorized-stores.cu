@@ -89,7 +89,8 @@ vectorized_stores_scores(float *preatt, const float *__restrict__ inp, int T, in
 #pragma unroll
             for (int c = 0; c < 4; c++) {
                 const int column = run_column(threadIdx.x, run) + c;
-                const float4 key = *reinterpret_cast<const float4 *>(keys + column * row_stride + k);
+                const float4 key =
+                    *reinterpret_cast<const float4 *>(keys + column * row_stride + k);
 #pragma unroll
                 for (int r = 0; r < ROWS; r++) {
                     float *s = &sum[r][4 * run + c];

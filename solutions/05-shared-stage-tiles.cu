@@ -1,4 +1,4 @@
-// 05-shared-stage-tiles.cu - exercise 5.1: stage the tiles with 16-byte loads, without bank conflicts.
+// 05-shared-stage-tiles.cu - exercise 5.1: stage the tiles, coalesced on both sides.
 //
 // exercises/05-shared-stage-tiles.cu is the student's copy, made from
 // solutions/05-shared-stage-tiles.cu by `make exercises`. Build, check and grade:
@@ -73,7 +73,7 @@ exercise stages zeros.
 /* The quad (row, quad) that thread `thread` copies in pass `pass` (0 or 1). */
 __host__ __device__ void copy_slot(int thread, int pass, int *row, int *quad)
 {
-    // exercise:begin the quad of thread (0..255) in pass (0..1): whole sectors read, every quad once
+    // exercise:begin the quad of thread (0..255) in pass (0..1): whole sectors, each quad once
     const int lane = thread % 32, warp = thread / 32; /* 8 warps: 2 passes x 8 = 16 groups */
     const int group = 8 * pass + warp;                /* 16 rows x 2 quads per group */
     *row = 16 * (group % 8) + lane % 16;
@@ -94,7 +94,8 @@ __device__ void stage_tile(float (*tile)[TILE + PAD], const float *rows, size_t 
     for (int pass = 0; pass < 2; pass++) {
         int row, quad;
         copy_slot(thread, pass, &row, &quad);
-        const float4 v = *reinterpret_cast<const float4 *>(rows + row * row_stride + step + 4 * quad);
+        const float4 v =
+            *reinterpret_cast<const float4 *>(rows + row * row_stride + step + 4 * quad);
         tile[4 * quad + 0][row] = v.x;
         tile[4 * quad + 1][row] = v.y;
         tile[4 * quad + 2][row] = v.z;

@@ -33,7 +33,7 @@
  * lane gets the result. All 32 lanes must call them together. */
 __device__ float warp_sum(float value)
 {
-    // exercise:begin(06-msa-softmax) the sum of value over the 32 lanes, with __shfl_xor_sync
+    // exercise:begin(06-msa-softmax) the sum over the 32 lanes, with __shfl_xor_sync
     for (int offset = 16; offset > 0; offset /= 2)
         value += __shfl_xor_sync(0xffffffffu, value, offset);
     return value;
@@ -43,7 +43,7 @@ __device__ float warp_sum(float value)
 
 __device__ float warp_max(float value)
 {
-    // exercise:begin(06-msa-softmax) the maximum of value over the 32 lanes, with __shfl_xor_sync
+    // exercise:begin(06-msa-softmax) the maximum over the 32 lanes, with __shfl_xor_sync
     for (int offset = 16; offset > 0; offset /= 2)
         value = fmaxf(value, __shfl_xor_sync(0xffffffffu, value, offset));
     return value;
@@ -66,7 +66,7 @@ __host__ __device__ moments moments_of(float value)
 /* The moments of the values of a and of b together. */
 __host__ __device__ moments merge_moments(moments a, moments b)
 {
-    // exercise:begin(06-msa-layernorm) the moments of a's and b's values together (either may be empty)
+    // exercise:begin(06-msa-layernorm) the moments of a's and b's values together
     /* Chan, Golub and LeVeque: the means differ by delta; each half's
      * squares around the merged mean exceed its own m2 by n (its distance
      * to that mean)^2, which adds up to delta^2 n_a n_b / n. No large sum of
@@ -85,7 +85,7 @@ __host__ __device__ moments merge_moments(moments a, moments b)
 /* The moments of every lane's values, in every lane. All 32 lanes call it. */
 __device__ moments warp_moments(moments mine)
 {
-    // exercise:begin(06-msa-layernorm) merge the 32 lanes' moments with __shfl_xor_sync, every lane getting the total
+    // exercise:begin(06-msa-layernorm) the 32 lanes' moments merged, in every lane
     for (int offset = 16; offset > 0; offset /= 2) {
         moments other;
         other.count = __shfl_xor_sync(0xffffffffu, mine.count, offset);
@@ -101,7 +101,7 @@ __device__ moments warp_moments(moments mine)
 /* Floats from one row of q, k, v or g to the next, in shared memory. */
 __host__ __device__ int projection_stride(int D)
 {
-    // exercise:begin(06-msa-gate) the row stride of q, k, v and g: at least D, and no bank conflicts in phase 3
+    // exercise:begin(06-msa-gate) the row stride of q, k, v, g: >= D, no bank conflicts
     /* Phase 3's lanes read the same feature of 32 different rows of k: banks
      * (lane x stride + c) mod 32, all different when the stride is odd. */
     return D + 1;
@@ -142,7 +142,7 @@ __device__ void msa_attend(const float *q, const float *k, const float *v, const
         }
 
         float weight[2];
-        // exercise:begin(06-msa-softmax) weight[t]: softmax of score[t] over the kept keys; 0 where !kept[t]
+        // exercise:begin(06-msa-softmax) weight[t]: the softmax over the kept keys, 0 if !kept[t]
         /* The largest kept score goes first, so no exponential overflows. A
          * column whose keys are all masked has top = -inf and total = 0: its
          * weights stay 0 rather than becoming 0/0. */
@@ -224,7 +224,7 @@ __global__ void __launch_bounds__(THREADS) msa_layer(
         q[at] = sum_q;
         k[at] = sum_k;
         v[at] = sum_v;
-        // exercise:begin(06-msa-gate) g[at] = the gate of row s and feature o: the sigmoid of sum_g plus bg[o]
+        // exercise:begin(06-msa-gate) g[at]: the gate, sigmoid(sum_g + bg[o])
         g[at] = 1.0f / (1.0f + expf(-(sum_g + bg[o])));
         // exercise:stub g[at] = sum_g; /* replace: no bias, no sigmoid */
         // exercise:end

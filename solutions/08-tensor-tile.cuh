@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(THREADS, 2)
 
     /* The tile's first query row and first key of this warp's piece, in the head. */
     const int first_row = blockIdx.y * TILE + warp_row, first_col = blockIdx.x * TILE + warp_col;
-    // exercise:begin(08-tensor-epilogue) each pair of accumulators holding a kept score, scaled, as one float2
+    // exercise:begin(08-tensor-epilogue) each pair holding a kept score, scaled: one float2
     float *scores = preatt + (size_t)blockIdx.z * T * T;
     const float scale = 1.0f / sqrtf((float)HS);
     /* Accumulators 0, 1 (and 2, 3) of a lane are neighbours in one row, the

@@ -1,4 +1,4 @@
-// 09-tf32-split.cu - exercise 9.1: FP32 accuracy from TF32 tensor cores: the split and the products.
+// 09-tf32-split.cu - exercise 9.1: FP32 accuracy from TF32: the split and the products.
 //
 // exercises/09-tf32-split.cu is the student's copy, made from
 // solutions/09-tf32-split.cu by `make exercises`. Build, check and grade:

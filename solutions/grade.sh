@@ -354,7 +354,8 @@ grade() {
             fi
             if [ $status -ne 0 ] && [ $status -ne 1 ]; then
                 why=$(run_reason $status "$log.run" "$rest" "$seed")
-                fail_with gpu "$kind: $why"; break
+                [ $status -eq 2 ] || why="$kind: $why"  # a refused size is a refused size
+                fail_with gpu "$why"; break
             fi
             gpu_done+=("$kind") ;;
         ncu)

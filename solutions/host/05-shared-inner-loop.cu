@@ -63,6 +63,6 @@ int main(void)
         host_check(1, "bank conflicts of the reads", "none: one wavefront per read");
     else
         host_check(0, "bank conflicts of the reads", "reading %s %d takes a warp %d wavefronts "
-                   "(a %d-way conflict); 1 would do", worst_what, worst_index, worst, worst);
+                   "(%d-way bank conflict); 1 would do", worst_what, worst_index, worst, worst);
     return host_check_status();
 }

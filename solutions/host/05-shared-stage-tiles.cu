@@ -66,7 +66,7 @@ int main(void)
                    PAD);
     else
         host_check(0, "bank conflicts of the stores", "warp %d, pass %d: a store takes %d "
-                   "wavefronts (a %d-way conflict) with PAD %d; 1 would do", worst_warp,
+                   "wavefronts (%d-way bank conflict) with PAD %d; 1 would do", worst_warp,
                    worst_pass, worst_wavefronts, worst_wavefronts, PAD);
     return host_check_status();
 }

@@ -43,7 +43,7 @@ int main(void)
         host_check(1, "bank conflicts in phase 3", "none at D = 32 to 128");
     else
         host_check(0, "bank conflicts in phase 3", "at D = %d, the lanes' reads of key rows %d "
-                   "floats apart take %d wavefronts (a %d-way conflict); 1 would do", worst_D,
+                   "floats apart take %d wavefronts (%d-way bank conflict); 1 would do", worst_D,
                    projection_stride(worst_D), worst, worst);
     const msa_size widest = {1, MAX_S, 1, MAX_D, 1};
     if (fits)

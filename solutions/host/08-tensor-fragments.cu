@@ -56,7 +56,7 @@ int main(void)
                    "(PAD %d)", PAD);
     else
         host_check(0, "bank conflicts of the fragment loads", "at HS = %d with PAD %d a fragment "
-                   "load takes %d wavefronts (a %d-way conflict); 1 would do", worst_HS, PAD,
+                   "load takes %d wavefronts (%d-way bank conflict); 1 would do", worst_HS, PAD,
                    worst, worst);
     return host_check_status();
 }
