@@ -9,7 +9,7 @@
 /*md
 ### Exercise 2.2: any sequence length
 
-*Difficulty: easy to medium.* File: `exercises/02-naive-any-length.cu`.
+*Difficulty: easy.* File: `exercises/02-naive-any-length.cu`.
 
 The naive kernel refuses a $T$ that is not a multiple of 128, because it has
 no bounds checks: its grid covers exactly $T/128$ tiles each way. Lift the

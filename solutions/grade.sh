@@ -35,8 +35,10 @@
 # here (no GPU), so the table says SKIP.
 #
 # Environment: GRADE_DIR (exercises), BUILD (build), MAKE (make), SEED
-# (fresh per run), GRADE_TIMEOUT (seconds per run, 120; a sanitizer run gets
-# four times that). Logs of every build and run: $BUILD/grade-logs/<folder>/.
+# (fresh per run), GRADE_TIMEOUT (seconds per run, 120; a sanitizer, ncu or
+# timed run gets four times that); COMPUTE_SANITIZER, NCU, CUOBJDUMP (the
+# tools, found on the PATH or beside nvcc; "none" grades as if one were
+# missing). Logs of every build and run: $BUILD/grade-logs/<folder>/.
 cd "$(dirname "$0")/.." || exit 2
 
 folder=${GRADE_DIR:-exercises}
@@ -167,13 +169,18 @@ fi
 logs=$BUILD/grade-logs/$folder
 mkdir -p "$logs" || exit 2
 new_seed() { if [ -n "${SEED:-}" ]; then echo "$SEED"; else od -An -N4 -tu4 /dev/urandom | tr -d ' '; fi; }
-# A CUDA tool: on the PATH, or beside nvcc.
+# A CUDA tool: the one the variable names (none: treat it as missing), or
+# the one on the PATH, or the one beside nvcc.
 tool() {
-    command -v "$1" 2>/dev/null && return 0
+    local name=$1 chosen=$2
+    if [ "$chosen" = none ]; then return 0; fi
+    if [ -n "$chosen" ]; then echo "$chosen"; return 0; fi
+    command -v "$name" 2>/dev/null && return 0
     local nvcc; nvcc=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
-    [ -x "$(dirname "$nvcc")/$1" ] && echo "$(dirname "$nvcc")/$1"
+    [ -x "$(dirname "$nvcc")/$name" ] && echo "$(dirname "$nvcc")/$name"
 }
-sanitizer=$(tool compute-sanitizer) ncu=$(tool ncu) cuobjdump=$(tool cuobjdump)
+sanitizer=$(tool compute-sanitizer "${COMPUTE_SANITIZER:-}")
+ncu=$(tool ncu "${NCU:-}") cuobjdump=$(tool cuobjdump "${CUOBJDUMP:-}")
 
 no_gpu=""   # why the programs could not run, once one has said so
 
