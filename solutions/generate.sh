@@ -89,9 +89,11 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
         number++
         if (line ~ /\/\/[ \t]*exercise:inline/ && line !~ /^[ \t]*\/\/[ \t]*exercise:/) {
             if (line !~ /^[ \t]*#[ \t]*include[ \t]+"[^"]+"[ \t]*\/\/[ \t]*exercise:inline[ \t]*$/)
-                complain(path, number, "exercise:inline ends an #include \"FILE\" line, nothing else")
-            if (shared) complain(path, number, "exercise:inline inside an inlined file (one level only)")
-            if (inside) complain(path, number, "exercise:inline inside the region opened at line " opened)
+                complain(path, number, not_include)
+            if (shared)
+                complain(path, number, "exercise:inline inside an inlined file (one level only)")
+            if (inside)
+                complain(path, number, "exercise:inline inside the region opened at line " opened)
             file = line; sub(/^[^"]*"/, "", file); sub(/".*$/, "", file)
             target = folder "/" file
             if (!readable(target)) complain(path, number, "exercise:inline: no such file " target)
@@ -105,7 +107,9 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
             keyword = rest; sub(/[ \t(].*$/, "", keyword)
             text = substr(rest, length(keyword) + 1)
             if (keyword == "begin") {
-                if (inside) complain(path, number, "exercise:begin inside the region opened at line " opened)
+                if (inside)
+                    complain(path, number,
+                             "exercise:begin inside the region opened at line " opened)
                 owner = ""
                 if (text ~ /^\(/) {
                     if (text !~ /^\([0-9][0-9]-[A-Za-z0-9_-]+\)/)
@@ -113,20 +117,28 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
                     owner = text; sub(/^\(/, "", owner); sub(/\).*$/, "", owner)
                     text = substr(text, length(owner) + 3)
                     if (!shared && owner != exercise)
-                        complain(path, number, "exercise:begin(" owner ") in the file of " exercise ": a named region belongs in a shared file")
+                        complain(path, number, "exercise:begin(" owner ") in the file of " \
+                                 exercise ": a named region belongs in a shared file")
                     if (shared && owner != exercise) {
                         found = inlines(owner, substr(path, length(folder) + 2))
-                        if (found < 0) complain(path, number, "exercise:begin(" owner "): no " folder "/" owner ".cu")
-                        if (!found) complain(path, number, "exercise:begin(" owner "): " owner ".cu does not inline this file")
+                        if (found < 0)
+                            complain(path, number, "exercise:begin(" owner "): no " folder "/" \
+                                     owner ".cu")
+                        if (!found)
+                            complain(path, number, "exercise:begin(" owner "): " owner \
+                                     ".cu does not inline this file")
                     }
                 }
                 sub(/^[ \t]+/, "", text); sub(/[ \t]+$/, "", text)
-                if (text == "") complain(path, number, "exercise:begin needs a description of what to write")
+                if (text == "")
+                    complain(path, number, "exercise:begin needs a description of what to write")
                 inside = 1; opened = number; code = 0
                 keep = owner != "" && owner != exercise
                 if (!keep) { regions++; print indent "// TODO: " text }
             } else if (keyword == "stub") {
-                if (!inside) complain(path, number, "exercise:stub outside an exercise:begin ... exercise:end region")
+                if (!inside)
+                    complain(path, number,
+                             "exercise:stub outside an exercise:begin ... exercise:end region")
                 sub(/^[ \t]/, "", text)      # one blank separates the marker from the code
                 if (!keep) print indent text
             } else if (keyword == "end") {
@@ -134,9 +146,10 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
                 if (!code) complain(path, opened, "the region opened here holds no solution code")
                 inside = 0
             } else if (keyword == "inline") {
-                complain(path, number, "exercise:inline ends an #include \"FILE\" line, nothing else")
+                complain(path, number, not_include)
             } else {
-                complain(path, number, "unknown marker exercise:" keyword " (the markers are exercise:begin, exercise:stub, exercise:end, exercise:inline)")
+                complain(path, number, "unknown marker exercise:" keyword " (the markers are " \
+                         "exercise:begin, exercise:stub, exercise:end, exercise:inline)")
             }
             continue
         }
@@ -151,11 +164,14 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
     if (inside) complain(path, opened, "exercise:begin is never closed by an exercise:end")
 }
 BEGIN {
+    not_include = "exercise:inline ends an #include \"FILE\" line, nothing else"
     exercise = file; sub(/^.*\//, "", exercise); sub(/\.cu$/, "", exercise)
     folder = file; if (folder ~ /\//) sub(/\/[^\/]*$/, "", folder); else folder = "."
     process(file, 0)
     if (!broken && !regions) {
-        if (inlined) complain(file, 1, "no exercise:begin marker and no region named " exercise " in the files it inlines: the exercise would be the solution")
+        if (inlined)
+            complain(file, 1, "no exercise:begin marker and no region named " exercise \
+                     " in the files it inlines: the exercise would be the solution")
         complain(file, 1, "no exercise:begin marker: the exercise would be the solution")
     }
     exit broken
@@ -167,7 +183,11 @@ for solution in "$@"; do
     exercise=$out/$(basename "$solution")
     if awk -v file="$solution" "$program" > "$exercise.new"; then
         # an unchanged exercise keeps its date, so make does not rebuild it
-        if cmp -s "$exercise.new" "$exercise"; then rm -f "$exercise.new"; else mv "$exercise.new" "$exercise"; fi
+        if cmp -s "$exercise.new" "$exercise"; then
+            rm -f "$exercise.new"
+        else
+            mv "$exercise.new" "$exercise"
+        fi
     else
         rm -f "$exercise.new"
         status=1

@@ -38,6 +38,7 @@ EXERCISE_HEADERS := $(wildcard common/*.h) $(wildcard solutions/*.cuh)
 EXERCISE_FLAGS := $(NVCCFLAGS) -I.
 HOST_CHECK_FLAGS := $(filter-out -arch=% -lineinfo,$(NVCCFLAGS)) -I. \
     -gencode arch=compute_$(ARCH:sm_%=%),code=compute_$(ARCH:sm_%=%)
+HOST_CHECK_HEADERS := $(wildcard solutions/host/*.h)
 exercise_of = $(firstword $(subst --, ,$(1)))
 
 define exercise_folder_rule
@@ -45,8 +46,8 @@ $(BUILD)/$(1)/%: $(1)/%.cu $(LIBRARY) $(EXERCISE_HEADERS)
 	@mkdir -p $$(dir $$@)
 	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d $$< $(LIBRARY) $(NVCCLIBS) -o $$@
 
-$(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu solutions/host/host_check.h solutions/host/predict_check.h \
-        $(LIBRARY) $(EXERCISE_HEADERS)
+$(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu \
+        $(HOST_CHECK_HEADERS) $(LIBRARY) $(EXERCISE_HEADERS)
 	@mkdir -p $$(dir $$@)
 	$(NVCC) $(HOST_CHECK_FLAGS) -MMD -MP -MF $$@.d -DEXERCISE_FILE='"$$<"' -Dmain=exercise_main \
 	    solutions/host/$$(call exercise_of,$$*).cu $(LIBRARY) $(NVCCLIBS) -o $$@
@@ -60,7 +61,8 @@ $(BUILD)/$(1)/%.ptxas: $(1)/%.cu $(EXERCISE_HEADERS)
 	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d -Xptxas -v -cubin $$< -o $$@.cubin 2> $$@.partial \
 	    && mv $$@.partial $$@ || { cat $$@.partial >&2; rm -f $$@.partial; exit 1; }
 endef
-$(foreach folder,$(sort exercises solutions $(GRADE_FOLDER)),$(eval $(call exercise_folder_rule,$(folder))))
+$(foreach folder,$(sort exercises solutions $(GRADE_FOLDER)),\
+  $(eval $(call exercise_folder_rule,$(folder))))
 -include $(wildcard $(BUILD)/exercises/*.d $(BUILD)/solutions/*.d $(BUILD)/$(GRADE_FOLDER)/*.d)
 
 .PHONY: exercises grade handout test-exercises

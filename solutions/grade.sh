@@ -79,6 +79,7 @@ checks_of() {
     local st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st
     local ld=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld
     local v4='ld\.global[.a-zA-Z0-9_:]*\.v4\.[fbu]32' s4='st\.global[.a-zA-Z0-9_:]*\.v4\.[fbu]32'
+    local v2='ld\.global[.a-zA-Z0-9_:]*\.v2\.[fbu]32' s2='st\.global[.a-zA-Z0-9_:]*\.v2\.[fbu]32'
     case ${1%%--*} in
         01-cublas-rows-packed)
             echo host; echo "memcheck|$ts"; triangle_values; echo "values|B=2 T=200 C=128 NH=2" ;;
@@ -91,15 +92,17 @@ checks_of() {
         03-registers-counts)
             echo host ;;
         03-registers-epilogue)
-            echo host; echo "local|registers_epilogue_scores"; echo "memcheck|$ts"; triangle_values ;;
+            echo host; echo "local|registers_epilogue_scores"; echo "memcheck|$ts"
+            triangle_values ;;
         04-vectorized-loads)
             echo host
             echo "instr|vectorized_loads_scores<4>|$v4|LDG\.E\.128|16|16-byte loads (float4)|ld"
-            echo "instr|vectorized_loads_scores<2>|ld\.global[.a-zA-Z0-9_:]*\.v2\.[fbu]32|LDG\.E\.64|16|8-byte loads (float2)|ld"
+            echo "instr|vectorized_loads_scores<2>|$v2|LDG\.E\.64|16|8-byte loads (float2)|ld"
             echo "memcheck|B=1 T=128 C=12 NH=2"; triangle_values
             echo "values|B=1 T=128 C=12 NH=2"; echo "values|B=2 T=256 C=15 NH=3" ;;
         04-vectorized-stores)
-            echo host; echo "instr|vectorized_stores_scores|$s4|STG\.E\.128|16|16-byte stores (float4)|st"
+            echo host
+            echo "instr|vectorized_stores_scores|$s4|STG\.E\.128|16|16-byte stores (float4)|st"
             echo "memcheck|$ts"; triangle_values ;;
         05-shared-stage-tiles)
             echo host; echo "instr|shared_stage_scores|$v4|LDG\.E\.128|1|16-byte loads (float4)|ld"
@@ -129,7 +132,7 @@ checks_of() {
             echo "ncu|tensor_tile_scores|$ld|B=1 T=256 C=64 NH=1" ;;
         08-tensor-epilogue)
             echo host
-            echo "instr|tensor_tile_scores|st\.global[.a-zA-Z0-9_:]*\.v2\.[fbu]32|STG\.E\.64|16|8-byte stores (float2)|st"
+            echo "instr|tensor_tile_scores|$s2|STG\.E\.64|16|8-byte stores (float2)|st"
             echo "memcheck|$ts"; triangle_values ;;
         08-tensor-predict)
             echo host
@@ -168,7 +171,9 @@ fi
 
 logs=$BUILD/grade-logs/$folder
 mkdir -p "$logs" || exit 2
-new_seed() { if [ -n "${SEED:-}" ]; then echo "$SEED"; else od -An -N4 -tu4 /dev/urandom | tr -d ' '; fi; }
+new_seed() {
+    if [ -n "${SEED:-}" ]; then echo "$SEED"; else od -An -N4 -tu4 /dev/urandom | tr -d ' '; fi
+}
 # A CUDA tool: the one the variable names (none: treat it as missing), or
 # the one on the PATH, or the one beside nvcc.
 tool() {
@@ -192,7 +197,8 @@ run_reason() {
         0) return 0 ;;
         77) no_gpu=$(grep -m1 SKIPPED "$run_log" | sed 's/^SKIPPED: //'); echo skip ;;
         2) if grep -q ' refuses ' "$run_log"; then
-               echo "refused size $size: $(grep -m1 ' refuses ' "$run_log" | sed 's/^.* refuses [^:]*: //')"
+               echo "refused size $size: $(grep -m1 ' refuses ' "$run_log" |
+                                           sed 's/^.* refuses [^:]*: //')"
            else
                echo "could not run $size: $(tail -n 1 "$run_log")"
            fi ;;
@@ -218,13 +224,22 @@ run_program() {
     { echo "== $*: exit $status"; cat "$log.run"; } >> "$log"
 }
 
+# Builds a target of grade.mk, its output into the log.
+build() { "$MAKE" -s --no-print-directory BUILD="$BUILD" GRADE_DIR="$folder" "$1" >> "$2" 2>&1; }
+
+# Lines from stdin joined with SEPARATOR.
+joined() {
+    awk -v separator="$1" 'NR > 1 { printf "%s", separator } { printf "%s", $0 } END { print "" }'
+}
+
 # A failure: which part it belongs to (host or gpu) and what it says.
 fail_with() { failed_part=$1 failure=$2; }
 
 # The first line of a sanitizer's report that says what went wrong.
 sanitizer_report() {
-    grep -E '^=+ +[^ ]' "$1" | grep -vE 'COMPUTE-SANITIZER|ERROR SUMMARY|^=+ +(at |by |Host Frame|Device Frame|Saved host|=+$)' \
-        | head -n 1 | sed -E 's/^=+ +//'
+    grep -E '^=+ +[^ ]' "$1" |
+        grep -vE 'COMPUTE-SANITIZER|ERROR SUMMARY|^=+ +(at |by |Host Frame|Device Frame|Saved )' |
+        head -n 1 | sed -E 's/^=+ +//'
 }
 
 # grade NAME: grades one exercise; sets result, host_part, gpu_part, reason.
@@ -233,8 +248,9 @@ grade() {
     local log=$logs/$name.log program=$BUILD/$folder/$name
     : > "$log"
     result=FAIL host_part=- gpu_part=- reason=""
-    if ! "$MAKE" -s --no-print-directory BUILD="$BUILD" GRADE_DIR="$folder" "$program" >> "$log" 2>&1; then
-        local error; error=$(grep -m1 'error' "$log" | sed -E 's/^[^ ]*\.cu\(([0-9]+)\): /line \1: /')
+    if ! build "$program" "$log"; then
+        local error
+        error=$(grep -m1 'error' "$log" | sed -E 's/^[^ ]*\.cu\(([0-9]+)\): /line \1: /')
         reason="does not compile: ${error:-see $log}"
         echo "  $name: does not compile"
         return
@@ -248,19 +264,19 @@ grade() {
         host)
             local source=solutions/host/$exercise.cu
             if [ ! -f "$source" ]; then fail_with host "host: $source is missing"; break; fi
-            if ! "$MAKE" -s --no-print-directory BUILD="$BUILD" GRADE_DIR="$folder" \
-                 "$program.host" >> "$log" 2>&1; then
-                fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"; break
+            if ! build "$program.host" "$log"; then
+                fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
+                break
             fi
             run_program "$log" "$timeout_s" "$program.host"
             if [ $status -ne 0 ]; then
                 why=$(grep -m1 '^FAIL' "$log.run" | sed 's/^FAIL *//')
-                fail_with host "host: ${why:-the check exited $status: $(tail -n 1 "$log.run")}"; break
+                fail_with host "host: ${why:-the check exited $status: $(tail -n 1 "$log.run")}"
+                break
             fi
-            host_done+=("$(grep '^ok' "$log.run" | sed 's/^ok *//; s/:.*//' | paste -sd ';' | sed 's/;/, /g')") ;;
+            host_done+=("$(grep '^ok' "$log.run" | sed 's/^ok *//; s/:.*//' | joined ', ')") ;;
         local)
-            if ! "$MAKE" -s --no-print-directory BUILD="$BUILD" GRADE_DIR="$folder" \
-                 "$program.ptxas" >> "$log" 2>&1; then
+            if ! build "$program.ptxas" "$log"; then
                 fail_with host "local memory: ptxas -v did not run (see $log)"; break
             fi
             # ptxas -v: "Function properties for MANGLED", then "N bytes stack frame, ..."
@@ -268,26 +284,30 @@ grade() {
             usage=$(awk -v kernel="$rest" '
                 /Function properties for/ { mine = index($0, kernel) > 0; next }
                 mine && /bytes stack frame/ { print; mine = 0 }' "$program.ptxas" | head -n 1)
-            if [ -z "$usage" ]; then fail_with host "local memory: ptxas names no kernel $rest"; break; fi
+            if [ -z "$usage" ]; then
+                fail_with host "local memory: ptxas names no kernel $rest"; break
+            fi
             stack=$(echo "$usage" | awk '{ print $1 }')
             spills=$(echo "$usage" | sed -E 's/.*, ([0-9]+) bytes spill stores.*/\1/')
             echo "== ptxas, $rest: $usage" >> "$log"
             if [ "$stack" != 0 ] || [ "$spills" != 0 ]; then
-                fail_with host "local memory (ptxas): $rest has a $stack-byte stack frame and $spills bytes of spill stores; its arrays belong in registers"
+                fail_with host "local memory (ptxas): $rest has a $stack-byte stack frame and \
+$spills bytes of spill stores; its arrays belong in registers"
                 break
             fi
             host_done+=("no local memory (ptxas)") ;;
         instr)
             local ptx_regex sass_regex minimum what scalar pattern count narrow sass_count
             IFS='|' read -r kernel ptx_regex sass_regex minimum what scalar <<< "$rest"
-            if ! "$MAKE" -s --no-print-directory BUILD="$BUILD" GRADE_DIR="$folder" \
-                 "$program.ptx" >> "$log" 2>&1; then
+            if ! build "$program.ptx" "$log"; then
                 fail_with host "$what: the PTX could not be made (see $log)"; break
             fi
             # A template's entry is mangled: vectorized_loads_scores<4> is
             # _Z23vectorized_loads_scoresILi4EE...; a plain kernel's is _Z<n>NAME...
             pattern=$kernel
-            case $kernel in *\<*\>) pattern="${kernel%%<*}ILi${kernel#*<}"; pattern="${pattern%>}EE" ;; esac
+            case $kernel in
+                *\<*\>) pattern="${kernel%%<*}ILi${kernel#*<}" pattern="${pattern%>}EE" ;;
+            esac
             count=$(awk -v kernel="$pattern" -v regex="$ptx_regex" '
                 /^\.(visible |weak )?\.entry/ { mine = index($0, kernel) > 0 }
                 /^\.(visible |weak )?\.func/ { mine = 0 }
@@ -295,7 +315,8 @@ grade() {
                 END { print n + 0 }' "$program.ptx")
             echo "== PTX of $kernel: $count lines match $ptx_regex" >> "$log"
             if [ "$count" -lt "$minimum" ]; then
-                fail_with host "$what (PTX): $kernel has $count such instructions, at least $minimum wanted"
+                fail_with host "$what (PTX): $kernel has $count such instructions, at least \
+$minimum wanted"
                 break
             fi
             if [ -n "$scalar" ]; then # and none of one float
@@ -305,18 +326,22 @@ grade() {
                     mine && $1 ~ ("^" op "\\.global") && $0 !~ /\.v[248]\./ { n++ }
                     END { print n + 0 }' "$program.ptx")
                 if [ "$narrow" -gt 0 ]; then
-                    fail_with host "$what (PTX): $kernel has $narrow 4-byte global $([ "$scalar" = ld ] && echo loads || echo stores) as well; every one should be wide"
+                    local access=stores; [ "$scalar" = ld ] && access=loads
+                    fail_with host "$what (PTX): $kernel has $narrow 4-byte global $access as \
+well; every one should be wide"
                     break
                 fi
             fi
             if [ -n "$cuobjdump" ]; then
-                sass_count=$("$cuobjdump" -sass "$program" 2>> "$log" | awk -v kernel="$pattern" -v regex="$sass_regex" '
+                sass_count=$("$cuobjdump" -sass "$program" 2>> "$log" |
+                             awk -v kernel="$pattern" -v regex="$sass_regex" '
                     /Function : / { mine = index($0, kernel) > 0 }
                     mine && $0 ~ regex { n++ }
                     END { print n + 0 }')
                 echo "== SASS of $kernel: $sass_count lines match $sass_regex" >> "$log"
                 if [ "$sass_count" -lt "$minimum" ]; then
-                    fail_with host "$what (SASS): $kernel has $sass_count ${sass_regex//\\/}, at least $minimum wanted"
+                    fail_with host "$what (SASS): $kernel has $sass_count ${sass_regex//\\/}, \
+at least $minimum wanted"
                     break
                 fi
                 host_done+=("$what: $count in PTX, $sass_count ${sass_regex//\\/}")
@@ -346,7 +371,9 @@ grade() {
             esac ;;
         memcheck|racecheck|synccheck)
             if [ -n "$no_gpu" ]; then gpu_skipped=1; continue; fi
-            if [ -z "$sanitizer" ]; then gpu_notes+=("$kind not run, no compute-sanitizer here"); continue; fi
+            if [ -z "$sanitizer" ]; then
+                gpu_notes+=("$kind not run, no compute-sanitizer here"); continue
+            fi
             seed=$(new_seed)
             run_program "$log" $((4 * timeout_s)) "$sanitizer" --tool "$kind" --error-exitcode 99 \
                 "$program" $rest --check-only --seed "$seed"
@@ -367,7 +394,9 @@ grade() {
             gpu_done+=("$kind") ;;
         ncu)
             if [ -n "$no_gpu" ]; then gpu_skipped=1; continue; fi
-            if [ -z "$ncu" ]; then gpu_notes+=("bank conflicts not measured, no ncu here"); continue; fi
+            if [ -z "$ncu" ]; then
+                gpu_notes+=("bank conflicts not measured, no ncu here"); continue
+            fi
             local metric wavefronts conflicts total excess side units
             IFS='|' read -r kernel metric size <<< "$rest"
             wavefronts=${metric/data_bank_conflicts_pipe_lsu_mem/data_pipe_lsu_wavefronts_mem}
@@ -389,9 +418,10 @@ grade() {
             excess=$(awk -v c="$conflicts" -v t="$total" \
                 'BEGIN { ideal = t - c; printf "%.2f", ideal > 0 ? c / ideal : (c > 0 ? 99 : 0) }')
             side=stores; case $metric in *_ld) side=loads ;; esac
-            echo "== ncu $kernel: $conflicts conflicts in $total wavefronts of shared $side" >> "$log"
+            echo "== ncu $kernel: $conflicts conflicts, $total wavefronts of shared $side" >> "$log"
             if awk -v e="$excess" 'BEGIN { exit !(e > 0.1) }'; then
-                fail_with gpu "bank conflicts (ncu, shared $side of $kernel at $size): $conflicts in $total wavefronts, $excess extra per conflict-free one (at most 0.1)"
+                fail_with gpu "bank conflicts (ncu, shared $side of $kernel at $size): \
+$conflicts in $total wavefronts, $excess extra per conflict-free one (at most 0.1)"
                 break
             fi
             gpu_done+=("bank conflicts $excess (ncu)") ;;
@@ -401,7 +431,8 @@ grade() {
             predicted=$("$program.host" predict "$kernel" $size 2>> "$log")
             predicted=${predicted#predicted_ms }
             if ! awk -v p="$predicted" 'BEGIN { exit !(p + 0 > 0 && p + 0 < 1e9) }'; then
-                fail_with host "prediction: none for $kernel at $size (predicted_ms says '$predicted')"
+                fail_with host "prediction: none for $kernel at $size (predicted_ms says \
+'$predicted')"
                 break
             fi
             echo "== predicted $predicted ms for $kernel at $size" >> "$log"
@@ -420,13 +451,17 @@ grade() {
             fi
             if [ -n "$why" ]; then fail_with gpu "prediction: the timed run failed: $why"; break; fi
             measured=$(awk -F, -v k="$kernel" 'NR > 1 && $2 == k { print $5; exit }' "$csv")
-            if [ -z "$measured" ]; then fail_with gpu "prediction: no time measured for $kernel"; break; fi
+            if [ -z "$measured" ]; then
+                fail_with gpu "prediction: no time measured for $kernel"; break
+            fi
             ratio=$(awk -v m="$measured" -v p="$predicted" 'BEGIN { printf "%.2f", m / p }')
             verdict="measured $measured ms / predicted $predicted ms = $ratio for $kernel at $size"
             echo "  $name: $verdict"
             echo "== $verdict" >> "$log"
-            if awk -v r="$ratio" -v f="$PREDICTION_FACTOR" 'BEGIN { exit !(r > f || r < 1 / f) }'; then
-                fail_with gpu "prediction: $verdict, outside 1/$PREDICTION_FACTOR to $PREDICTION_FACTOR"
+            if awk -v r="$ratio" -v f="$PREDICTION_FACTOR" 'BEGIN { exit !(r > f || r < 1/f) }'
+            then
+                fail_with gpu "prediction: $verdict, outside 1/$PREDICTION_FACTOR to \
+$PREDICTION_FACTOR"
                 break
             fi
             gpu_done+=("measured/predicted $ratio ($kernel, ${size%% mask=*})") ;;
@@ -438,8 +473,8 @@ grade() {
 
     [ $sizes_run -gt 0 ] && gpu_done=("values at $sizes_run sizes" "${gpu_done[@]}")
     local host_text gpu_text
-    host_text=$(printf '%s\n' "${host_done[@]}" | sed '/^$/d' | paste -sd ';' | sed 's/;/, /g')
-    gpu_text=$(printf '%s\n' "${gpu_done[@]}" | sed '/^$/d' | paste -sd ';' | sed 's/;/, /g')
+    host_text=$(printf '%s\n' "${host_done[@]}" | sed '/^$/d' | joined ', ')
+    gpu_text=$(printf '%s\n' "${gpu_done[@]}" | sed '/^$/d' | joined ', ')
     [ -n "$host_text" ] && host_part=PASS
     [ -n "$gpu_text" ] && gpu_part=PASS
     if [ -n "$failure" ]; then
@@ -455,9 +490,11 @@ grade() {
     else
         result=PASS
         notes+=("${gpu_notes[@]}")   # a missing GPU tool matters only where there is a GPU
-        reason="${host_text:+host: $host_text}${host_text:+${gpu_text:+; }}${gpu_text:+GPU: $gpu_text}"
+        reason="${host_text:+host: $host_text}${host_text:+${gpu_text:+; }}"
+        reason="$reason${gpu_text:+GPU: $gpu_text}"
     fi
-    local unchecked; unchecked=$(printf '%s\n' "${notes[@]}" | awk 'NF && !seen[$0]++' | paste -sd ';' | sed 's/;/; /g')
+    local unchecked
+    unchecked=$(printf '%s\n' "${notes[@]}" | awk 'NF && !seen[$0]++' | joined '; ')
     [ -n "$unchecked" ] && reason="$reason (unchecked: $unchecked)"
 }
 
@@ -476,7 +513,11 @@ passed=0 failed=0 skipped=0
 for k in "${!names[@]}"; do
     printf "%-${width}s %-6s %-4s %-4s %s\n" "${names[$k]}" "${results[$k]}" "${host_parts[$k]}" \
         "${gpu_parts[$k]}" "${reasons[$k]}"
-    case ${results[$k]} in PASS) passed=$((passed + 1)) ;; FAIL) failed=$((failed + 1)) ;; *) skipped=$((skipped + 1)) ;; esac
+    case ${results[$k]} in
+        PASS) passed=$((passed + 1)) ;;
+        FAIL) failed=$((failed + 1)) ;;
+        *) skipped=$((skipped + 1)) ;;
+    esac
 done
 echo
 echo "$folder/: $passed passed, $failed failed, $skipped skipped (logs in $logs/)"

@@ -103,12 +103,14 @@ else
         diff <(cd solutions && ls [0-9][0-9]-*.cu) <(cd exercises && ls [0-9][0-9]-*.cu)
 
     # exercises/ is exactly what the generator makes of solutions/.
-    expect_status "the generator accepts every solution" 0 solutions/generate.sh "$exercise_tmp/fresh"
+    expect_status "the generator accepts every solution" 0 \
+        solutions/generate.sh "$exercise_tmp/fresh"
     expect_status "exercises/ is up to date with solutions/ (else: make exercises)" 0 \
         diff -r "$exercise_tmp/fresh" exercises --exclude='*.md'
     # Chapter 6's layer and chapter 8's tile live once, in solutions/NN-*.cuh.
     for shared in solutions/06-msa-layer.cuh solutions/08-tensor-tile.cuh; do
-        users=$(grep -l "^#include \"$(basename "$shared")\" // exercise:inline" $solution_files | wc -l)
+        inline_line="^#include \"$(basename "$shared")\" // exercise:inline"
+        users=$(grep -l "$inline_line" $solution_files | wc -l)
         if [ "$users" -ge 2 ]; then pass "$shared is the one source of $users exercises"
         else fail "$shared" "inlined by $users solution(s), 2 or more wanted"; fi
     done
@@ -122,7 +124,9 @@ else
     # of its chapter) has a title, a difficulty and the line that grades it.
     for solution in $solution_files; do
         name=$(basename "$solution" .cu)
-        statement=$(awk '$0 == "/*md" { inside = 1; next } inside && $0 == "*/" { exit } inside' "$solution")
+        statement=$(awk '$0 == "/*md" { inside = 1; next }
+                         inside && $0 == "*/" { exit }
+                         inside' "$solution")
         if ! echo "$statement" | grep -Eq '^###? '; then
             fail "statement of $name" "its first /*md block has no ## or ### title"
         elif ! echo "$statement" | grep -Eq '^\*Difficulty: (easy|medium|hard)\.\*'; then
@@ -162,20 +166,25 @@ expect_rejected "generator: a region with no solution in it" $fixtures/malformed
     "^$fixtures/malformed-empty.cu:4: the region opened here holds no solution code"
 expect_rejected "generator: a solution with no region" $fixtures/malformed-no-markers.cu \
     "^$fixtures/malformed-no-markers.cu:1: no exercise:begin marker"
-expect_rejected "generator: an inlined file that is not there" $fixtures/malformed-inline-missing.cu \
+expect_rejected "generator: an inlined file that is not there" \
+    $fixtures/malformed-inline-missing.cu \
     "^$fixtures/malformed-inline-missing.cu:2: exercise:inline: no such file"
-expect_rejected "generator: an inline marker not on an #include" $fixtures/malformed-inline-alone.cu \
+expect_rejected "generator: an inline marker not on an #include" \
+    $fixtures/malformed-inline-alone.cu \
     "^$fixtures/malformed-inline-alone.cu:4: exercise:inline ends an #include"
-expect_rejected "generator: an inlined file that inlines another" $fixtures/malformed-inline-nested.cu \
+expect_rejected "generator: an inlined file that inlines another" \
+    $fixtures/malformed-inline-nested.cu \
     "^$fixtures/nested-inline.cuh:2: exercise:inline inside an inlined file"
 expect_rejected "generator: a region named for no solution" $fixtures/02-unknown-owner.cu \
     "^$fixtures/unknown-owner.cuh:4: exercise:begin\(02-no-such-exercise\): no "
 expect_rejected "generator: a region named for a solution that does not inline the file" \
     $fixtures/02-owner-not-inlining.cu \
     "^$fixtures/lone-owner.cuh:4: exercise:begin\(02-lone\): 02-lone.cu does not inline"
-expect_rejected "generator: a named region in a solution's own file" $fixtures/03-named-in-own-file.cu \
+expect_rejected "generator: a named region in a solution's own file" \
+    $fixtures/03-named-in-own-file.cu \
     "^$fixtures/03-named-in-own-file.cu:5: exercise:begin\(01-shared-one\) in the file of"
-expect_rejected "generator: nothing of its own in what it inlines" $fixtures/03-nothing-of-its-own.cu \
+expect_rejected "generator: nothing of its own in what it inlines" \
+    $fixtures/03-nothing-of-its-own.cu \
     "^$fixtures/03-nothing-of-its-own.cu:1: no exercise:begin marker and no region named"
 expect_status "generator: a malformed file leaves no half-made exercise" 1 \
     test -e "$exercise_tmp/rejected/malformed-unclosed.cu"
@@ -185,7 +194,8 @@ expect_status "generator: a malformed file leaves no half-made exercise" 1 \
 for source in exercises/[0-9][0-9]-*.cu $solution_files; do
     [ -f "$source" ] || continue
     expect_status "$source compiles" 0 \
-        ${MAKE:-make} -s --no-print-directory BUILD="$exercise_build" "$exercise_build/${source%.cu}"
+        ${MAKE:-make} -s --no-print-directory BUILD="$exercise_build" \
+        "$exercise_build/${source%.cu}"
 done
 
 # ---------------------------------------------------------------- Nsight Compute's CSV
@@ -207,7 +217,8 @@ GRADE_DIR=tests/fixtures/grade GRADE_TIMEOUT=10 solutions/grade.sh >"$reasons_ta
 expect_status "grader: exit status 1 when a file fails" 0 test $? -eq 1
 at="at B=1 T=128 C=32 NH=1"
 line=$(table_line "$reasons_table" 02-does-not-compile)
-if echo "$line" | grep -Eq '^02-does-not-compile +FAIL +- +- +does not compile: line [0-9]+: error'; then
+if echo "$line" |
+   grep -Eq '^02-does-not-compile +FAIL +- +- +does not compile: line [0-9]+: error'; then
     pass "grader: a compile error is 'does not compile', with its line"
 else
     fail "grader: a compile error is 'does not compile'" "graded: ${line:-no line}" "$reasons_table"
@@ -231,18 +242,21 @@ graded_host "property: every tile below the diagonal once (host)" "$reasons_tabl
 graded_host "property: the counts of a kernel (host, enumerated grid)" "$reasons_table" \
     03-registers-counts--dense-count "host: working_threads: .*the grid has 792576"
 graded_host "property: no local memory (ptxas)" "$reasons_table" \
-    03-registers-epilogue--local-memory "local memory \(ptxas\): registers_epilogue_scores has a [1-9][0-9]*-byte stack frame"
+    03-registers-epilogue--local-memory \
+    "local memory \(ptxas\): registers_epilogue_scores has a [1-9][0-9]*-byte stack frame"
 graded_host "property: 16-byte loads (PTX)" "$reasons_table" \
-    04-vectorized-loads--scalar-loads "16-byte loads \(float4\) \(PTX\): vectorized_loads_scores<4> has 0"
+    04-vectorized-loads--scalar-loads \
+    "16-byte loads \(float4\) \(PTX\): vectorized_loads_scores<4> has 0"
 graded_host "property: 16-byte stores (PTX)" "$reasons_table" \
-    04-vectorized-stores--scalar-stores "16-byte stores \(float4\) \(PTX\): vectorized_stores_scores has 0"
+    04-vectorized-stores--scalar-stores \
+    "16-byte stores \(float4\) \(PTX\): vectorized_stores_scores has 0"
 graded_host "property: 8-byte stores (PTX)" "$reasons_table" \
     08-tensor-epilogue--scalar-stores "8-byte stores \(float2\) \(PTX\): tensor_tile_scores has 0"
-graded_host "property: conflict-free stores, counted from copy_slot and PAD (host)" "$reasons_table" \
+graded_host "property: conflict-free stores, from copy_slot and PAD (host)" "$reasons_table" \
     05-shared-stage-tiles--row-major-unpadded "host: bank conflicts of the stores: .* 4 wavefronts"
 graded_host "property: conflict-free reads, counted from the ownership (host)" "$reasons_table" \
     05-shared-inner-loop--neighbour-columns "host: bank conflicts of the reads: .* 4 wavefronts"
-graded_host "property: conflict-free reads of phase 3, from projection_stride (host)" "$reasons_table" \
+graded_host "property: conflict-free phase 3, from projection_stride (host)" "$reasons_table" \
     06-msa-gate--unpadded-rows "host: bank conflicts in phase 3: .* 32 wavefronts"
 graded_host "property: conflict-free fragment loads, from PAD (host)" "$reasons_table" \
     08-tensor-fragments--unpadded "host: bank conflicts of the fragment loads: .* 8 wavefronts"
@@ -267,7 +281,8 @@ graded_gpu "property: a softmax that survives large logits (--logits 90)" "$reas
 graded_gpu "property: accuracy at other magnitudes (--input-scale)" "$reasons_table" \
     09-tf32-split--flushes-tiny-residuals "inputs in \+-1e-3: wrong at .*--input-scale 1e-3"
 graded_gpu "property: bank conflicts as the hardware counts them (ncu)" "$reasons_table" \
-    05-shared-stage-tiles--kernel-ignores-its-mapping "bank conflicts \(ncu, shared stores of shared_stage_scores"
+    05-shared-stage-tiles--kernel-ignores-its-mapping \
+    "bank conflicts \(ncu, shared stores of shared_stage_scores"
 graded_gpu "property: a prediction within a factor 2 of the time (GPU timing)" "$reasons_table" \
     05-shared-predict--memory-floor "prediction: measured .* outside 1/2 to 2"
 
@@ -286,8 +301,9 @@ else
 fi
 if have_gpu; then
     expect_output "grader: a missing compute-sanitizer and ncu are named in the table" \
-        "^05-shared-stage-tiles +PASS .*unchecked: racecheck not run, no compute-sanitizer.*no ncu" \
-        env NCU=none COMPUTE_SANITIZER=none GRADE_DIR=solutions solutions/grade.sh 05-shared-stage-tiles
+        "^05-shared-stage-tiles +PASS .*unchecked: racecheck not run, no compute-san.*no ncu" \
+        env NCU=none COMPUTE_SANITIZER=none GRADE_DIR=solutions \
+        solutions/grade.sh 05-shared-stage-tiles
 else
     skip "grader: a missing compute-sanitizer and ncu are named in the table" \
         "no GPU here: the GPU checks do not run, so no GPU tool is missed"
@@ -301,20 +317,23 @@ grade_marker=$exercise_build/grade-ran-this
 expect_refused_running_nothing "make grade EX='a;touch FILE' is refused and runs nothing" \
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="a;touch $grade_marker"
 expect_refused_running_nothing "make grade EX='02-triangle-grid \`touch FILE\`' runs nothing" \
-    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="02-triangle-grid \`touch $grade_marker\`"
+    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade \
+    EX="02-triangle-grid \`touch $grade_marker\`"
 expect_refused_running_nothing "make grade EX='\$(shell touch FILE)' runs nothing" \
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="\$(shell touch $grade_marker)"
 expect_refused_running_nothing "make grade EX=99-no-such-exercise exits non-zero" \
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX=99-no-such-exercise
 expect_output "make grade EX=exercises/NAME.cu grades that one exercise" \
-    "^grading exercises/: 1 exercise" ${MAKE:-make} -s --no-print-directory grade EX=exercises/02-triangle-grid.cu
+    "^grading exercises/: 1 exercise" \
+    ${MAKE:-make} -s --no-print-directory grade EX=exercises/02-triangle-grid.cu
 
 # ---------------------------------------------------------------- the proof
 # Every untouched exercise fails cleanly (on its host part, a refused size,
 # NaN or wrong values: no compile error, crash or hang), and every solution
 # passes everything it is graded on.
 if [ -z "$solution_files" ]; then
-    skip "every untouched exercise fails, every solution passes" "no solutions here (a student's copy)"
+    skip "every untouched exercise fails, every solution passes" \
+        "no solutions here (a student's copy)"
 else
     stubs_table=$(log_of "grade the untouched exercises")
     solutions_table=$(log_of "grade the solutions")
