@@ -2,11 +2,11 @@
 #
 #   make exercises               regenerate exercises/ from solutions/ (solutions/generate.sh)
 #   make grade                   build and grade every exercise in exercises/
-#   make grade EX=02-naive-index build and grade one
+#   make grade EX=02-triangle-grid   build and grade one
 #   make grade GRADE_DIR=solutions   the same grader on the solutions (or on any
 #                                folder of files named like the exercises)
 #   make handout                 build/handout.tar.gz: the repository without the
-#                                solution programs (NN-*.cu, and the shared NN-*.cuh), for students
+#                                solutions (NN-*.cu and the shared NN-*.cuh), for students
 #   make test-exercises          only the exercise tests of `make test`
 #                                (tests/suites/80-exercises.sh)
 #

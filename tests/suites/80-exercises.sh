@@ -273,9 +273,9 @@ graded_host "property: the counts behind a prediction (host)" "$reasons_table" \
 graded_gpu "property: no access out of bounds (memcheck)" "$reasons_table" \
     02-naive-any-length--reads-past-T "memcheck at B=1 T=129 C=32 NH=1 \(seed [0-9]+\): "
 graded_gpu "property: no race on shared memory (racecheck)" "$reasons_table" \
-    05-shared-stage-tiles--missing-barrier "racecheck at .*Race reported"
+    05-shared-stage-tiles--missing-barrier "racecheck at B=1 T=256 C=128 NH=2 \(seed [0-9]+\): "
 graded_gpu "property: no divergent barrier (synccheck)" "$reasons_table" \
-    06-msa-layernorm--barrier-in-loop "synccheck at .*[Bb]arrier"
+    06-msa-layernorm--barrier-not-all-reach "synccheck at B=1 S=5 N=3 D=64 H=2 \(seed [0-9]+\): "
 graded_gpu "property: a softmax that survives large logits (--logits 90)" "$reasons_table" \
     06-msa-softmax--no-maximum "large logits: (NaN or unwritten|wrong) at .*--logits 90"
 graded_gpu "property: accuracy at other magnitudes (--input-scale)" "$reasons_table" \
