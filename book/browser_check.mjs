@@ -1,7 +1,8 @@
 // book/browser_check.mjs - opens a page of the book in the distribution's
 // headless Chromium and checks what a reader would see: the page loads, it
-// logs no page error and no console error, and every image loaded
-// (naturalWidth > 0), at least as many as expected. Then it saves a
+// logs no page error and no console error, every image loaded (naturalWidth
+// > 0), at least as many as expected, every figure shows one, and no code
+// block cuts its lines off (one wider than the window scrolls). Then it saves a
 // screenshot of the top of the page and one per chapter (each chapter's
 // numbered h1 scrolled to the top of the window).
 //
@@ -76,6 +77,22 @@ try {
   });
   if (images.length < options.minImages)
     failures.push(`${images.length} images, expected at least ${options.minImages}`);
+  // every figure shows its plot; no code block cuts its lines off (a block
+  // wider than the page must scroll), and how many need to scroll at all
+  const figures = await page.$$eval('figure', (all) => all.map((figure) => {
+    const image = figure.querySelector('img');
+    return Boolean(image && image.complete && image.naturalWidth > 0);
+  }));
+  figures.forEach((loaded, k) => {
+    if (!loaded) failures.push(`figure ${k + 1} of ${figures.length} shows no image`);
+  });
+  const code = await page.$$eval('div.sourceCode', (all) => all.map((block) => ({
+    wider: block.scrollWidth > block.clientWidth + 1,
+    scrolls: ['auto', 'scroll'].includes(getComputedStyle(block).overflowX) })));
+  const clipped = code.filter((block) => block.wider && !block.scrolls).length;
+  if (clipped) failures.push(`${clipped} of ${code.length} code blocks cut their lines off`);
+  console.log(`browser_check: ${figures.length} figures, ${code.length} code blocks ` +
+    `(${code.filter((block) => block.wider).length} wider than the window, scrolled)`);
 
   if (options.screenshot) await page.screenshot({ path: options.screenshot });
   if (options.chapters) {

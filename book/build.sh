@@ -40,7 +40,8 @@ if ! command -v pandoc >/dev/null; then
 fi
 rendered="$WORK/rendered"
 tables="$WORK/tables"
-rm -rf "$rendered" "$tables"
+unplaced="$WORK/unplaced"  # the plots no chapter places: the appendix's {{figures}}
+rm -rf "$rendered" "$tables" "$unplaced"
 mkdir -p "$WORK" "$OUT" "$rendered" "$tables"
 
 # pandoc numbers the chapters in the order they come; say so if a number is skipped
@@ -72,13 +73,25 @@ markdown="$WORK/$edition.md"
         "${weave[@]}" prose book/roads-not-taken.md
         printf '%s\n' "$tried"
     fi
-    echo
-    "${weave[@]}" prose book/all-results.md
 } > "$markdown.partial"
+# A plot belongs in the chapter that places it ({{figure|NAME}}); the appendix
+# of all results shows ({{figures}}) the plots that no chapter places.
+mkdir -p "$unplaced"
+: > "$unplaced/all.md"
+while read -r name; do
+    grep -q "{#fig-$name}" "$markdown.partial" || cat "$FIGURES/$name.md" >> "$unplaced/all.md"
+done < <(cat "$FIGURES/index" 2>/dev/null)
+{
+    echo
+    "${weave[@]}" --figures "$unplaced" prose book/all-results.md
+} >> "$markdown.partial"
 mv "$markdown.partial" "$markdown"
 
+# The contents go two levels deep (the PDF's, on its first page, one: book.css);
+# book/math.lua mends two TeX forms that pandoc's MathML renders badly.
 common=(--from markdown --metadata-file=book/metadata.yaml --syntax-definition=book/cuda.xml
         --highlight-style=tango --number-sections --toc --toc-depth=2 --css=book/book.css
+        --lua-filter=book/math.lua
         --columns=1000)  # tables as wide as their text, not squeezed to 72 columns
 if [ "$edition" = workbook-instructor ]; then
     common+=(--metadata subtitle="Instructor's edition, with the solutions")

@@ -2,8 +2,7 @@
  * them: the tables (a short headline, and all of them) and the data gnuplot
  * draws the plots from, all read from the CSV files of plots/data.
  *
- *   gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon book/results.c \
- *       common/csv_reader.c common/kernel_list.c common/gpu_peaks.c -o build/book/results -lm
+ * Built by book/book.mk (with common/csv_reader.c, kernel_list.c, gpu_peaks.c).
  *
  *   results table headline  > headline.md   the champions and each chapter's best, default sizes
  *   results table all       > all.md        every kernel at every size
@@ -32,12 +31,12 @@ static kernel_list kernels;
 
 /* What the tables and plots call each problem, and its default size. */
 typedef struct {
-    const char *name, *title, *default_shape;
+    const char *name, *title, *default_shape, *champions;
 } problem_info;
 
 static const problem_info problems[] = {
-    {"trimul", "The triangle", "B=8 T=1024 C=768 NH=12"},
-    {"msa", "MSA gated attention", "B=1 S=512 N=256 D=256 H=8"},
+    {"trimul", "The triangle", "B=8 T=1024 C=768 NH=12", "cuBLAS"},
+    {"msa", "MSA gated attention", "B=1 S=512 N=256 D=256 H=8", "unfused/PyTorch"},
 };
 
 /* The headline table stays short: the rest is in the appendix. */
@@ -58,10 +57,14 @@ static const kernel_entry *entry_of(const result_row *row)
     return &kernels.entries[row->kernel];
 }
 
-/* 1: an FP32 champion (the grey of cuBLAS), 2: FP32, 3: tensor cores. */
-static int colour_of(const result_row *row)
+/* What a plot colours a kernel by: 1 a champion on the FP32 pipe (cuBLAS, the
+ * unfused layer, PyTorch), 2 one on the tensor cores, 3 the book's FP32
+ * kernels, 4 its tensor-core ones. */
+static int kind_of(const result_row *row)
 {
-    return entry_of(row)->pipe == GPU_PIPE_TENSOR ? 3 : entry_of(row)->role == KERNEL_CHAMPION ? 1 : 2;
+    kernel_role role = entry_of(row)->role;
+    int champion = role == KERNEL_CHAMPION || role == KERNEL_TORCH;
+    return (champion ? 1 : 3) + (entry_of(row)->pipe == GPU_PIPE_TENSOR);
 }
 
 /* The share of its pipe's peak, or -1 when that peak is not known. */
@@ -82,9 +85,10 @@ static const char *baseline_of(const char *problem)
 
 /* ------------------------------------------------------------ selecting rows */
 
-/* Which rows: shape NULL for all, or a shape where "T=*" matches any T;
- * headline keeps the champions and the chapters' best; story (the plots)
- * every kernel but those a chapter tried and dropped; neither keeps graph
+/* Which rows: shape NULL for all, or that shape;
+ * headline keeps the champions (PyTorch's too) and the chapters' best; story
+ * (the plots) every kernel but those a chapter tried and dropped, and only
+ * the MSA rows with every key kept (or untagged); neither keeps graph
  * replays (the tables of all results have them). */
 typedef struct {
     const char *shape;
@@ -97,25 +101,16 @@ typedef struct {
     const char *gpu;
 } selection;
 
-static int shape_matches(const char *shape, const char *pattern)
-{
-    const char *star = strstr(pattern, "=*");
-    if (!star)
-        return strcmp(shape, pattern) == 0;
-    size_t head = (size_t)(star - pattern) + 1;
-    const char *after = shape + head;
-    after += strspn(after, "0123456789");
-    return strncmp(shape, pattern, head) == 0 && after > shape + head && strcmp(after, star + 2) == 0;
-}
-
 static int wanted(const result_row *row, const void *how)
 {
     const row_filter *filter = how;
     kernel_role role = entry_of(row)->role;
     int replay = strcmp(entry_of(row)->name, row->field[RESULT_KERNEL]) != 0;
-    return (!filter->shape || shape_matches(row->field[RESULT_SHAPE], filter->shape)) &&
-           (!filter->headline || ((role == KERNEL_CHAMPION || role == KERNEL_BEST) && !replay)) &&
-           (!filter->story || (role != KERNEL_TRIED && !replay));
+    const char *shape = row->field[RESULT_SHAPE];
+    return (!filter->shape || strcmp(shape, filter->shape) == 0) &&
+           (!filter->headline || (role != KERNEL_STEP && role != KERNEL_TRIED && !replay)) &&
+           (!filter->story || (role != KERNEL_TRIED && !replay && !strstr(shape, "mask=drawn") &&
+                               !strstr(shape, "mask=pad")));
 }
 
 /* Story order: the list's, a "+graph" replay right after its kernel. */
@@ -126,22 +121,21 @@ static int by_kernel(const void *a, const void *b)
                                   : strcmp(x->field[RESULT_KERNEL], y->field[RESULT_KERNEL]);
 }
 
-/* Shapes by their product of sizes, the smallest first. */
-static int by_shape(const void *a, const void *b)
+static double size_of(const char *shape)
+{
+    double size = 1;
+    for (const char *p = strchr(shape, '='); p; p = strchr(p + 1, '='))
+        size *= atof(p + 1) > 0 ? atof(p + 1) : 1; /* mask=kept counts 1 */
+    return size;
+}
+
+/* Shapes by their product of sizes, the smallest first, then story order. */
+static int by_shape_then_kernel(const void *a, const void *b)
 {
     const char *x = (*(const result_row *const *)a)->field[RESULT_SHAPE];
     const char *y = (*(const result_row *const *)b)->field[RESULT_SHAPE];
-    double size_x = 1, size_y = 1;
-    for (const char *p = strchr(x, '='); p; p = strchr(p + 1, '='))
-        size_x *= atof(p + 1) > 0 ? atof(p + 1) : 1; /* mask=kept counts 1 */
-    for (const char *p = strchr(y, '='); p; p = strchr(p + 1, '='))
-        size_y *= atof(p + 1) > 0 ? atof(p + 1) : 1;
-    return size_x != size_y ? (size_x < size_y ? -1 : 1) : strcmp(x, y);
-}
-
-static int by_shape_then_kernel(const void *a, const void *b)
-{
-    return by_shape(a, b) ? by_shape(a, b) : by_kernel(a, b);
+    double size_x = size_of(x), size_y = size_of(y);
+    return size_x != size_y ? (size_x < size_y ? -1 : 1) : strcmp(x, y) ? strcmp(x, y) : by_kernel(a, b);
 }
 
 /* The rows of a problem a table or plot shows, by shape then kernel. */
@@ -224,15 +218,26 @@ static void put_peaks_note(FILE *out, const char *gpu)
                 "shown.\n\n", gpu);
 }
 
+/* The default size as the headline and the plots show it: with every key
+ * kept (mask=kept) where the problem's first champion was measured so. */
+static const char *headline_shape(const problem_info *problem, char shape[128])
+{
+    snprintf(shape, 128, "%s mask=kept", problem->default_shape);
+    if (!csv_reader_newest(&results, baseline_of(problem->name), shape, NULL))
+        snprintf(shape, 128, "%s", problem->default_shape);
+    return shape;
+}
+
 /* One problem's table: a heading, where and when its rows were measured,
  * the rows; or a note that nothing is measured yet. */
 static void put_table(FILE *out, const problem_info *problem, int all)
 {
     const char *baseline = baseline_of(problem->name);
     char shape[128], cell[5][32];
-    snprintf(shape, sizeof shape, "%s mask=kept", problem->default_shape); /* the headline mask */
-    if (all || !csv_reader_newest(&results, baseline, shape, NULL))
+    if (all)
         snprintf(shape, sizeof shape, "%s", problem->default_shape);
+    else
+        headline_shape(problem, shape);
     selection chosen = select_rows(problem->name, (row_filter){all ? NULL : shape, !all, 0});
     fprintf(out, all ? "\n**%s**, every kernel at every size. "
                      : "\n**%s** at %s, the champions and each chapter's best kernel. ",
@@ -247,9 +252,10 @@ static void put_table(FILE *out, const problem_info *problem, int all)
     int shown = all || chosen.count <= HEADLINE_ROWS ? chosen.count : HEADLINE_ROWS;
     put_measured_on(out, &chosen);
     fprintf(out, " Speedups are %s's median time over the kernel's, at the same size (>1 is "
-            "faster).\n\n|%s Ch. | Kernel | Median ms | Min–max ms | GFLOP/s |%s vs %s |\n"
-            "|%s---:|:---|---:|---:|---:|%s---:|\n", baseline, all ? " Shape |" : "",
-            peaks ? " % of peak |" : "", baseline, all ? ":---|" : "", peaks ? "---:|" : "");
+            "faster).\n\n|%s Ch. | Kernel | Median ms |%s GFLOP/s |%s vs %s |\n"
+            "|%s---:|:---|---:|%s---:|%s---:|\n", baseline, all ? " Shape |" : "",
+            all ? " Min–max ms |" : "", peaks ? " % of peak |" : "", baseline, all ? ":---|" : "",
+            all ? "---:|" : "", peaks ? "---:|" : "");
     for (int k = 0; k < shown; k++) {
         const result_row *row = chosen.rows[k], *base = at_same_shape(&chosen, baseline, k);
         double values[5] = {row->median_ms, row->min_ms, row->max_ms, row->gflops,
@@ -258,7 +264,7 @@ static void put_table(FILE *out, const problem_info *problem, int all)
             if (csv_reader_format(cell[c], sizeof cell[c], values[c]) != 0)
                 die("%s:%d: a value computed from this row, %g, cannot be printed", row->file,
                     row->line, values[c]);
-        fprintf(out, all ? "| %s | %d | %s | %s | %s–%s | %s |" : "|%.0s %d | %s | %s | %s–%s | %s |",
+        fprintf(out, all ? "| %s | %d | %s | %s | %s–%s | %s |" : "|%.0s %d | %s | %s |%.0s%.0s %s |",
                 row->field[RESULT_SHAPE], row->chapter, row->field[RESULT_KERNEL], cell[0],
                 cell[1], cell[2], cell[3]);
         if (peaks && peak_share(row) >= 0)
@@ -271,7 +277,9 @@ static void put_table(FILE *out, const problem_info *problem, int all)
     if (shown < chosen.count)
         fprintf(out, "\n*And %d more in* All measured results.\n", chosen.count - shown);
     fputc('\n', out);
-    put_peaks_note(out, chosen.gpu);
+    static const char *noted = ""; /* the note once per card */
+    if (strcmp(noted, chosen.gpu) != 0)
+        put_peaks_note(out, noted = chosen.gpu);
     free(chosen.rows);
 }
 
@@ -287,112 +295,58 @@ static FILE *open_output(const char *dir, const char *name, const char *suffix)
     return file;
 }
 
-/* NAME.vars.gp, what plots/NAME.gp reads besides the rows (the card, the
- * dates, then the plot's own variables; the caller adds more and closes
- * it), and NAME's line in the index. The script writes the caption. */
-static FILE *describe_plot(const char *dir, FILE *index, const char *name,
-                           const selection *chosen, const char *format, ...)
+/* What the plots of a problem draw from, in DIR: PROBLEM.dat, a line per row
+ * of the story (no tried kernel, no replay, no drawn or padded mask), by
+ * shape (smallest first) then in story order: its place among its shape's
+ * rows, kernel, the shape's second size (T), median, min and max ms, kind
+ * (kind_of), role (kernel_list.h's), share of its pipe's peak (NaN: not
+ * known), the shape's place among the shapes, the shape, GFLOP/s and GB/s
+ * (from which a plot computes the floors); PROBLEM.vars.gp, the card, the
+ * dates and the problem's facts; and in the index, the plots these rows can
+ * draw (plots/draw.sh draws those): progress-PROBLEM (its default size),
+ * peak and sweep (the triangle's shares of peak, and its times over T), msa
+ * (a panel per MSA size that three kernels or more were measured at). */
+static void write_plot_data(const char *dir, FILE *index, const problem_info *problem)
 {
-    char dates[64];
-    format_dates(dates, sizeof dates, chosen);
-    FILE *file = open_output(dir, name, ".vars.gp");
-    fprintf(file, "gpu = '");
-    for (const char *c = chosen->gpu; *c; c++) /* a gnuplot '' string: a quote is doubled */
-        fputs(*c == '\'' ? "''" : (char[]){*c, '\0'}, file);
-    fprintf(file, "'\ndate = '%s'\n", dates);
-    va_list args;
-    va_start(args, format);
-    vfprintf(file, format, args);
-    va_end(args);
-    fprintf(index, "%s\n", name);
-    return file;
-}
-
-/* NAME.dat, what plots/NAME.gp draws: a line per row, by shape (smallest
- * first) then in story order: position, kernel, the shape's second size
- * (T), median, min and max ms, colour, share of its pipe's peak (NaN: not
- * known), the shape's place among the shapes, the shape. */
-static void write_rows(const char *dir, const char *name, const selection *chosen)
-{
-    FILE *data = open_output(dir, name, ".dat");
-    fprintf(data, "# position kernel T median_ms min_ms max_ms colour percent_of_its_pipes_peak "
-            "shape_place shape\n");
-    for (int k = 0, place = 0; k < chosen->count; k++) {
-        const result_row *row = chosen->rows[k];
-        const char *shape = row->field[RESULT_SHAPE], *size = strchr(shape, ' ');
-        double share = peak_share(row);
-        place += k > 0 && strcmp(shape, chosen->rows[k - 1]->field[RESULT_SHAPE]) != 0;
-        fprintf(data, "%d \"%s\" %ld %.6g %.6g %.6g %d %.4f %d \"%s\"\n", k,
+    char shape[128], dates[64];
+    selection chosen = select_rows(problem->name, (row_filter){NULL, 0, 1});
+    if (chosen.count == 0) {
+        fprintf(stderr, "results: no %s rows; its plots are left out\n", problem->name);
+        return;
+    }
+    headline_shape(problem, shape);
+    FILE *data = open_output(dir, problem->name, ".dat");
+    int at_default = 0, shapes = 0, panels = 0, run = 0;
+    for (int k = 0, first = 0; k < chosen.count; k++) {
+        const result_row *row = chosen.rows[k];
+        const char *shape_k = row->field[RESULT_SHAPE], *size = strchr(shape_k, ' ');
+        if (k > 0 && strcmp(shape_k, chosen.rows[k - 1]->field[RESULT_SHAPE]) != 0)
+            shapes++, first = k;
+        run = k == first ? 1 : run + 1;
+        panels += run == 3;
+        at_default += strcmp(shape_k, shape) == 0;
+        fprintf(data, "%d \"%s\" %ld %.6g %.6g %.6g %d %d %.4f %d \"%s\" %.6g %.6g\n", k - first,
                 row->field[RESULT_KERNEL], size ? atol(strchr(size, '=') + 1) : 0, row->median_ms,
-                row->min_ms, row->max_ms, colour_of(row), share >= 0 ? share : NAN, place, shape);
+                row->min_ms, row->max_ms, kind_of(row), (int)entry_of(row)->role,
+                peak_share(row) >= 0 ? peak_share(row) : NAN, shapes, shape_k, row->gflops, row->gbps);
     }
     fclose(data);
-}
-
-/* The kernels of the rows in story order, space-separated, for gnuplot's words(). */
-static void put_kernel_names(FILE *vars, const selection *chosen)
-{
-    fprintf(vars, "kernels = '");
-    for (int j = 0, any = 0; j < kernels.count; j++)
-        for (int k = 0; k < chosen->count; k++)
-            if (chosen->rows[k]->kernel == j) {
-                fprintf(vars, "%s%s", any++ ? " " : "", kernels.entries[j].name);
-                break;
-            }
-    fprintf(vars, "'\n");
-}
-
-/* The plots of the story (no tried kernel, no replay): time-default and
- * peak (the triangle at its default size), sweep (over T), msa (every size). */
-static void write_plot_data(const char *dir)
-{
-    FILE *index = open_output(dir, "index", "");
-    const char *shape = problems[0].default_shape, *sweep = "B=8 T=* C=768 NH=12";
-    selection chosen = select_rows("trimul", (row_filter){shape, 0, 1});
-    double fp32 = chosen.count ? gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) : 0;
-    double tensor = chosen.count ? gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) : 0;
-    if (chosen.count) {
-        write_rows(dir, "time-default", &chosen);
-        fclose(describe_plot(dir, index, "time-default", &chosen, "shape = '%s'\n", shape));
-    }
-    if (fp32 > 0) /* peak.gp reads time-default.dat */
-        fclose(describe_plot(dir, index, "peak", &chosen, "shape = '%s'\nfp32_tflops = %.1f\n"
-                             "tensor_tflops = %.1f\n", shape, fp32 / 1000, tensor / 1000));
-    else
-        fprintf(stderr, "results: %s at %s; the plot%s left out\n", chosen.count ? "no peaks "
-                "known for its card (common/gpu_peaks.c)" : "no trimul rows", shape,
-                chosen.count ? " peak is" : "s time-default and peak are");
+    FILE *vars = open_output(dir, problem->name, ".vars.gp");
+    format_dates(dates, sizeof dates, &chosen);
+    fprintf(vars, "gpu = '");
+    for (const char *c = chosen.gpu; *c; c++) /* a gnuplot '' string: a quote is doubled */
+        fputs(*c == '\'' ? "''" : (char[]){*c, '\0'}, vars);
+    fprintf(vars, "'\ndate = '%s'\nshape = '%s'\ntitle = '%s'\nchampions = '%s'\nfp32_tflops = "
+            "%.1f\ntensor_tflops = %.1f\n", dates, shape, problem->title, problem->champions,
+            gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) / 1000,
+            gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) / 1000);
+    fclose(vars);
+    int is_trimul = strcmp(problem->name, "trimul") == 0;
+    fprintf(index, at_default ? "progress-%s\n" : "", problem->name);
+    int peaks = gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) > 0;
+    fputs(is_trimul && at_default && peaks ? "peak\n" : "", index);
+    fputs(is_trimul && shapes > 0 ? "sweep\n" : !is_trimul && panels ? "msa\n" : "", index);
     free(chosen.rows);
-
-    chosen = select_rows("trimul", (row_filter){sweep, 0, 1});
-    if (chosen.count && strcmp(chosen.rows[0]->field[RESULT_SHAPE],
-                               chosen.rows[chosen.count - 1]->field[RESULT_SHAPE]) != 0) {
-        write_rows(dir, "sweep", &chosen);
-        FILE *vars = describe_plot(dir, index, "sweep", &chosen, "fixed = 'B=8 C=768 NH=12'\n");
-        put_kernel_names(vars, &chosen);
-        fclose(vars);
-    } else {
-        fprintf(stderr, "results: fewer than two sizes %s; the plot sweep is left out\n", sweep);
-    }
-    free(chosen.rows);
-
-    chosen = select_rows("msa", (row_filter){NULL, 0, 1});
-    if (chosen.count) {
-        write_rows(dir, "msa", &chosen);
-        FILE *vars = describe_plot(dir, index, "msa", &chosen, "set xtics (");
-        for (int k = 0, place = 0; k < chosen.count; k++) { /* each shape's label under its bars */
-            const char *shape_k = chosen.rows[k]->field[RESULT_SHAPE];
-            if (k == 0 || strcmp(shape_k, chosen.rows[k - 1]->field[RESULT_SHAPE]) != 0)
-                fprintf(vars, "%s\"%s\" %d", place ? ", " : "", shape_k, place), place++;
-        }
-        fprintf(vars, ")\n");
-        put_kernel_names(vars, &chosen);
-        fclose(vars);
-    } else {
-        fprintf(stderr, "results: no msa rows; the plot msa is left out\n");
-    }
-    free(chosen.rows);
-    fclose(index);
 }
 
 /* ------------------------------------------------------------ main */
@@ -431,7 +385,10 @@ int main(int argc, char **argv)
         printf("%s: %d rows in %d files, all well formed\n", data_dir, results.count,
                results.file_count);
     } else if (out_dir) {
-        write_plot_data(out_dir);
+        FILE *index = open_output(out_dir, "index", "");
+        for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++)
+            write_plot_data(out_dir, index, &problems[k]);
+        fclose(index);
     } else { /* an error midway stops it: book/build.sh and readme.sh then keep nothing */
         for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++)
             put_table(stdout, &problems[k], strcmp(which, "all") == 0);

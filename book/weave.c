@@ -1,25 +1,18 @@
 /* book/weave.c - the workbook's weaver: literate .cu files in, Markdown for
- * pandoc out. It splits each file into prose and code (fenced blocks that
- * keep the file's line numbers), fills the {{placeholders}} of the prose
- * from the measured CSV files, puts each chapter's exercises after it, and
- * weaves the variants the chapters tried into the appendix "Roads not
- * taken". The tables and the plots' data are book/results.c's.
+ * pandoc out. It splits each file into prose and code (fenced blocks with the
+ * file's line numbers), fills the prose's {{placeholders}} from the measured
+ * CSV files, puts each chapter's exercises after it, and weaves the tried
+ * variants into the appendix "Roads not taken". Built by book/book.mk.
  *
- *   gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon book/weave.c \
- *       common/csv_reader.c common/kernel_list.c common/gpu_peaks.c -o build/book/weave -lm
- *
- *   weave chapter [OPTIONS] chapters/02-naive/naive.cu      > chapter.md
- *   weave prose   [OPTIONS] book/front.md                   > front.md
- *   weave tried   [OPTIONS] chapters/05-shared/shared.cu... > roads-not-taken.md
+ *   weave chapter|prose|tried [OPTIONS] FILE...   > woven.md
  *
  * OPTIONS: --data DIR (plots/data) --kernels FILE (chapters/kernels.list) --figures
  * DIR (plots/out) --tables DIR (build/book/tables); chapter: --exercises DIR and
  * --solutions DIR; --keep-placeholders fills nothing and reads no data (the
- * faithfulness test's weave, never the book's). book/README.md describes the
- * markers, placeholders and directives. A chapter is its main file,
- * NN-slug/slug.cu, then the folder's other .cu files that hold prose, in name
- * order. Every error names its file and line and makes weave exit with 1
- * having printed nothing, so no half-woven chapter is left behind.
+ * faithfulness test's weave). book/README.md describes the markers,
+ * placeholders and directives. A chapter is NN-slug/slug.cu, then the folder's
+ * other .cu files that hold prose, in name order. Every error names its file
+ * and line and makes weave exit 1 having printed nothing.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -29,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy_reader.h"
 #include "csv_reader.h"
 #include "kernel_list.h"
 
 static result_set results;
+static accuracy_set accuracy;
 static kernel_list kernels;
 static const char *figures_dir = "plots/out", *tables_dir = "build/book/tables";
 static int keep_placeholders; /* the faithfulness test's weave: no data is read */
@@ -172,6 +167,12 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     int is_speedup = strcmp(part[0], "speedup") == 0, is_peak = strcmp(part[0], "peak_pct") == 0;
     for (int k = 0; k < RESULT_FIELD_COUNT; k++)
         column = strcmp(part[0], result_field_names[k]) == 0 ? k : column;
+    char measured[512]; /* an error of a check: {{rel_l2|...}}, {{max_abs|...}} */
+    int accuracy_field = accuracy_placeholder(&accuracy, part, count, measured, sizeof measured);
+    if (accuracy_field < 0)
+        die_at(path, line, "placeholder {{%s}}: %s", inside, measured);
+    if (accuracy_field > 0)
+        return (void)fputs(measured, out), free(copy);
     if (column < 0 && !is_speedup && !is_peak)
         die_at(path, line, "placeholder {{%s}}: unknown field \"%s\" (see book/README.md)", inside,
                part[0]);
@@ -269,7 +270,10 @@ static int directive(FILE *out, const char *line, const char *path, int number)
 
 /* ------------------------------------------------------------ the markers */
 
-typedef enum { PIECE_CODE, PIECE_PROSE, PIECE_HIDDEN } piece_kind;
+/* Hidden pieces: a // book:hide region, the file's opening comment (what the
+ * file is and how to build it) and its first run of #include lines, the last
+ * two hidden without a marker. */
+typedef enum { PIECE_CODE, PIECE_PROSE, PIECE_HIDDEN, PIECE_HEADER, PIECE_INCLUDES } piece_kind;
 
 typedef struct {
     piece_kind kind;
@@ -290,14 +294,28 @@ static void add_piece(piece_list *list, piece_kind kind, int first, int last)
     list->prose += kind == PIECE_PROSE;
 }
 
+static int starts_with(const char *line, const char *text)
+{
+    return strncmp(line + strspn(line, " \t"), text, strlen(text)) == 0;
+}
+
 /* Cuts a literate source into code, prose and hidden pieces; a marker that
  * is not well formed stops here with its file and line. */
 static piece_list scan_markers(const source_file *source)
 {
     enum { IN_CODE, IN_PROSE, IN_HIDDEN } state = IN_CODE;
     piece_list list = {0};
-    int opened = 0, code_start = 1; /* opened: the line of the open /\*md or book:hide */
-    for (int n = 1; n <= source->count; n++) {
+    int opened = 0, code_start = 1, includes = 0; /* opened: the line of the open /\*md or book:hide */
+    /* the header: the // lines at the top, or a /\* comment (not /\*md) from line 1 to its end */
+    const char *first = source->count ? source->lines[0] : "";
+    int slashes = starts_with(first, "//"), block = starts_with(first, "/*") && !line_is(first, "/*md");
+    while (code_start <= source->count &&
+           (slashes ? starts_with(source->lines[code_start - 1], "//") &&
+                          !strstr(source->lines[code_start - 1], "book:")
+                    : block && (code_start == 1 || !strstr(source->lines[code_start - 2], "*/"))))
+        code_start++;
+    add_piece(&list, PIECE_HEADER, 1, code_start - 1);
+    for (int n = code_start; n <= source->count; n++) {
         const char *line = source->lines[n - 1], *path = source->path;
         int opens_prose = line_is(line, "/*md"), hide = line_is(line, "// book:hide");
         int show = line_is(line, "// book:show");
@@ -309,6 +327,15 @@ static piece_list scan_markers(const source_file *source)
         } else if (state == IN_CODE && strncmp(line + strspn(line, " \t"), "/*md", 4) == 0) {
             die_at(path, n, "a prose block opens with a line that is exactly /*md, with nothing "
                    "after it");
+        } else if (state == IN_CODE && starts_with(line, "#include") && !includes++) {
+            int last = n; /* the run: #include lines and the blank lines between them */
+            for (int k = n + 1; k <= source->count && (starts_with(source->lines[k - 1], "#include") ||
+                                                       line_is(source->lines[k - 1], "")); k++)
+                last = line_is(source->lines[k - 1], "") ? last : k;
+            add_piece(&list, PIECE_CODE, code_start, n - 1);
+            add_piece(&list, PIECE_INCLUDES, n, last);
+            code_start = last + 1;
+            n = last;
         } else if (state == IN_CODE && show) {
             die_at(path, n, "// book:show without an open // book:hide before it");
         } else if (state == IN_CODE && mentions_marker) {
@@ -428,6 +455,27 @@ static int find_title(const source_file *source, const piece_list *list, const c
     return title;
 }
 
+/* One note for a run of hidden pieces from k (blank code between them
+ * aside): which lines, and what they held. Returns the run's last piece. */
+static int put_hidden_note(FILE *out, const source_file *source, const piece_list *list, int k)
+{
+    static const char *what[] = {[PIECE_HEADER] = "the file's opening comment",
+                                 [PIECE_INCLUDES] = "its #include lines",
+                                 [PIECE_HIDDEN] = "helper code the story does not need"};
+    int last = k;
+    for (int m = k + 1, blank = 1; blank && m < list->count && list->pieces[m].kind != PIECE_PROSE; m++) {
+        const piece *part = &list->pieces[m];
+        for (int n = part->first; part->kind == PIECE_CODE && n <= part->last; n++)
+            blank &= line_is(source->lines[n - 1], "");
+        last = blank && part->kind != PIECE_CODE ? m : last;
+    }
+    piece_kind from = list->pieces[k].kind, to = list->pieces[last].kind;
+    fprintf(out, "\n::: hidden-code\n*Lines %d to %d of `%s` (%s%s%s) are left out here.*\n:::\n\n",
+            list->pieces[k].first, list->pieces[last].last, base_name(source->path), what[from],
+            from == to ? "" : " and ", from == to ? "" : what[to]);
+    return last;
+}
+
 /* A file's pieces in order, but the title line, woven apart; code_only:
  * its code alone (a solution). */
 static void weave_pieces(FILE *out, const source_file *source, const piece_list *list,
@@ -438,10 +486,8 @@ static void weave_pieces(FILE *out, const source_file *source, const piece_list 
         int in_fence = 0;
         if (part->kind == PIECE_CODE)
             put_code(out, source, part->first, part->last);
-        else if (part->kind == PIECE_HIDDEN)
-            fprintf(out, "\n::: hidden-code\n*Lines %d to %d of `%s` (helper code the story does "
-                    "not need) are left out here.*\n:::\n\n", part->first, part->last,
-                    base_name(source->path));
+        else if (part->kind != PIECE_PROSE)
+            k = put_hidden_note(out, source, list, k);
         if (part->kind != PIECE_PROSE || code_only)
             continue;
         fputc('\n', out);
@@ -624,13 +670,13 @@ int main(int argc, char **argv)
     if (wrong || (strcmp(command, "chapter") && strcmp(command, "prose") && !is_tried) ||
         (is_tried ? input_count < 1 : input_count != 1))
         return fprintf(stderr, "usage: weave chapter SOURCE.cu | prose FILE.md | tried SOURCE.cu..."
-                       " [--data DIR --kernels FILE --figures DIR --tables DIR --exercises DIR "
-                       "--solutions DIR --keep-placeholders] (see book/weave.c)\n"), 2;
+                       " [OPTIONS] (see book/weave.c)\n"), 2;
 
     results.dir = data_dir;
     char error[2048], *text = NULL;
     if (!keep_placeholders && (kernel_list_read(kernels_path, &kernels, error, sizeof error) ||
-                               csv_reader_folder(data_dir, &kernels, &results, error, sizeof error)))
+                               csv_reader_folder(data_dir, &kernels, &results, error, sizeof error) ||
+                               accuracy_read(data_dir, &accuracy, error, sizeof error)))
         return fprintf(stderr, "%s\n", error), 1;
     size_t length = 0;
     FILE *out = open_memstream(&text, &length);

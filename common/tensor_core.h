@@ -1,5 +1,6 @@
 /* tensor_core.h - the TF32 tensor-core instructions that chapters 8 and 9
- * use, wrapped for CUDA C (chapter 8 teaches them). Device code only.
+ * use, wrapped for CUDA C (chapter 8 teaches them). Device code, except the
+ * fragments' index functions, which the host may call too.
  *
  * mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: one warp multiplies a
  * 16 x 8 tile A by an 8 x 8 tile B and adds the 16 x 8 product to C, in
@@ -17,6 +18,40 @@
 #define WORKBOOK_TENSOR_CORE_H
 
 #include <stdint.h>
+
+/* The fragments as functions, for the device and the host (chapter 8's
+ * figure of the fragments is drawn from them): the row and the column of
+ * the tile that element i of lane `lane`'s fragment holds. For A (16 x 8)
+ * and C (16 x 8), i = 0..3; for B (8 x 8, B[k][n]), i = 0..1. */
+static __host__ __device__ __forceinline__ int mma_a_row(int lane, int i)
+{
+    return lane / 4 + 8 * (i % 2);
+}
+
+static __host__ __device__ __forceinline__ int mma_a_col(int lane, int i)
+{
+    return lane % 4 + 4 * (i / 2);
+}
+
+static __host__ __device__ __forceinline__ int mma_b_row(int lane, int i)
+{
+    return lane % 4 + 4 * i;
+}
+
+static __host__ __device__ __forceinline__ int mma_b_col(int lane, int i)
+{
+    return lane / 4 + 0 * i;
+}
+
+static __host__ __device__ __forceinline__ int mma_c_row(int lane, int i)
+{
+    return lane / 4 + 8 * (i / 2);
+}
+
+static __host__ __device__ __forceinline__ int mma_c_col(int lane, int i)
+{
+    return 2 * (lane % 4) + i % 2;
+}
 
 /* Rounds to the nearest TF32 value (10 mantissa bits), ties away from zero.
  * Without it the instruction ignores the 13 low mantissa bits: a cut. */

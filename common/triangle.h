@@ -51,8 +51,9 @@ typedef struct {
 /* Tile number `index` of a lower triangle of tiles numbered row by row:
  * row y holds tiles y(y+1)/2 .. y(y+1)/2 + y, so y is the largest with
  * y(y+1)/2 <= index. For grids that launch only the tiles on or below the
- * diagonal (chapters 5 and 8). */
-__device__ __forceinline__ void triangle_place_tile(int index, int *tile_row, int *tile_col)
+ * diagonal (chapters 5 and 8). For the host too: chapter 1's figure of the
+ * tile grid is drawn from it. */
+__host__ __device__ __forceinline__ void triangle_place_tile(int index, int *tile_row, int *tile_col)
 {
     int y = (int)((sqrtf(8.0f * index + 1.0f) - 1.0f) * 0.5f);
     while (y * (y + 1) / 2 > index) /* guard against rounding of the square root */

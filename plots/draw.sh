@@ -28,9 +28,9 @@ rm -f "$out"/*.svg "$out"/*.caption "$out"/*.md "$out"/index "$png"/*.png
 # NAME.md is the plot as the book shows it ({{figure|NAME}}); all.md every
 # plot, in the index's order ({{figures}}).
 echo "*No plots yet: there are no measurements in \`$data\`.*" > "$work/all.md"
-while read -r name; do
-    gnuplot -e "datadir='$work'; svg='$out/$name.svg'; png='$png/$name.png'; caption='$out/$name.caption'" \
-        "plots/$name.gp"
+while read -r name; do  # plot NAME is drawn by the script named by NAME up to its first '-'
+    gnuplot -e "name='$name'; datadir='$work'; svg='$out/$name.svg'; png='$png/$name.png'; caption='$out/$name.caption'" \
+        "plots/${name%%-*}.gp"
     printf '![%s](%s){#fig-%s}\n\n' "$(head -n1 "$out/$name.caption")" "$out/$name.svg" "$name" > "$out/$name.md"
     echo "plots: $out/$name.svg $png/$name.png"
 done < "$work/index"

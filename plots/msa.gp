@@ -1,41 +1,60 @@
-# plots/msa.gp - MSA gated attention: each kernel of the story's time at
-# each size, a group of bars per size (smallest first), the kernels in the
-# story's order (the unfused baseline first). Log scale: the sizes span
-# three orders of magnitude. A kernel that was not run at a size leaves a gap.
+# plots/msa.gp - MSA gated attention at each size that at least three
+# kernels ran (results.c picks them; every key kept, never the drawn mask):
+# a panel per size, a bar per kernel in the story's order (the champions,
+# the unfused layer and PyTorch, first; at most 8), coloured as the progress
+# plots are (grey the champions, blue the book's FP32 kernels, orange its
+# tensor-core ones), its time at the end of its bar. Log scale.
 load 'plots/style.gp'
-load datadir.'/msa.vars.gp'   # gpu, date, kernels, and the sizes' labels (set xtics)
-data = datadir.'/msa.dat'     # position kernel T median min max colour share shape_place shape
-count = words(kernels)
-stats data using 9 nooutput
-shapes = STATS_max + 1
-width = 0.85 / count
+load datadir.'/msa.vars.gp'
+data = datadir.'/msa.dat'     # see style.gp
+# the panels: each size (its place among them, its shape) with 3 kernels or more
+stats data using 10 nooutput
+array panel_place[int(STATS_max) + 1]
+array shapes[int(STATS_max) + 1]
+panels = 0
+set print datadir.'/'.name.'.series'   # how many bars each panel has (the tests read it)
+do for [q = 0:int(STATS_max)] {
+    stats data using (column(10) == q ? (s = strcol(11), 1) : NaN) nooutput
+    if (STATS_records >= 3) {
+        panels = panels + 1; panel_place[panels] = q; shapes[panels] = s; print STATS_records
+    }
+}
+unset print
+columns = panels > 1 ? 2 : 1
+rows = (panels + 1) / 2
+height = 60 + rows * 290
 
-set title sprintf("MSA gated attention, fused against unfused\n%s, %s", gpu, date)
-set ylabel "median time, ms (log scale)"
-set logscale y
-set xrange [-0.6:shapes - 0.4]
-set xtics scale 0 rotate by 30 right font ',12'
-set bmargin 7
-set lmargin 14     # room for the first size's slanted label
+set title font ',13'
+set logscale x
+set format x "%g"
+unset grid
+set grid xtics lc rgb '#e3e3e3'
+set ytics scale 0 font ',13'
+set xtics font ',12'
 set style fill solid 0.9 noborder
-set boxwidth width
-set key top left box opaque
-set datafile missing "NaN"
+set lmargin 20
+set rmargin 5
+panel_of(p) = column(10) == panel_place[p]
+# a row of another panel goes far below this one, where its name is not shown
+y_in(p) = panel_of(p) ? $1 : $1 + 1000
+panel_title(p) = strstrt(shapes[p], " mask=") ? shapes[p][1:strstrt(shapes[p], " mask=") - 1] : shapes[p]
+msa_title = sprintf("MSA gated attention, every key kept: median time, ms (log scale)\n%s, %s", gpu, date)
 
-# kernel j's bar of each size: its place in the group, only on its own rows
-at(j) = $9 + (j - (count + 1) / 2.0) * width
-draw = "plot for [j=1:count] data using (at(j)):(strcol(2) eq word(kernels, j) ? $4 : NaN) " . \
-       "with boxes lc rgb series_colour(j) title word(kernels, j)"
+draw = "set multiplot layout rows, columns title msa_title font ',15'; " . \
+       "do for [p = 1:panels] { " . \
+       "  set xrange [*:*]; set yrange [*:*]; " . \
+       "  stats data using (panel_of(p) ? $4 : NaN) nooutput; " . \
+       "  set xrange [STATS_min / 2 : STATS_max * 6]; " . \
+       "  set yrange [STATS_records - 0.5 : -0.5]; " . \
+       "  set title panel_title(p); " . \
+       "  plot data using 4:(y_in(p)):(STATS_min / 2):4:(y_in(p) - 0.36):(y_in(p) + 0.36):" . \
+       "(kind_colour($7)):ytic(2) with boxxyerror lc rgb variable, " . \
+       "  data using 4:(y_in(p)):(sprintf(' %.3g', $4)) with labels left font ',12' " . \
+       "}; unset multiplot"
 
 # the caption the book shows under the plot
 set print caption
-print sprintf("MSA gated attention: each kernel's time at each size (median, log scale; a missing bar is a size that kernel was not run at). Measured on the %s, %s.", gpu, date)
+print sprintf("MSA gated attention with every key kept, a panel per size that three or more kernels were measured at: each kernel's median time (log scale). In grey the champions, the unfused layer and PyTorch eager and compiled (dark: FP32, light: TF32); in blue the book's FP32 kernels, in orange its tensor-core ones. Measured on the %s, %s.", gpu, date)
 unset print
 
-eval svg_terminal
-set output svg
-eval draw
-eval png_terminal
-set output png
-eval draw
-set output
+eval draw_both

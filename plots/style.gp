@@ -1,27 +1,56 @@
 # plots/style.gp - what every plot of the workbook shares; plots/*.gp load it.
 #
-# Each plot script is run from the repository root by make plots as
-#   gnuplot -e "datadir='build/plots'; svg='plots/out/NAME.svg'; png='plots/png/NAME.png';
-#               caption='plots/out/NAME.caption'" plots/NAME.gp
+# Each plot NAME is drawn by the script named by NAME up to its first '-'
+# (progress-trimul and progress-msa by progress.gp), run from the repository
+# root by make plots as
+#   gnuplot -e "name='NAME'; datadir='build/plots'; svg='plots/out/NAME.svg';
+#               png='plots/png/NAME.png'; caption='plots/out/NAME.caption'" plots/SCRIPT.gp
 # and reads what `results plotdata` (book/results.c) wrote into datadir:
-# NAME.dat (the rows), NAME.vars.gp (the card, the dates and the plot's own
-# numbers). It writes the plot's one-line caption for the book too.
+# PROBLEM.dat (trimul.dat, msa.dat: every row of the story) and
+# PROBLEM.vars.gp (gpu, date, the default shape, title, champions,
+# fp32_tflops, tensor_tflops). A row of PROBLEM.dat is
+#   1 place among its shape's rows  2 kernel  3 T (the shape's second size)
+#   4 median ms  5 min ms  6 max ms  7 kind (below)  8 role (0 champion,
+#   1 step, 2 best, 4 torch)  9 % of its pipe's peak  10 the shape's place
+#   11 shape  12 GFLOP/s  13 GB/s
+# in the story's order within each shape, the shapes smallest first. The
+# script writes the plot's one-line caption for the book too.
 
 set encoding utf8
-svg_terminal = "set terminal svg size 960,560 font 'DejaVu Sans,15' noenhanced background rgb 'white'"
-png_terminal = "set terminal pngcairo size 1280,747 font 'DejaVu Sans,15' noenhanced background rgb 'white'"
+width = 840
+height = 520    # a plot may set its own before it draws
+svg_terminal(width, height) = sprintf("set terminal svg size %d,%d font 'DejaVu Sans,15' noenhanced " . \
+    "background rgb 'white'", width, height)
+# the PNG (the README's) 4/3 the SVG's size and its type as large (cairo counts
+# 96 dots an inch, the SVG's sizes are pixels)
+png_terminal(width, height) = sprintf("set terminal pngcairo size %d,%d font 'DejaVu Sans,15' " . \
+    "noenhanced background rgb 'white'", width * 4 / 3, height * 4 / 3)
 
-# 1: an FP32 champion (cuBLAS), 2: the book's FP32 kernels, 3: tensor cores (TF32)
-colour(kind) = kind == 1 ? 0x8a8f98 : kind == 2 ? 0x1f6fb2 : 0xd9822b
-# a distinct colour per line of the sweep and per bar group
-series_colour(i) = word("#1f6fb2 #d9822b #2e9e5b #c23b3b #7a4fb0 #8a6a3b #d163a8 #5f6b7a #b5a22d #2bb5c2", (i - 1) % 10 + 1)
+# results.c's kinds: 1 a champion on the FP32 pipe, 2 a champion on the tensor
+# cores, 3 the book's FP32 kernels, 4 its tensor-core kernels
+kind_colour(kind) = kind == 1 ? 0x5f6570 : kind == 2 ? 0xb4b8bf : kind == 3 ? 0x1f6fb2 : 0xd9822b
+kinds_key(champions) = sprintf(", NaN with boxes lc rgb '#5f6570' title '%s, FP32', " . \
+    "NaN with boxes lc rgb '#b4b8bf' title '%s, TF32', " . \
+    "NaN with boxes lc rgb '#1f6fb2' title 'this book, FP32', " . \
+    "NaN with boxes lc rgb '#d9822b' title 'this book, tensor cores'", champions, champions)
+# a distinct colour per line of the sweep and per kernel of the MSA panels
+array palette[10] = [0x1f6fb2, 0xd9822b, 0x2e9e5b, 0xc23b3b, 0x7a4fb0, 0x8a6a3b, 0xd163a8, 0x5f6b7a, \
+                     0xb5a22d, 0x2bb5c2]
+series_rgb(i) = palette[(i - 1) % 10 + 1]
+series_colour(i) = sprintf("#%06x", series_rgb(i))
 
-# key entries for the three colours, to append to a plot command
-kinds_key = ", NaN with boxes lc rgb '#8a8f98' title 'cuBLAS', " . \
-            "NaN with boxes lc rgb '#1f6fb2' title 'this book, FP32', " . \
-            "NaN with boxes lc rgb '#d9822b' title 'TF32 tensor cores'"
+# The memory bandwidth of the card's data sheet, TB/s (NaN: not known, and
+# no memory floor is drawn): the H200's HBM3e moves 4.8 TB/s.
+bandwidth_tbs(gpu) = strstrt(gpu, "H200") ? 4.8 : NaN
 
 set border 3 lw 1.2
 set tics nomirror
 set grid ytics lc rgb '#e3e3e3' lw 1
 set key noautotitle
+set datafile missing "NaN"
+set style textbox opaque noborder margins 0.5, 0.5   # labels drawn over lines stay legible
+
+# Draws `draw` twice, the SVG for the book and the PNG for the README: each
+# script ends with `eval draw_both`.
+draw_both = "eval svg_terminal(width, height); set output svg; eval draw; " . \
+            "eval png_terminal(width, height); set output png; eval draw; set output"

@@ -1,11 +1,27 @@
-# plots/sweep.gp - time against the sequence length T, one line per kernel,
-# at B=8 C=768 NH=12 (the sizes make bench sweeps). Log-log: the work of
-# the causal triangle grows as T squared, so every kernel is near a line of
-# slope 2 once the GPU is full.
+# plots/sweep.gp - the triangle's time against the sequence length T at
+# B=8 C=768 NH=12 (the sizes make bench sweeps): each chapter's best kernel
+# and the fastest champion of each pipe (at most 8 lines; results.c picks
+# them), the champions dashed. Log-log: the work of the causal triangle
+# grows as T squared, so every kernel is near a line of slope 2 once the GPU
+# is full.
 load 'plots/style.gp'
-load datadir.'/sweep.vars.gp'
-data = datadir.'/sweep.dat'   # position kernel T median min max colour share shape_place shape
+load datadir.'/trimul.vars.gp'
+data = datadir.'/trimul.dat'  # see style.gp
+fixed = 'B=8 C=768 NH=12'
+swept(s) = strstrt(s, 'B=8 T=') == 1 && strstrt(s, ' C=768 NH=12') == strlen(s) - 11
+# the lines: each chapter's best (role 2) and, of each pipe's champions
+# (kinds 1 and 2), the fastest at the default size
+array fastest[2] = [1e30, 1e30]
+array champion[2] = ['', '']
+stats data using (strcol(11) eq shape && column(7) <= 2 && $4 < fastest[column(7)] ? \
+    (fastest[column(7)] = $4, champion[column(7)] = strcol(2), 0) : 0) nooutput
+kernels = ''
+stats data using (strcol(11) eq shape && (column(8) == 2 || strcol(2) eq champion[1] || \
+    strcol(2) eq champion[2]) ? (kernels = kernels . ' ' . strcol(2), 0) : 0) nooutput
 count = words(kernels)
+set print datadir.'/'.name.'.series'   # how many lines (the tests read it)
+print count
+unset print
 
 set title sprintf("Time against T, triangle at %s\n%s, %s", fixed, gpu, date)
 set xlabel "sequence length T (log scale)"
@@ -17,30 +33,24 @@ set format y "%g"
 set xtics 1, 2    # a tic at each power of two: the sizes make bench sweeps
 set mxtics 1
 set grid xtics ytics lc rgb '#e3e3e3'
-set key outside right top
+set key outside right center samplen 3 spacing 1.3
 set offsets graph 0.04, graph 0.04, 0, 0
 
 # kernel i's time on its rows; the others' are missing, and a line skips them
-set datafile missing "NaN"
-of(i, value) = strcol(2) eq word(kernels, i) ? value : NaN
-# cuBLAS dashed, the rest solid. The dots are circles, not gnuplot's point
-# symbols, which weasyprint (the PDF) cannot draw from gnuplot's SVG.
-dash(name) = strstrt(name, "cublas") == 1 ? 2 : 1
+of(i, value) = strcol(2) eq word(kernels, i) && swept(strcol(11)) ? value : NaN
+# Each line its own colour and dash (the champions' dashes long). The dots
+# are circles, not gnuplot's point symbols, which weasyprint (the PDF)
+# cannot draw from gnuplot's SVG.
+dash(i) = strstrt(word(kernels, i), "cublas") == 1 ? (i % 2 ? 2 : 4) : (i % 2 ? 1 : 5)
 set style circle radius screen 0.0045
 set style fill solid noborder
-draw = "plot for [i=1:count] data using 3:(of(i, $4)) with lines lw 2 " . \
-       "dt dash(word(kernels, i)) lc rgb series_colour(i) title word(kernels, i), " . \
+draw = "plot for [i=1:count] data using 3:(of(i, $4)) with lines lw 2.2 " . \
+       "dt dash(i) lc rgb series_colour(i) title word(kernels, i), " . \
        "for [i=1:count] data using 3:(of(i, $4)) with circles lc rgb series_colour(i) notitle"
 
 # the caption the book shows under the plot
 set print caption
-print sprintf("Time against the sequence length T at %s (log-log; the causal triangle's work grows as T squared). Measured on the %s, %s.", fixed, gpu, date)
+print sprintf("Time against the sequence length T at %s (log-log; the causal triangle's work grows as T squared): each chapter's best kernel, and the fastest champion of each pipe dashed. Measured on the %s, %s.", fixed, gpu, date)
 unset print
 
-eval svg_terminal
-set output svg
-eval draw
-eval png_terminal
-set output png
-eval draw
-set output
+eval draw_both

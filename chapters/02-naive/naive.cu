@@ -38,6 +38,8 @@ threads to scores stays the same from here to chapter 5.
       +----+----+----+----+
 ```
 
+{{figure|thread-patches}}
+
 Each thread then computes its 64 scores one after another, each as a dot
 product of a query row and a key row read straight from global memory.
 Nothing is shared and nothing is kept: for every score the thread reads
@@ -55,21 +57,49 @@ The grid is $(T/128) \times (T/128) \times (B \cdot NH)$: `blockIdx.x` picks
 the tile's column (keys), `blockIdx.y` its row (queries), `blockIdx.z` the
 sequence and head. The packed input keeps, for token $t$ of sequence $b$,
 the query of head $h$ at `inp[((b*T + t)*3 + 0)*C + h*HS]` and its key one
-$C$ further on.
+$C$ further on. Which tiles have work and which scores a thread owns are
+small `__host__ __device__` functions that the kernel calls, and the
+figures of this chapter and of chapter 1 are drawn from those very
+functions.
 */
 
 #define NAIVE_TILE 128        /* scores per block side */
 #define NAIVE_THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
 
+/* The tile in tile column `tile_col` (keys), tile row `tile_row` (queries)
+ * lies wholly above the diagonal: every score in it is masked. */
+__host__ __device__ __forceinline__ bool naive_tile_masked(unsigned tile_col, unsigned tile_row)
+{
+    return tile_col > tile_row;
+}
+
+/* Score (i, j) is masked: key j comes after query i. */
+__host__ __device__ __forceinline__ bool naive_score_masked(int i, int j)
+{
+    return j > i;
+}
+
+/* The first query row and the first key of the 8 x 8 patch of thread (tx, ty)
+ * of the block of tile (tile_row, tile_col). */
+__host__ __device__ __forceinline__ int naive_first_query(unsigned ty, unsigned tile_row)
+{
+    return tile_row * NAIVE_TILE + ty * NAIVE_THREAD_TILE;
+}
+
+__host__ __device__ __forceinline__ int naive_first_key(unsigned tx, unsigned tile_col)
+{
+    return tile_col * NAIVE_TILE + tx * NAIVE_THREAD_TILE;
+}
+
 __global__ void naive_scores(float *preatt, const float *inp, int T, int NH, int HS)
 {
-    if (blockIdx.x > blockIdx.y)
+    if (naive_tile_masked(blockIdx.x, blockIdx.y))
         return; /* the whole tile lies above the diagonal */
 
     const int C = NH * HS;
     const int b = blockIdx.z / NH, h = blockIdx.z % NH;
-    const int first_query = blockIdx.y * NAIVE_TILE + threadIdx.y * NAIVE_THREAD_TILE;
-    const int first_key = blockIdx.x * NAIVE_TILE + threadIdx.x * NAIVE_THREAD_TILE;
+    const int first_query = naive_first_query(threadIdx.y, blockIdx.y);
+    const int first_key = naive_first_key(threadIdx.x, blockIdx.x);
     const float scale = 1.0f / sqrtf((float)HS);
 
     const float *queries = inp + (size_t)b * T * 3 * C + h * HS;
@@ -78,7 +108,7 @@ __global__ void naive_scores(float *preatt, const float *inp, int T, int NH, int
 
     for (int i = first_query; i < first_query + NAIVE_THREAD_TILE; i++) {
         for (int j = first_key; j < first_key + NAIVE_THREAD_TILE; j++) {
-            if (j > i)
+            if (naive_score_masked(i, j))
                 continue; /* masked: never read, never written */
             const float *query = queries + (size_t)i * 3 * C;
             const float *key = keys + (size_t)j * 3 * C;
@@ -125,8 +155,10 @@ extern const triangle_kernel naive_kernel = {naive_refuses, naive_launch};
 At the default size, on the {{gpu|naive|B=8 T=1024 C=768 NH=12}}, the naive
 kernel takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms, against
 {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms for cuBLAS with its
-permute. Knowing the mask saved half the arithmetic, and we lost the race
-by more than an order of magnitude anyway. Why?
+permute and {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms for
+`cublas-rows`, the champion that knows the mask too. Knowing the mask saved
+half the arithmetic, and we lost the race by more than an order of
+magnitude anyway. Why?
 
 Count what one score costs. Its dot product does $2 \cdot 64 = 128$
 floating-point operations and loads $2 \cdot 64$ floats, 512 bytes: a

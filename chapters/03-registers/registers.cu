@@ -31,6 +31,8 @@ declared `__restrict__` (nothing the kernel writes aliases it, so loads may
 be reordered and cached), and `__launch_bounds__(256)` tells the compiler
 how many threads a block has, so it can budget registers.
 
+{{figure|outer-product}}
+
 ## Arithmetic intensity
 
 A kernel's *arithmetic intensity* is the number of floating-point operations
@@ -89,11 +91,26 @@ full patch and write only the kept scores $j \le i$.
 The arrays `query` and `key` and `sum` are indexed only with constants once
 the loops over `r` and `c` are unrolled, which is what lets the compiler
 keep them in registers. A run-time index would force them into local
-memory, which is as slow as global memory.
+memory, which is as slow as global memory. The first row and the first key
+of a thread's patch come from two small `__host__ __device__` functions,
+`registers_first_query` and `registers_first_key`, and the figures of this
+chapter and the next are drawn from them.
 */
 
 #define REGISTERS_TILE 128        /* scores per block side */
 #define REGISTERS_THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
+
+/* The first query row and the first key of the 8 x 8 patch of thread (tx, ty)
+ * of the block of tile (tile_row, tile_col). */
+__host__ __device__ __forceinline__ int registers_first_query(unsigned ty, unsigned tile_row)
+{
+    return tile_row * REGISTERS_TILE + ty * REGISTERS_THREAD_TILE;
+}
+
+__host__ __device__ __forceinline__ int registers_first_key(unsigned tx, unsigned tile_col)
+{
+    return tile_col * REGISTERS_TILE + tx * REGISTERS_THREAD_TILE;
+}
 
 __global__ void __launch_bounds__(256)
 registers_scores(float *preatt, const float *__restrict__ inp, int T, int NH, int HS)
@@ -103,8 +120,8 @@ registers_scores(float *preatt, const float *__restrict__ inp, int T, int NH, in
 
     const int C = NH * HS;
     const int b = blockIdx.z / NH, h = blockIdx.z % NH;
-    const int first_query = blockIdx.y * REGISTERS_TILE + threadIdx.y * REGISTERS_THREAD_TILE;
-    const int first_key = blockIdx.x * REGISTERS_TILE + threadIdx.x * REGISTERS_THREAD_TILE;
+    const int first_query = registers_first_query(threadIdx.y, blockIdx.y);
+    const int first_key = registers_first_key(threadIdx.x, blockIdx.x);
     if (first_key > first_query + REGISTERS_THREAD_TILE - 1)
         return; /* the whole patch lies above the diagonal */
 
@@ -181,8 +198,10 @@ At the default size the register kernel takes
 {{median_ms|registers|B=8 T=1024 C=768 NH=12}} ms, against
 {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms for the naive kernel and
 {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms for cuBLAS with its
-permute, measured on {{gpu|registers|B=8 T=1024 C=768 NH=12}}. That is
-{{gflops|registers|B=8 T=1024 C=768 NH=12}} useful GFLOP/s.
+permute ({{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms for
+`cublas-rows`), measured on {{gpu|registers|B=8 T=1024 C=768 NH=12}}. That is
+{{gflops|registers|B=8 T=1024 C=768 NH=12}} GFLOP/s of the problem's work,
+{{peak_pct|registers|B=8 T=1024 C=768 NH=12}} % of the FP32 peak.
 
 Eight times fewer loads paid off almost in full, but the kernel is still
 far from the floor of 0.096 ms that the arithmetic alone sets. The loads it

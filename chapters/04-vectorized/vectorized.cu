@@ -55,6 +55,8 @@ $64 + 4\,tx, \ldots, 64 + 4\,tx + 3$. Each run is one `float4` store, and the
 warp store now writes 16 whole sectors; in chapter 3 it wrote 4 bytes into
 each of 32.
 
+{{figure|warp-sectors}}
+
 Per thread and per 4 steps of $k$, at $HS = 64$:
 
 | | chapter 3 | chapter 4 |
@@ -101,12 +103,28 @@ one step per loop iteration, and computing the scale $1/\sqrt{HS}$ once on
 the host (its division has a slow path that wants registers too) bring it
 to exactly 128 registers and no spill. Without the bound the compiler takes
 close to 200 registers, and then only one block fits on a multiprocessor.
+Where a thread's rows and columns start is computed by two small
+`__host__ __device__` functions that the kernel calls, `vectorized_first_query`
+and `vectorized_first_key`, and the figure of the sectors is drawn from them
+and from chapter 3's.
 */
 
 #define VECTORIZED_TILE 128        /* scores per block side */
 #define VECTORIZED_THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
 #define VECTORIZED_RUN 4           /* columns per float4 */
 #define VECTORIZED_RUN_GAP 64      /* a thread's second run of 4 columns starts this far right */
+
+/* The first query row of thread (tx, ty)'s 8 rows, and the first key of its
+ * first run of 4 columns (the second starts VECTORIZED_RUN_GAP further). */
+__host__ __device__ __forceinline__ int vectorized_first_query(unsigned ty, unsigned tile_row)
+{
+    return tile_row * VECTORIZED_TILE + ty * VECTORIZED_THREAD_TILE;
+}
+
+__host__ __device__ __forceinline__ int vectorized_first_key(unsigned tx, unsigned tile_col)
+{
+    return tile_col * VECTORIZED_TILE + tx * VECTORIZED_RUN;
+}
 
 __device__ __forceinline__ float4 load_float4(const float *address)
 {
@@ -121,8 +139,8 @@ vectorized_scores(float *preatt, const float *__restrict__ inp, int T, int NH, i
 
     const int C = NH * HS;
     const int b = blockIdx.z / NH, h = blockIdx.z % NH;
-    const int first_query = blockIdx.y * VECTORIZED_TILE + threadIdx.y * VECTORIZED_THREAD_TILE;
-    const int first_key = blockIdx.x * VECTORIZED_TILE + threadIdx.x * VECTORIZED_RUN;
+    const int first_query = vectorized_first_query(threadIdx.y, blockIdx.y);
+    const int first_key = vectorized_first_key(threadIdx.x, blockIdx.x);
     if (first_key > first_query + VECTORIZED_THREAD_TILE - 1)
         return; /* both runs of columns lie above the diagonal */
 
@@ -221,6 +239,7 @@ At the default size, on {{gpu|vectorized|B=8 T=1024 C=768 NH=12}}:
 | registers | {{median_ms|registers|B=8 T=1024 C=768 NH=12}} |
 | vectorized | {{median_ms|vectorized|B=8 T=1024 C=768 NH=12}} |
 | cuBLAS, permute + batched SGEMM | {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} |
+| cuBLAS, only the keys each block of rows sees (`cublas-rows`) | {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} |
 
 The vectorized kernel reaches {{gflops|vectorized|B=8 T=1024 C=768 NH=12}}
 useful GFLOP/s. What is left between it and the floor of 0.096 ms is, again,

@@ -31,10 +31,8 @@ tile into shared memory once, cooperating so that the reads are coalesced;
 they wait for each other (`__syncthreads()`); then each thread runs chapter
 4's outer product over $k$, its operands read from shared memory.
 
-Global traffic per block drops from 1 MB to 64 KB. At the default size,
-with 36 tiles of $128 \times 128$ per head and 96 heads, 3,456 blocks read
-226 MB from the L2 cache (the 50.3 MB of distinct queries and keys come from
-device memory once), where chapter 4 read 3.4 GB.
+Global traffic per block drops from 1 MB to 64 KB: at the default size
+3,456 blocks read 226 MB from the L2 cache, where chapter 4 read 3.4 GB.
 
 ## The layout in shared memory
 
@@ -67,13 +65,12 @@ $8 \times 8$ patch in 64 registers. Queries and keys are copied in *chunks*
 of 16 values of $k$, 16 KB for both tiles; at $HS = 64$ a tile pair is 4
 chunks, 64 KB, and two blocks fit on each multiprocessor.
 
-The chapter takes five steps, each a kernel of its own so that the race
-and the profiler can tell them apart. Steps 1-3 share one function whose
-parameter `step` switches each feature on with a test `step >= SHARED_...`
-that the compiler resolves; they hold both tiles whole, steps 4 and 5 a
-query tile and two key tiles. All accept any $HS$ that is a multiple of 16
-up to 128 (132 KB and 198 KB at $HS = 128$, one block per multiprocessor).
-Variants that did not pay are in the appendix, *the roads not taken*.
+Five steps, each a kernel of its own for the race and the profiler. Steps
+1-3 share one function whose parameter `step` switches each feature on
+(`step >= SHARED_...`, resolved by the compiler) and hold both tiles whole;
+steps 4 and 5 hold a query tile and two key tiles. All accept any $HS$ that
+is a multiple of 16 up to 128. Variants that did not pay are in the
+appendix, *the roads not taken*.
 */
 
 #define SHARED_TILE 128        /* scores per block side */
@@ -122,6 +119,22 @@ cover only two rows: every one of its four writes puts 16 words in each of
 2 banks. A *16-way bank conflict*: 16 wavefronts where one would do.
 */
 
+/* Which float4 of the tile copy number e is: its row, and its place `quad`
+ * in the row. */
+template <int step>
+__host__ __device__ __forceinline__ void shared_stage_place(int e, int quads_per_row, int *row,
+                                                            int *quad)
+{
+    if (step == SHARED_STAGED) {
+        *row = e / quads_per_row; /* a warp reads two rows of 16 float4s */
+        *quad = e % quads_per_row;
+    } else {
+        const int lane = e % 32, slot = e / 32; /* a warp reads 16 rows, 2 float4s each */
+        *row = 16 * (slot % 8) + lane % 16;
+        *quad = 2 * (slot / 8) + lane / 16;
+    }
+}
+
 template <int step>
 __device__ __forceinline__ void shared_stage_tile(float *tile, const float *rows,
                                                   size_t row_stride, int HS)
@@ -131,14 +144,7 @@ __device__ __forceinline__ void shared_stage_tile(float *tile, const float *rows
     const int quads = SHARED_TILE * quads_per_row;
     for (int e = threadIdx.x; e < quads; e += SHARED_THREADS) {
         int row, quad;
-        if (step == SHARED_STAGED) {
-            row = e / quads_per_row; /* a warp reads two rows of 16 float4s */
-            quad = e % quads_per_row;
-        } else {
-            const int lane = e % 32, slot = e / 32; /* a warp reads 16 rows, 2 float4s each */
-            row = 16 * (slot % 8) + lane % 16;
-            quad = 2 * (slot / 8) + lane / 16;
-        }
+        shared_stage_place<step>(e, quads_per_row, &row, &quad);
         const float4 v = shared_load_float4(rows + row * row_stride + 4 * quad);
         float *column = tile + 4 * quad * stride + row;
         column[0] = v.x;
@@ -211,21 +217,28 @@ banks $4 (\ell \bmod 8) + \lfloor \ell / 8 \rfloor + \text{const}$: 32
 different banks. A thread's 16 copies of a chunk come from 4 rows, 32 rows
 apart, and two places in each, 8 floats apart; written as one pointer per
 tile that steps down by 32 rows, each copy costs one instruction and no
-address arithmetic.
+address arithmetic. The figure below is drawn from the very functions the
+kernels call to place their copies and reads (`shared_row_floats`,
+`shared_stage_place`, `shared_copy_destination`, `shared_first_col`),
+which are written for the host as well.
+
+{{figure|bank-map}}
 */
 
-/* Where a thread's copies of a chunk come from and go to: its first row is
+/* Where the copies of a chunk by thread `thread` (threadIdx.x: lane
+ * thread % 32 of warp thread / 32) come from, in floats from the tile's
+ * first (rows row_stride apart), and where they go: its first row is
  * 4 warp + lane/8, its first value of k is lane % 8. */
-__device__ __forceinline__ size_t shared_copy_source(size_t row_stride)
+__host__ __device__ __forceinline__ size_t shared_copy_source(unsigned thread, size_t row_stride)
 {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int lane = thread % 32, warp = thread / 32;
     return (size_t)(4 * warp + lane / 8) * row_stride + lane % 8;
 }
 
 template <int stride>
-__device__ __forceinline__ int shared_copy_destination(void)
+__host__ __device__ __forceinline__ int shared_copy_destination(unsigned thread)
 {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int lane = thread % 32, warp = thread / 32;
     return (lane % 8) * stride + 4 * warp + lane / 8;
 }
 
@@ -257,6 +270,19 @@ are `row_a` to `row_a + 3` and `row_a + row_gap` to `row_a + row_gap + 3`,
 its columns likewise; the gaps are constants, so every read is one
 instruction with a constant offset.
 */
+
+/* The first row and the first column of thread `thread`'s patch (threadIdx.x)
+ * when a warp is 2 rows of 16 threads (steps 1-4): rows row_a .. row_a + 3
+ * and 4 further on, columns col_a .. col_a + 3 and 64 further on. */
+__host__ __device__ __forceinline__ int shared_first_row(unsigned thread)
+{
+    return 8 * (thread / 16);
+}
+
+__host__ __device__ __forceinline__ int shared_first_col(unsigned thread)
+{
+    return 4 * (thread % 16);
+}
 
 /* One value of k: 4 float4 reads, 64 FMAs. */
 template <int stride, int row_gap, int col_gap>
@@ -334,8 +360,8 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
     const int chunks = HS / SHARED_CHUNK;
 
     if (step >= SHARED_ASYNC) {
-        const size_t source = shared_copy_source(row_stride);
-        const int destination = shared_copy_destination<stride>();
+        const size_t source = shared_copy_source(threadIdx.x, row_stride);
+        const int destination = shared_copy_destination<stride>(threadIdx.x);
         for (int chunk = 0; chunk < chunks; chunk++) {
             const int first = chunk * SHARED_CHUNK;
             shared_copy_chunk<stride>(query_tile + first * stride + destination,
@@ -350,7 +376,7 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
     }
 
     /* 16 x 16 threads: rows 8 ty .. 8 ty + 7, columns 4 tx + {0..3} and 64 + 4 tx + {0..3} */
-    const int row_a = 8 * (threadIdx.x / 16), col_a = 4 * (threadIdx.x % 16);
+    const int row_a = shared_first_row(threadIdx.x), col_a = shared_first_col(threadIdx.x);
     float sum[SHARED_THREAD_TILE][SHARED_THREAD_TILE] = {};
     for (int chunk = 0; chunk < chunks; chunk++) {
         if (step >= SHARED_ASYNC) {
@@ -528,10 +554,11 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
     const int C = NH * HS, b = head / NH, h = head % NH, chunks = HS / SHARED_CHUNK;
     const size_t row_stride = 3 * (size_t)C, key_tile_step = SHARED_TILE * row_stride;
     const float *sequence =
-        inp + (size_t)b * T * row_stride + h * HS + shared_copy_source(row_stride);
+        inp + (size_t)b * T * row_stride + h * HS +
+        shared_copy_source(threadIdx.x, row_stride);
     const float *queries = sequence + (size_t)tile_row * key_tile_step;
     const float *keys = sequence + C; /* this thread's first source float of key tile 0 */
-    const int destination = shared_copy_destination<stride>();
+    const int destination = shared_copy_destination<stride>(threadIdx.x);
 
     for (int chunk = 0; chunk < chunks; chunk++) {
         const int first = chunk * SHARED_CHUNK;
@@ -547,8 +574,8 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         row_a = 8 * (4 * (warp / 2) + lane / 8);
         col_a = 4 * (8 * (warp % 2) + lane % 8);
     } else { /* a warp: 2 rows of 16 threads, as in steps 1-3 */
-        row_a = 8 * (threadIdx.x / 16);
-        col_a = 4 * (threadIdx.x % 16);
+        row_a = shared_first_row(threadIdx.x);
+        col_a = shared_first_col(threadIdx.x);
     }
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)head * T * T;
@@ -677,9 +704,7 @@ static int shared_whole_refuses(triangle_size size, char *why, size_t capacity)
 }
 
 static int shared_rows_refuses(triangle_size size, char *why, size_t capacity)
-{
-    return shared_refuses_tiles(size, why, capacity, "a query tile and two key tiles");
-}
+{ return shared_refuses_tiles(size, why, capacity, "a query tile and two key tiles"); }
 
 typedef void (*shared_kernel_function)(float *, const float *, int, int, int, int);
 // book:show
@@ -707,30 +732,17 @@ static void shared_launch_rows(const triangle_args *args, shared_kernel_function
 }
 
 // book:hide
+/* One launcher per step, as the list of contenders names them. */
 static void shared_staged_launch(const triangle_args *args)
-{
-    shared_launch_whole(args, shared_staged_scores, SHARED_STAGED);
-}
-
+{ shared_launch_whole(args, shared_staged_scores, SHARED_STAGED); }
 static void shared_padded_launch(const triangle_args *args)
-{
-    shared_launch_whole(args, shared_padded_scores, SHARED_PADDED);
-}
-
+{ shared_launch_whole(args, shared_padded_scores, SHARED_PADDED); }
 static void shared_launch(const triangle_args *args)
-{
-    shared_launch_whole(args, shared_scores, SHARED_ASYNC);
-}
-
+{ shared_launch_whole(args, shared_scores, SHARED_ASYNC); }
 static void shared_rows_launch(const triangle_args *args)
-{
-    shared_launch_rows(args, shared_rows_scores);
-}
-
+{ shared_launch_rows(args, shared_rows_scores); }
 static void shared_rows_interleaved_launch(const triangle_args *args)
-{
-    shared_launch_rows(args, shared_rows_interleaved_scores);
-}
+{ shared_launch_rows(args, shared_rows_interleaved_scores); }
 
 extern const triangle_kernel shared_staged_kernel = {shared_whole_refuses, shared_staged_launch};
 extern const triangle_kernel shared_padded_kernel = {shared_whole_refuses, shared_padded_launch};
@@ -743,19 +755,9 @@ extern const triangle_kernel shared_rows_interleaved_kernel =
 /*md
 ## Two floors, and where we stand
 
-At the default size ($B = 8$, $T = 1024$, $C = 768$, $NH = 12$):
-
-- **arithmetic**: the kept scores need $2 \cdot HS \cdot B \cdot NH \cdot
-  T(T+1)/2 = 6.45 \times 10^9$ floating-point operations; at the H200's
-  FP32 rate of 66.9 TFLOP/s (132 multiprocessors, 128 lanes each, 2
-  operations per fused multiply-add, 1.98 GHz) that is **0.096 ms**. Our
-  kernels compute whole $128 \times 128$ tiles on the diagonal: $7.25
-  \times 10^9$ operations, 0.108 ms at peak.
-- **memory**: the queries and keys must be read once (50.3 MB) and the kept
-  scores written once (201.5 MB): 252 MB, **0.052 ms** at the datasheet's
-  4.8 TB/s.
-
-The arithmetic floor is the higher one: the problem is bound by
+Chapter 1 counted the floors at the default size: 0.096 ms of FP32
+multiply-adds (0.108 ms for the whole diagonal tiles our kernels compute)
+and 0.052 ms of memory traffic (252 MB at 4.8 TB/s). The problem is bound by
 multiply-adds. Each step at the default size, on {{gpu|shared|B=8 T=1024 C=768 NH=12}}:
 
 | kernel | what changed | median ms |
@@ -766,14 +768,15 @@ multiply-adds. Each step at the default size, on {{gpu|shared|B=8 T=1024 C=768 N
 | shared | `cp.async` in chunks of 16 | {{median_ms|shared|B=8 T=1024 C=768 NH=12}} |
 | shared+rows | a block per row of tiles, the next key tile copied during this one | {{median_ms|shared+rows|B=8 T=1024 C=768 NH=12}} |
 | shared+rows+interleaved | 4 x 8 warps, copies between the values of $k$, stores without tests | {{median_ms|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} |
-| cublas-permute | chapter 1's champion: permute, then the full square, strict FP32 | {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} |
-| cublas-direct | the full square, the inputs read in place | {{median_ms|cublas-direct|B=8 T=1024 C=768 NH=12}} |
+| cublas-rows | chapter 1's strongest honest champion: only the keys each block of rows sees | {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} |
 
 Step 5 reaches {{gflops|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} useful GFLOP/s,
 {{peak_pct|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}}% of the FP32 peak, and moves
 {{gbps|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} GB/s of compulsory traffic; at $T =
 4096$ it takes {{median_ms|shared+rows+interleaved|B=8 T=4096 C=768 NH=12}} ms against
-{{median_ms|cublas-permute|B=8 T=4096 C=768 NH=12}} ms for `cublas-permute`.
+{{median_ms|cublas-rows|B=8 T=4096 C=768 NH=12}} ms for `cublas-rows`: at the default size
+it is {{speedup|shared+rows+interleaved|cublas-rows|B=8 T=1024 C=768 NH=12}} times as fast
+as the strongest FP32 champion.
 
 Where does the rest of the peak go? One instruction in six is not a
 multiply-add (shared-memory reads, copies, addresses, the scaling and the
@@ -788,12 +791,10 @@ plain FP32 takes control over the order of the machine instructions, which
 CUDA C leaves to the compiler; chapter 8 takes the other road, the tensor
 cores.
 
-cuBLAS is beaten not by cleverness it lacks in general but on a problem it
-was not told about: `cublas-permute` and `cublas-direct` compute the full
-square, twice the work. Chapter 1's `cublas-rows`, which `make chapter5`
-races too, is told as much of the mask as dense products can be (after the
-permute, one strided batched product per block of 128 query rows, over only
-the keys that block sees), and still pays for the permute and for $T / 128$
-separate products. A kernel that knows the mask, the layout and the sizes
-skips all of that.
+cuBLAS is beaten on a problem it was not told about: even `cublas-rows`,
+told as much of the mask as dense products can be, pays for the permute and
+for $T / 128$ separate products. A kernel that knows the mask, the layout
+and the sizes skips all of that. Each kernel's share of its engine's peak:
+
+{{figure|peak}}
 */

@@ -17,14 +17,10 @@ launches a framework makes to run it.
 ## The layer
 
 AlphaFold 2 reads a protein through a *multiple sequence alignment* (MSA):
-the sequence we want to fold, stacked with $S$ related sequences, aligned so
-that column $n$ holds the residue at position $n$ in each of them. Its
-trunk, the Evoformer, keeps a feature vector of size $D$ for every cell of
-that table and refines the $(S, N, D)$ tensor through a stack of blocks.
-*Row* attention mixes the positions of one sequence; *column* attention,
-our layer, lets the $S$ sequences look at each other at one position (who
-agrees at residue $n$, who differs), so that together they find residues
-that evolve together because they touch in the folded protein.
+$S$ related sequences aligned so that column $n$ holds the residue at
+position $n$ in each. Its Evoformer keeps $D$ features for every cell of
+that table; *column* attention, our layer, lets the $S$ sequences look at
+each other at one position, to find residues that evolve together.
 
 For each batch entry $b$ and column $n$, with $X$ the $S \times D$ slice
 `msa[b, :, n, :]`, the layer computes
@@ -55,30 +51,18 @@ softmax, the gating, the output linear). Our baseline, `unfused.cu` beside
 this file, does exactly this with cuBLAS in strict FP32: sixteen launches,
 each intermediate written to device memory by one and read by the next.
 
-The small case needs $B (10\, S N D^2 + 4\, N S^2 D) \approx 22$ MFLOP, a
-third of a microsecond at the H200's 67 TFLOP/s of FP32, and must move
-about 0.35 MB (input, output, weights, mask), some 70 nanoseconds at
-4.8 TB/s. Both floors are far below the few microseconds it takes merely to
-start a kernel and see it finish, and the unfused layer pays that sixteen
-times. CUDA graphs remove the CPU's share of the launch cost but not the
-GPU's: the launches still run one after another, each waiting for the last
-to drain. To win a race against launch latency, launch once.
+The small case needs $B (10\, S N D^2 + 4\, N S^2 D) \approx 22$ MFLOP (a
+third of a microsecond at 67 TFLOP/s) and moves about 0.35 MB (70 ns at
+4.8 TB/s): far below the few microseconds a kernel takes to start and
+finish, which the unfused layer pays sixteen times. CUDA graphs remove the
+CPU's share of that cost, not the GPU's. To race launch latency, launch once.
 
 ## The plan: a column per block, nothing in between
 
 One block of 256 threads (8 warps) carries one column $(b, n)$ from input
-to output, every intermediate in its shared memory or registers:
-
-```
- device memory                    shared memory of one block
- msa[b, :, n, :]  --cp.async-->   xn      S x (D+4)   LayerNorm'd in place
- gamma beta bg bo --cp.async-->   vectors 4 x D
- Wq Wk Wv Wg Wo   --cp.async-->   w       5D x (D+4)  weight rows, resident
- mask[b, :, n]    --ld------->    kept    S           1 where the key is kept
-                                  proj    S x (4D+4)  Q (then O) | K | V | G
-                                  probs   8 x 64      softmax weights, per warp
- out[b, :, n, :]  <--st-------    registers: the output projection
-```
+to output, every intermediate in its shared memory or registers; the
+figure shows what it copies in, what it keeps in shared memory, and what
+each phase reads and writes.
 
 The phases, each separated from the next by `__syncthreads()`:
 
@@ -88,10 +72,11 @@ The phases, each separated from the next by `__syncthreads()`:
 4. **Attention**: masked softmax and $A V$ per (head, query row), gated.
 5. **Output**: $W_o$ and $b_o$, stored straight to `out`.
 
-Rows are padded by four floats ($D + 4$), which shifts each row by four
-banks, so lanes reading 16 bytes each from different rows hit different
-banks. A whole block serves so small a column because its cost is waiting,
-and more threads shorten each phase without adding to the wait.
+{{figure|layer-flow}}
+
+Rows are padded by four floats ($D + 4$): lanes reading 16 bytes each from
+different rows then hit different banks. A whole block serves so small a
+column because its cost is waiting, which more threads shorten.
 */
 
 // book:hide
@@ -376,13 +361,14 @@ score $s_j = q \cdot k_j$ ($q$ carries the $1/\sqrt d$) unless the key is
 masked. Then come the maximum $m$ of the kept scores,
 $e_j = \exp(s_j - m)$ (0 for a masked key), their sum $Z$ and
 $a_j = e_j / Z$: subtracting $m$ cancels in the ratio but keeps every
-exponent at most zero, so no $e_j$ overflows. The maximum and the sum are
-butterflies with masks below `span`, which never leave the task's lanes.
+exponent at most zero, so no $e_j$ overflows. The check includes a layer
+whose logits reach 90 (`--logits 90`), past where `expf` overflows; a
+mutant that skips the subtraction passes the other checks and fails that
+one. The maximum and the sum are butterflies with masks below `span`.
 
 What if a column has no kept key? The usual masked softmax sets masked
 scores to $-\infty$; then $m = -\infty$, every $s_j - m$ is NaN, and the
-NaN spreads to the whole column. (A large negative number instead gives a
-uniform average of the padding rows, not zero either.) Our rule is what the
+NaN spreads to the whole column. Our rule is what the
 formula gives for an empty sum: $O_h = 0$, so the column's rows are exactly
 $b_o$. It costs one comparison: masked keys give $e_j = 0$, so an
 all-masked task has $Z = 0$ and takes $1/Z$ as 0, with no branch around
@@ -755,43 +741,51 @@ extern const msa_kernel fused_kernel = {fused_refuses, NULL, fused_launch};
 /*md
 ## The race
 
-At the small case, on the GPU named in the results, one forward of the
-fused kernel takes {{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} ms, against
-{{median_ms|unfused|B=2 S=8 N=32 D=64 H=4}} ms for the sixteen launches of
-the framework-style layer: {{speedup|fused|unfused|B=2 S=8 N=32 D=64 H=4}}
+With every key kept (`mask=kept`, as in most real MSAs; the checks use the
+drawn mask) at the small case, on {{gpu|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}},
+one forward of the fused kernel takes {{median_ms|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms, against
+{{median_ms|unfused|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms for the sixteen launches of
+the framework-style layer: {{speedup|fused|unfused|B=2 S=8 N=32 D=64 H=4 mask=kept}}
 times faster. As CUDA graphs, the baseline drops to
-{{median_ms|unfused+graph|B=2 S=8 N=32 D=64 H=4}} ms (much of its time was
+{{median_ms|unfused+graph|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms (much of its time was
 the CPU issuing launches) and the fused kernel stays where it was
-({{median_ms|fused+graph|B=2 S=8 N=32 D=64 H=4}} ms):
-{{speedup|fused+graph|unfused+graph|B=2 S=8 N=32 D=64 H=4}} times faster.
+({{median_ms|fused+graph|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms):
+{{speedup|fused+graph|unfused+graph|B=2 S=8 N=32 D=64 H=4 mask=kept}} times faster.
 What the graph leaves to the baseline is the GPU's own cost of sixteen
 dependent kernels, each starting, spreading over the machine and draining
 before the next begins. (The appendix measures what the split buys.)
 
+The same layer written in PyTorch, on the very inputs the chapter program
+saves (`tests/torch_race.py`: the module, checked against the fused
+kernel's output, then timed the same way), runs in
+{{median_ms|torch-eager|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms eager and
+{{median_ms|torch-compile|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms under
+`torch.compile` (FP32, TF32 off); allowed TF32, compiled,
+{{median_ms|torch-compile-tf32|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms. The
+fused kernel is {{speedup|fused|torch-compile|B=2 S=8 N=32 D=64 H=4 mask=kept}}
+times as fast as compiled PyTorch in FP32. (The module adds one line to
+the usual masked softmax, so that a column with no kept key gets $b_o$.)
+
 ## Where the time goes
 
 The fused kernel is far from the floors computed at the start. At $S = 8$
-it takes {{median_ms|fused|B=2 S=8 N=32 D=32 H=4}},
-{{median_ms|fused|B=2 S=8 N=32 D=64 H=4}} and
-{{median_ms|fused|B=2 S=8 N=32 D=128 H=4}} ms with $D = 32$, 64 and 128:
-the work grows sixteen times, the time far less. Most of it is a fixed
-cost: partly the price of any launch (an empty kernel launched like this
-one is not free), but not the fetch of the code (a launch right after one
-of the same kernel takes as long), nor cold data (warming L2 saves little).
-
-What bounds the kernel is the chain of waits inside a block, which
+it takes {{median_ms|fused|B=2 S=8 N=32 D=32 H=4 mask=kept}},
+{{median_ms|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} and
+{{median_ms|fused|B=2 S=8 N=32 D=128 H=4 mask=kept}} ms with $D = 32$, 64 and 128:
+the work grows sixteen times, the time far less: most of it is a fixed
+cost. What bounds the kernel is the chain of waits inside a block, which
 `clock64()` marks lay out phase by phase. The longest, over a third of the
-block's time, comes before LayerNorm: each thread must first issue its
-share of the 40 KB of weight rows that all 128 blocks request at once, 5 MB
-of requests for the same 80 KB. Then every phase takes far longer than its
+block's time, comes before LayerNorm: each thread first issues its share
+of the 40 KB of weight rows that all 128 blocks request at once, 5 MB of
+requests for the same 80 KB. Then every phase takes far longer than its
 arithmetic, one dependent step after another, with eight warps per
 multiprocessor to hide the latencies.
 
 With 256 columns of 64 sequences the fused kernel at best keeps pace:
-{{median_ms|fused|B=1 S=64 N=256 D=64 H=8}} ms against
-{{median_ms|unfused|B=1 S=64 N=256 D=64 H=8}} ms at $D = 64$,
-{{median_ms|fused|B=1 S=64 N=256 D=128 H=8}} ms against
-{{median_ms|unfused|B=1 S=64 N=256 D=128 H=8}} ms at $D = 128$. A
+{{median_ms|fused|B=1 S=64 N=256 D=64 H=8 mask=kept}} ms against
+{{median_ms|unfused|B=1 S=64 N=256 D=64 H=8 mask=kept}} ms at $D = 64$,
+{{median_ms|fused|B=1 S=64 N=256 D=128 H=8 mask=kept}} ms against
+{{median_ms|unfused|B=1 S=64 N=256 D=128 H=8 mask=kept}} ms at $D = 128$. A
 multiprocessor runs one block of eight warps holding a whole column, too
 few warps to hide each step's latency, while cuBLAS computes the
 projections of all columns as one large, well-tiled product. And the

@@ -47,6 +47,10 @@ lane $= 4g + t$, with $g = 0..7$ the lane's *group* and $t = 0..3$ its
 place in it. Then a lane holds, of $A$, rows $g$ and $g + 8$ at columns $t$
 and $t + 4$ (four values); of $B$, column $g$ at rows $t$ and $t + 4$ (two);
 and of $C$, rows $g$ and $g + 8$ at columns $2t$ and $2t + 1$ (four).
+`common/tensor_core.h` also gives this layout as small functions for the
+device and the host (`mma_a_row`, `mma_a_col` and their kin for $B$ and
+$C$), which the kernel's loads and stores call and from which the figure
+below is drawn.
 `common/tensor_core.h` wraps the instruction (`mma_tf32`) and the rounding
 of a float to TF32 (`to_tf32`, the instruction `cvt.rna.tf32.f32`). For our product
 $S = Q K^T$, the $A$ tiles are pieces of the query tile and the $B$ tiles
@@ -57,6 +61,8 @@ tiles can sit in shared memory exactly as they sit in global memory,
 chapter 5 could not use (its transposing copy had to move single floats)
 is back: a tile pair of 64 KB is 4,096 pieces of 16 bytes, so each of the
 256 threads issues 16 `cp.async` (8 per tile).
+
+{{figure|mma-fragments}}
 
 Bank conflicts: lane $(g, t)$ reads the word at offset $(r_0 + g) \cdot s
 + k_0 + t$, with $s$ the row stride in floats. With $s = HS + 4$ ($68$ at
@@ -127,26 +133,30 @@ __device__ __forceinline__ void tf32_multiply_tile(float (&sum)[TF32_M_TILES][TF
                                                    const float *query_tile, const float *key_tile,
                                                    int warp_row, int warp_col, int HS)
 {
-    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, stride = HS + TF32_PAD;
-    /* this lane's first words of A and of B: row g of the warp's first
-     * m-tile, row (column of S) g of its first n-tile, both at k = t */
-    const float *a_lane = query_tile + (warp_row + g) * stride + t;
-    const float *b_lane = key_tile + (warp_col + g) * stride + t;
+    const int lane = threadIdx.x % 32, stride = HS + TF32_PAD;
+    /* A's element (r, c) of m-tile m is query_tile[warp_row + 16 m + r][k + c],
+     * B's element (c, j) of n-tile n is key_tile[warp_col + 8 n + j][k + c]
+     * (common/tensor_core.h says which element a lane holds). This lane's
+     * element 0 of each, at k = 0; its element i lies as far from its
+     * element 0 as lane 0's does, in every lane. */
+    const float *a_lane =
+        query_tile + (warp_row + mma_a_row(lane, 0)) * stride + mma_a_col(lane, 0);
+    const float *b_lane = key_tile + (warp_col + mma_b_col(lane, 0)) * stride + mma_b_row(lane, 0);
     for (int k = 0; k < HS; k += TF32_STEP) {
         uint32_t a[TF32_M_TILES][4], b[TF32_N_TILES][2];
 #pragma unroll
         for (int m = 0; m < TF32_M_TILES; m++) {
             const float *p = a_lane + 16 * m * stride + k;
-            a[m][0] = tf32_operand<ROUND>(p[0]);              /* row g,     k + t */
-            a[m][1] = tf32_operand<ROUND>(p[8 * stride]);     /* row g + 8, k + t */
-            a[m][2] = tf32_operand<ROUND>(p[4]);              /* row g,     k + t + 4 */
-            a[m][3] = tf32_operand<ROUND>(p[8 * stride + 4]); /* row g + 8, k + t + 4 */
+            a[m][0] = tf32_operand<ROUND>(p[mma_a_row(0, 0) * stride + mma_a_col(0, 0)]);
+            a[m][1] = tf32_operand<ROUND>(p[mma_a_row(0, 1) * stride + mma_a_col(0, 1)]);
+            a[m][2] = tf32_operand<ROUND>(p[mma_a_row(0, 2) * stride + mma_a_col(0, 2)]);
+            a[m][3] = tf32_operand<ROUND>(p[mma_a_row(0, 3) * stride + mma_a_col(0, 3)]);
         }
 #pragma unroll
         for (int n = 0; n < TF32_N_TILES; n++) {
             const float *p = b_lane + 8 * n * stride + k;
-            b[n][0] = tf32_operand<ROUND>(p[0]); /* k + t,     column g */
-            b[n][1] = tf32_operand<ROUND>(p[4]); /* k + t + 4, column g */
+            b[n][0] = tf32_operand<ROUND>(p[mma_b_col(0, 0) * stride + mma_b_row(0, 0)]);
+            b[n][1] = tf32_operand<ROUND>(p[mma_b_col(0, 1) * stride + mma_b_row(0, 1)]);
         }
 #pragma unroll
         for (int m = 0; m < TF32_M_TILES; m++)
@@ -164,18 +174,19 @@ __device__ __forceinline__ void tf32_store_tile(float *scores,
                                                 int tile_row, int tile_col, int warp_row,
                                                 int warp_col, float scale)
 {
-    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int lane = threadIdx.x % 32;
     const bool diagonal = tile_row == tile_col;
 #pragma unroll
     for (int m = 0; m < TF32_M_TILES; m++)
 #pragma unroll
         for (int half = 0; half < 2; half++) {
-            const int row = warp_row + 16 * m + g + 8 * half; /* in the tile */
+            /* elements 2 half and 2 half + 1 of C: one row, two neighbouring columns */
+            const int row = warp_row + 16 * m + mma_c_row(lane, 2 * half); /* in the tile */
             float *out = scores + ((size_t)tile_row * TF32_TILE + row) * T +
                          (size_t)tile_col * TF32_TILE;
 #pragma unroll
             for (int n = 0; n < TF32_N_TILES; n++) {
-                const int col = warp_col + 8 * n + 2 * t;
+                const int col = warp_col + 8 * n + mma_c_col(lane, 2 * half);
                 if (diagonal && col > row)
                     continue; /* both columns masked */
                 const float *c = &sum[m][n][2 * half];
@@ -235,23 +246,23 @@ listed longest first, heads innermost, as in chapter 5. The kernel is
 `tf32+rows`.
 */
 
-/* Step 2 (ROUND) and 2b (operands cut by the instruction). */
-template <bool ROUND>
-__global__ void __launch_bounds__(TF32_THREADS, 2)
-    tf32_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+/* The walk along one row of tiles, for any way of multiplying a tile:
+ * Multiply::tile(sum, query_tile, key_tile, warp_row, warp_col, HS), with
+ * rows of HS + PAD floats in shared memory (chapter 9 gives it another). */
+template <typename Multiply, int PAD>
+__device__ __forceinline__ void tf32_walk_row(float *preatt, const float *__restrict__ inp, int B,
+                                              int T, int NH, int HS, float *query_tile)
 {
-    extern __shared__ float4 tf32_space[];
-    const int tile_floats = TF32_TILE * (HS + TF32_PAD);
-    float *query_tile = reinterpret_cast<float *>(tf32_space); /* [128][HS + 4] */
-    float *key_tiles = query_tile + tile_floats;                /* 2 x [128][HS + 4] */
+    const int tile_floats = TF32_TILE * (HS + PAD);
+    float *key_tiles = query_tile + tile_floats; /* 2 x [128][HS + PAD] */
 
     const int heads = B * NH, tiles = T / TF32_TILE;
     const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
     const int b = head / NH, h = head % NH, C = NH * HS;
     const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
-    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS);
+    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS, PAD);
+    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS, PAD);
     copy_async_commit();
 
     const int warp = threadIdx.x / 32;
@@ -260,17 +271,37 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
     float *scores = preatt + (size_t)head * T * T;
     for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
         copy_async_wait<0>(); /* this tile's keys (and, at first, the queries) */
-        __syncthreads();          /* ... for every thread; and the other buffer is free */
+        __syncthreads();      /* ... for every thread; and the other buffer is free */
         if (tile_col < tile_row) {
             tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
-                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS);
+                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS, PAD);
             copy_async_commit();
         }
         float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
-        tf32_multiply_tile<ROUND>(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats,
-                                  warp_row, warp_col, HS);
+        Multiply::tile(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats, warp_row,
+                       warp_col, HS);
         tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
     }
+}
+
+template <bool ROUND>
+struct tf32_multiply {
+    static __device__ __forceinline__ void tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
+                                                const float *query_tile, const float *key_tile,
+                                                int warp_row, int warp_col, int HS)
+    {
+        tf32_multiply_tile<ROUND>(sum, query_tile, key_tile, warp_row, warp_col, HS);
+    }
+};
+
+/* Step 2 (ROUND) and 2b (operands cut by the instruction). */
+template <bool ROUND>
+__global__ void __launch_bounds__(TF32_THREADS, 2)
+    tf32_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+{
+    extern __shared__ float4 tf32_space[];
+    tf32_walk_row<tf32_multiply<ROUND>, TF32_PAD>(preatt, inp, B, T, NH, HS,
+                                                  reinterpret_cast<float *>(tf32_space));
 }
 
 /*md
@@ -378,6 +409,11 @@ fast as cuBLAS in TF32 and
 fast as chapter 5. At $T = 4096$ it takes
 {{median_ms|tf32+rows|B=8 T=4096 C=768 NH=12}} ms against
 {{median_ms|cublas-tf32|B=8 T=4096 C=768 NH=12}} ms for cuBLAS in TF32.
+
+The figure follows each chapter's best kernel and the fastest champion of
+each engine over the sequence length:
+
+{{figure|sweep}}
 
 The walk along a row bought far more here than in chapter 5: a block of
 step 1 spends most of its short life waiting for its tiles, and the tensor

@@ -139,10 +139,10 @@ __host__ __device__ __forceinline__ tf32_pair split_operand(float x)
 /*md
 ## The kernel
 
-Everything but the multiply is chapter 8's `tf32+rows`: a block walks one
-row of tiles of one head, the query tile copied once, the keys of the next
-tile copied while this one is multiplied, the same fragments, the same
-stores. The multiply of a step of 8 values of $k$ now splits each operand
+Everything but the multiply is chapter 8's `tf32+rows`, whose walk along a
+row of tiles (`tf32_walk_row`) takes the multiply as a parameter: a block
+walks one row of tiles of one head, the query tile copied once, the keys of
+the next tile copied while this one is multiplied, the same stores. The multiply of a step of 8 values of $k$ now splits each operand
 into two fragments and issues three `mma.sync` where chapter 8 issued one.
 
 Twice the fragments and three times the products: the instructions around
@@ -220,40 +220,23 @@ __device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][
 }
 
 template <bool ROUND_SMALL>
+struct tf32x3_multiply {
+    static __device__ __forceinline__ void tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
+                                                const float *query_tile, const float *key_tile,
+                                                int warp_row, int warp_col, int HS)
+    {
+        tf32x3_multiply_tile<ROUND_SMALL>(sum, query_tile, key_tile, warp_row, warp_col, HS);
+    }
+};
+
+/* Chapter 8's walk along a row of tiles, with the three-product multiply. */
+template <bool ROUND_SMALL>
 __global__ void __launch_bounds__(TF32_THREADS, 2)
     tf32x3_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
 {
     extern __shared__ float4 tf32x3_space[];
-    const int tile_floats = TF32_TILE * (HS + TF32X3_PAD);
-    float *query_tile = reinterpret_cast<float *>(tf32x3_space); /* [128][HS + 8] */
-    float *key_tiles = query_tile + tile_floats;                  /* 2 x [128][HS + 8] */
-
-    const int heads = B * NH, tiles = T / TF32_TILE;
-    const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
-    const int b = head / NH, h = head % NH, C = NH * HS;
-    const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
-    const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS, TF32X3_PAD);
-    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS, TF32X3_PAD);
-    copy_async_commit();
-
-    const int warp = threadIdx.x / 32;
-    const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
-    const float scale = 1.0f / sqrtf((float)HS);
-    float *scores = preatt + (size_t)head * T * T;
-    for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
-        copy_async_wait<0>();
-        __syncthreads();
-        if (tile_col < tile_row) {
-            tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
-                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS, TF32X3_PAD);
-            copy_async_commit();
-        }
-        float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
-        tf32x3_multiply_tile<ROUND_SMALL>(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats,
-                                          warp_row, warp_col, HS);
-        tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
-    }
+    tf32_walk_row<tf32x3_multiply<ROUND_SMALL>, TF32X3_PAD>(preatt, inp, B, T, NH, HS,
+                                                            reinterpret_cast<float *>(tf32x3_space));
 }
 
 // book:hide
@@ -274,3 +257,86 @@ static void tf32x3_launch(const triangle_args *args)
 
 extern const triangle_kernel tf32x3_kernel = {tf32_refuses, tf32x3_launch};
 // book:show
+
+/*md
+## The error, measured
+
+The checks of every kernel against the double-precision referee, at the
+default size with the head size $HS$ from 16 to 128 ($C = 768$ split into
+48 to 6 heads), relative L2 error:
+
+| kernel | HS = 16 | HS = 32 | HS = 64 | HS = 128 |
+|---|---:|---:|---:|---:|
+| `shared+rows+interleaved` (FP32 lanes) | {{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=48}} | {{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=24}} | {{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} | {{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=6}} |
+| `cublas-rows` (FP32) | {{rel_l2|cublas-rows|B=8 T=1024 C=768 NH=48}} | {{rel_l2|cublas-rows|B=8 T=1024 C=768 NH=24}} | {{rel_l2|cublas-rows|B=8 T=1024 C=768 NH=12}} | {{rel_l2|cublas-rows|B=8 T=1024 C=768 NH=6}} |
+| `tf32+rows` (TF32) | {{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=48}} | {{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=24}} | {{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=12}} | {{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=6}} |
+| `tf32x3` (3xTF32) | {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=48}} | {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=24}} | {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12}} | {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=6}} |
+
+Three things stand out. TF32 sits at a few $10^{-4}$ whatever the head
+size: each product's own rounding dominates, and those errors average out
+in the sum. 3xTF32 is back at FP32's level, three orders of magnitude
+better, and ten times under the FP32 tolerance. But it is not FP32's
+equal, and its error grows differently: the FP32 kernels' error grows like
+$\sqrt{HS}$, as independent roundings do, while 3xTF32's doubles each time
+$HS$ doubles.
+
+Is it the small parts? The variant that rounds them instead of letting the
+tensor core drop their low bits (`tf32x3+rounded`, in the appendix) has
+the same error, {{rel_l2|tf32x3+rounded|B=8 T=1024 C=768 NH=12}} at
+$HS = 64$. So the split is not what is left; the addition is. An error
+that grows linearly with the number of terms is a *biased* one: each
+addition inside the tensor core loses a little in the same direction,
+as rounding toward zero does, where round-to-nearest would lose as often up
+as down. That is what "FP32 accumulation, not IEEE round-to-nearest"
+costs, measured: about three times FP32's error at $HS = 64$, still some
+twenty times under the tolerance. Longer sums (a matrix product with $k$
+in the thousands) would want the partial sums added in FP32 lanes every
+few hundred terms.
+
+The scale of the inputs does not matter, as it should not for floating
+point: drawn in $\pm 10^{-3}$ or in $\pm 10^{3}$ instead of $\pm 1$, the
+relative error of `tf32x3` is
+{{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12|0.001}} and
+{{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12|1000}}. (Only a scale whose
+small parts fall below FP32's smallest normal numbers, around
+$10^{-19}$ for inputs whose products must stay normal, would change that.)
+
+## What it costs
+
+Three times the matrix instructions, twice the fragment registers, a
+split per operand: on {{gpu|tf32x3|B=8 T=1024 C=768 NH=12}} at the default
+size `tf32x3` takes {{median_ms|tf32x3|B=8 T=1024 C=768 NH=12}} ms, against
+{{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms for chapter 8's TF32
+kernel and {{median_ms|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} ms
+for chapter 5's FP32 one:
+{{speedup|tf32x3|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} times as
+fast as the FP32 lanes at the same accuracy, and
+{{speedup|tf32x3|cublas-rows|B=8 T=1024 C=768 NH=12}} times as fast as the
+strongest FP32 champion, `cublas-rows`
+({{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms). At $T = 4096$:
+{{median_ms|tf32x3|B=8 T=4096 C=768 NH=12}} ms against
+{{median_ms|tf32+rows|B=8 T=4096 C=768 NH=12}} ms in TF32.
+
+Against its floors: three times the 0.012 ms of TF32 arithmetic is still
+below the 0.052 ms the scores take to write, so the memory floor binds, and
+`tf32x3` is at about three times it. It is not the tensor cores that hold it
+back (they are busy on a small fraction of the cycles), but the same
+things as in chapter 8, now with more instructions around each product:
+the loads of the fragments, the split, the stores, and too few warps to
+hide their latencies. The two changes of this chapter's kernel over the
+first version (`tf32x3+scalar` in the appendix: 4-byte loads, both parts
+rounded) bought
+{{speedup|tf32x3|tf32x3+scalar|B=8 T=1024 C=768 NH=12}} times.
+
+The figure puts every kernel of the triangle on one plane: its error
+against its time. The frontier runs from the TF32 kernels (fast, at
+$10^{-4}$) to the FP32 ones (at $10^{-7}$); 3xTF32 moves the FP32 end of
+it to the left.
+
+{{figure|precision-frontier}}
+
+And the whole race of the triangle at the default size, in the order of the
+story, with its floors and its champions:
+
+{{figure|progress-trimul}}
+*/

@@ -4,8 +4,11 @@
 #
 # Written apart from book/weave.c, so that a bug in the weaver cannot hide
 # itself. From the source it keeps the code a reader must see: every line
-# outside the /*md ... */ prose blocks and outside the // book:hide ...
-# // book:show regions. From the woven Markdown it takes every fenced code
+# outside the /*md ... */ prose blocks, outside the // book:hide ...
+# // book:show regions, outside the file's opening comment (its first lines
+# while they are // comments, or a /* comment on line 1 through its */, but
+# not /*md) and outside its first run of #include lines (blank lines
+# between them included), which the book hides without a marker. From the woven Markdown it takes every fenced code
 # block that names this source (source="...") and puts each of its lines back
 # at the line number the block starts from (startFrom="N"). The two must be
 # the same file, line for line; the only freedom the weaver has is to leave
@@ -19,6 +22,14 @@ FNR == 1 { file++ }
 file == 1 {
     bare = trim($0)
     source_lines = FNR
+    if (FNR == 1 && bare ~ /^\/\// && bare !~ /book:/) header = "//"
+    if (FNR == 1 && bare ~ /^\/\*/ && bare != "/*md") header = "/*"
+    if (header == "//" && bare ~ /^\/\// && bare !~ /book:/) { expected[FNR] = ""; next }
+    if (header == "/*") { if (index($0, "*/")) header = "done"; expected[FNR] = ""; next }
+    header = "done"
+    if (state == "" && !included && bare ~ /^#include/) included = "open"
+    if (included == "open" && (bare ~ /^#include/ || bare == "")) { expected[FNR] = ""; next }
+    if (included == "open") included = "done"
     if (state == "" && bare == "/*md") { state = "prose"; expected[FNR] = ""; next }
     if (state == "prose") { if (bare == "*/") state = ""; expected[FNR] = ""; next }
     if (state == "" && bare == "// book:hide") { state = "hidden"; expected[FNR] = ""; next }

@@ -9,7 +9,8 @@
 # plots with no rows are left out; the tools stay fast on many rows, clean
 # under the sanitizers, and a failed book leaves no book. From the real
 # repository: every chapter weaves faithfully, plots/data is well formed,
-# `make book` renders, and the HTML passes a real browser.
+# `make book` renders, the HTML passes a real browser and the PDF's pages
+# are full (chapter 1 by page 6, at most two short pages).
 # Fixture builds go to build/book-tests/, never to book/out or plots/.
 
 fixtures=tests/fixtures/book
@@ -83,18 +84,41 @@ expect_status "faithful weave: the fixture with hidden code and odd fences" 0 \
 sed 's/pairs\[0\]\[1\]/pairs[1][0]/' $scratch/good-kept.md > $scratch/altered.md
 expect_failure "faithfulness check catches an altered code line" "line 40: the book shows" \
     awk -f tests/book/faithful.awk "$good" $scratch/altered.md
-grep -v '^#include <math.h>$' $scratch/good-kept.md > $scratch/dropped.md
-expect_failure "faithfulness check catches a dropped code line" "line 16: missing from the book" \
+grep -v '^}$' $scratch/good-kept.md > $scratch/dropped.md
+expect_failure "faithfulness check catches a dropped code line" "line 41: missing from the book" \
     awk -f tests/book/faithful.awk "$good" $scratch/dropped.md
 sed 's/^__global__ void good_kernel/static int HIDDEN_SENTINEL_helper(void) { return 42; }\n&/' \
     $scratch/good-kept.md > $scratch/leaked.md
 expect_failure "faithfulness check catches hidden code shown" "prose or hidden code in the source" \
     awk -f tests/book/faithful.awk "$good" $scratch/leaked.md
+# the header and the #include lines are hidden without a marker; the check knows it
+printf '\n```` {.cuda .numberLines startFrom="16" source="%s"}\n#include <math.h>\n````\n' "$good" \
+    | cat $scratch/good-kept.md - > $scratch/leaked-include.md
+expect_failure "faithfulness check catches an #include shown" "line 16: the book shows \"#include" \
+    awk -f tests/book/faithful.awk "$good" $scratch/leaked-include.md
+expect_status "the weave hides a file's opening comment, without a marker" 1 \
+    grep -q 'a fixture chapter for the' $scratch/good-kept.md
+expect_status "... and its #include lines" 1 grep -q '^#include' $scratch/good-kept.md
+expect_output "... and says so where each was" \
+    '^\*Lines 1 to 2 of .good\.cu. \(the file.s opening comment\) are left out here\.\*$' cat $scratch/good-kept.md
+expect_output "... the includes too" '^\*Lines 16 to 16 of .good\.cu. \(its #include lines\)' cat $scratch/good-kept.md
+# every real chapter: no header, no #include of its first run, no code line over 100 columns
+for folder in chapters/[0-9][0-9]-*/; do
+    folder=${folder%/}
+    main="$folder/${folder#chapters/[0-9][0-9]-}.cu"
+    { $weave chapter --keep-placeholders "$main"; $weave tried --keep-placeholders "$main"; } \
+        > $scratch/shown.md 2>/dev/null
+    expect_status "$main: the book shows no file header and no #include line" 1 \
+        grep -Eq '^(// |/\* )chapters/|^#include' $scratch/shown.md
+    expect_output "$main: no code line over 100 columns" "^0$" awk '
+        /^```+ \{\.cuda/ { code = 1; next } /^```+$/ { code = 0; next }
+        code && length($0) > 100 { long++ } END { print long + 0 }' $scratch/shown.md
+done
 
 # ------------------------------------------------------------ placeholders
 mkdir -p $scratch/figures  # what plots/draw.sh writes for a plot, without gnuplot
-printf '![The time-default plot](%s/time-default.svg){#fig-time-default}\n\n' $scratch/figures \
-    > $scratch/figures/time-default.md
+printf '![The progress-trimul plot](%s/progress-trimul.svg){#fig-progress-trimul}\n\n' $scratch/figures \
+    > $scratch/figures/progress-trimul.md
 fixture_weave=($weave --data $fixtures/data --kernels $fixture_kernels --figures $scratch/figures)
 "${fixture_weave[@]}" chapter "$good" > $scratch/good.md 2>$scratch/good.err
 expect_status "the good fixture chapter weaves" 0 test -s $scratch/good.md
@@ -112,7 +136,7 @@ expect_output "code keeps its {{ }} untouched" "\{\{1, 2\}, \{3, 4\}\}; /\* \{\{
 expect_status "hidden code is not in the book" 1 grep -q HIDDEN_SENTINEL $scratch/good.md
 expect_output "a hidden region leaves a note with its lines" "Lines 32 to 34 of .good\.cu." cat $scratch/good.md
 expect_output "a code block's fence outgrows the backticks in it" '^```` \{\.cuda' cat $scratch/good.md
-expect_output "a figure placeholder brings in the plot" '^!\[The time-default plot\]\(.*time-default\.svg\)' \
+expect_output "a figure placeholder brings in the plot" '^!\[The progress-trimul plot\]\(.*progress-trimul\.svg\)' \
     cat $scratch/good.md
 
 # ------------------------------------------------------------ what must fail
@@ -349,16 +373,30 @@ expect_output "the real headline table: at most 20 rows" "^([0-9]|1[0-9]|20)$" s
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
-    for plot in time-default peak sweep msa; do
+    for plot in progress-trimul progress-msa peak sweep msa; do
         expect_status "plot $plot: SVG and PNG drawn" 0 \
             test -s $scratch/plots/plots/$plot.svg -a -s $scratch/plots/png/$plot.png
         expect_output "plot $plot: its title names the GPU and the date" \
             "Fixture H200 \(invented numbers\), 2025-01-02" cat $scratch/plots/plots/$plot.svg
     done
     expect_output "plots: the kernels in the order of the list" "^cublas-permute cublas-direct cublas-tf32 naive" \
-        sh -c "awk '!/^#/ { print \$2 }' $scratch/plots/plotwork/time-default.dat | tr -d '\"' | paste -sd ' '"
+        sh -c "grep '\"B=8 T=1024 C=768 NH=12\"' $scratch/plots/plotwork/trimul.dat | awk '{ print \$2 }' |
+               tr -d '\"' | paste -sd ' '"
     expect_status "plots: no tried kernel, no graph replay" 1 \
-        grep -Eq 'shared\+unrolled|\+graph' $scratch/plots/plotwork/time-default.dat $scratch/plots/plotwork/msa.dat
+        grep -Eq 'shared\+unrolled|\+graph' $scratch/plots/plotwork/trimul.dat $scratch/plots/plotwork/msa.dat
+    for floor in "FP32 floor" "TF32 floor" "memory floor"; do
+        expect_output "progress plots: the $floor drawn" "^2$" \
+            sh -c "cat $scratch/plots/plots/progress-*.svg | grep -c '>$floor<'"
+    done
+    expect_output "progress plots: the caption says how the floors are computed" \
+        "the dense work, .* GFLOP, at the FP32 peak .* at the data sheet's memory bandwidth \(4\.8 TB/s\)" \
+        cat $scratch/plots/plots/progress-trimul.caption
+    expect_output "progress plots: the champions as reference lines" ">cublas-direct<" \
+        cat $scratch/plots/plots/progress-trimul.svg
+    expect_output "sweep: each chapter's best and each pipe's fastest champion" "^7$" \
+        cat $scratch/plots/plotwork/sweep.series
+    expect_output "msa: a panel per size that three kernels ran at" "^3 3$" \
+        sh -c "paste -sd ' ' $scratch/plots/plotwork/msa.series"
     expect_status "make plots with no MSA rows succeeds" 0 \
         book_make plots plots WORKBOOK_DATA=$scratch/trimul-only
     expect_status "... and leaves the MSA plot out" 1 test -e $scratch/plots/plots/msa.svg
@@ -407,8 +445,10 @@ if ! tool_missing "the book from the fixtures" pandoc; then
     expect_status "fixture book: no hidden code" 1 grep -q HIDDEN_SENTINEL $html
     expect_status "fixture book: self-contained, every image inline" 1 \
         grep -Eq '<img[^>]* src="[^d]|<link[^>]*href=|<script[^>]* src=' $html
-    expect_output "fixture book: 5 figures inline (4 listed, 1 in the chapter)" "^5$" \
+    expect_output "fixture book: each of the 5 plots once (1 in its chapter, 4 in the appendix)" "^5$" \
         sh -c "grep -o '<img[^>]*src=\"data:image/svg+xml' $html | wc -l"
+    expect_output "... the appendix has the 4 no chapter places" "^4$" \
+        sh -c "sed -n '/id=\"all-measured-results\"/,\$p' $html | grep -o '<img' | wc -l"
     expect_status "make book-instructor from the fixtures" 0 \
         book_make book book-instructor BOOK_CHAPTERS="$good $plain $multi" WORKBOOK_DATA=$fixtures/data
     expect_output "instructor's edition: the solution's code" "SOLUTION_SENTINEL" \
@@ -434,6 +474,23 @@ if ! tool_missing "the book from the fixtures" pandoc; then
         "No measurement yet: .make bench. on a GPU writes .plots/data/msa\.csv." cat $scratch/README.md
 fi
 
+# ------------------------------------------------------------ counting the PDF's pages
+# tests/book/pages.awk on a made-up pdftotext output: a title page, a full
+# page, a short one, a chapter's short last page, then the book's last
+printf 'The Book\n1 The start\n' > $scratch/pages-titles.txt
+{
+    printf 'The Book\n\nContents\n'; for k in $(seq 10); do printf '%s The chapter\n' "$k"; done; printf '1\n\f'
+    for k in $(seq 12); do printf 'line %s\n' "$k"; done; printf '2\n\f'
+    printf 'a\nb\nc\n3\n\f'
+    printf 'the end of a chapter\n4\n\f'
+    printf '1   The start\nand more\n5\n\f'
+} > $scratch/pages-made-up.txt
+awk -f tests/book/pages.awk $scratch/pages-titles.txt $scratch/pages-made-up.txt > $scratch/pages-made-up.out
+expect_output "pages.awk: the page a title starts on" "^first-page 1 The start 5$" cat $scratch/pages-made-up.out
+expect_output "pages.awk: a short page, the page number aside" "^short 3 3$" cat $scratch/pages-made-up.out
+expect_output "pages.awk: a chapter's last page and the book's are not counted" "^short-pages 1$" \
+    cat $scratch/pages-made-up.out
+
 # ------------------------------------------------------------ the real book
 expect_status "plots/data is well formed" 0 $results check --data plots/data
 if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; then
@@ -444,6 +501,21 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
     else
         expect_output "the book has every chapter, numbered ($chapter_count)" "^$chapter_count\$" \
             sh -c "grep -o '<h1 data-number=' book/out/workbook.html | wc -l"
+        expect_status "the real plots: no MSA row on a drawn or padded mask" 1 \
+            grep -Eq 'mask=(drawn|pad)' build/plots/msa.dat
+        expect_output "... and PyTorch among the MSA champions" '"torch-compile-tf32"' cat build/plots/msa.dat
+        expect_output "the real plots: at most 8 series a panel" "^0$" \
+            sh -c "cat build/plots/*.series | awk '\$1 > 8 { n++ } END { print n + 0 }'"
+    fi
+    # The PDF: each page's lines (tests/book/pages.awk); every <h1> of the HTML starts a page
+    if [ -s book/out/workbook.pdf ] && ! tool_missing "the PDF's pages" pdftotext; then
+        grep -o '<h1[^>]*>.*</h1>' book/out/workbook.html | sed 's/<[^>]*>//g' > $scratch/titles.txt
+        pdftotext -layout book/out/workbook.pdf $scratch/workbook.txt
+        awk -f tests/book/pages.awk $scratch/titles.txt $scratch/workbook.txt > $scratch/pages.txt
+        expect_output "the PDF: chapter 1 starts by page 6 (front matter of at most 5 pages)" \
+            "^first-page 1 .* [1-6]\$" cat $scratch/pages.txt
+        expect_output "the PDF: at most two pages of fewer than 10 lines, chapters' last pages aside" \
+            "^short-pages [0-2]\$" cat $scratch/pages.txt
     fi
     if [ -s book/out/workbook.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}" &&
        ! tool_missing "the browser test" node; then
@@ -454,9 +526,10 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
         expect_output "... and a screenshot per chapter ($chapter_count)" "^$chapter_count\$" \
             sh -c "ls book/out/screenshots/chapter-*.png | wc -l"
         # the check itself fails a page with a broken image and an error in its console
-        printf '<!DOCTYPE html><html><head><title>x</title></head><body><h1 data-number="1">One</h1>%s%s</body></html>\n' \
-            '<img src="data:image/png;base64,AAAA" alt="broken">' '<script>console.error("broken on purpose")</script>' \
-            > $scratch/broken-page.html
+        printf '<!DOCTYPE html><html><head><title>x</title></head><body><h1 data-number="1">One</h1>%s%s%s</body></html>\n' \
+            '<figure><img src="data:image/png;base64,AAAA" alt="broken"></figure>' \
+            '<div class="sourceCode" style="width: 80px; overflow: hidden"><pre>a line far too long for its box</pre></div>' \
+            '<script>console.error("broken on purpose")</script>' > $scratch/broken-page.html
         expect_failure "the browser test fails a page with a broken image and a console error" \
             "image 1 .*did not load.*|console error: broken on purpose" \
             node book/browser_check.mjs --browser "$chromium_path" --min-images 1 \
@@ -464,5 +537,20 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
         broken_log=$(log_of "the browser test fails a page with a broken image and a console error")
         expect_status "... naming both" 0 sh -c "grep -q 'console error: broken on purpose' $broken_log &&
             grep -q 'image 1 of 1 did not load' $broken_log"
+        expect_status "... and the figure without its image, and the code cut off" 0 sh -c "
+            grep -q 'figure 1 of 1 shows no image' $broken_log &&
+            grep -q '1 of 1 code blocks cut their lines off' $broken_log"
     fi
 fi
+
+# ------------------------------------------------------------ accuracy placeholders
+# {{rel_l2|KERNEL|SHAPE[|SCALE]}} reads plots/data/accuracy/ (what --errors appends).
+mkdir -p $scratch/accuracy/chapters/01-acc $scratch/accuracy/chapters/02-missing
+printf '/*md\n# Acc\n\nError {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12}} and {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12|1000}}.\n*/\n' \
+    > $scratch/accuracy/chapters/01-acc/acc.cu
+printf '/*md\n# Acc\n\nError {{rel_l2|naive|B=1 T=1 C=1 NH=1}}.\n*/\n' > $scratch/accuracy/chapters/02-missing/missing.cu
+expect_output "an accuracy placeholder takes the measured error" "^Error [0-9.]+e-0[0-9] and [0-9.]+e-0[0-9]\.$" \
+    $weave chapter --data plots/data $scratch/accuracy/chapters/01-acc/acc.cu
+expect_failure "an accuracy placeholder with no row names its file and line" \
+    "missing\.cu:4: placeholder .*no accuracy row for kernel \"naive\"" \
+    $weave chapter --data plots/data $scratch/accuracy/chapters/02-missing/missing.cu

@@ -143,8 +143,8 @@ __device__ __forceinline__ void shared_persistent_body(float *preatt, const floa
     const int my_tiles = (work_total - 1 - (int)blockIdx.x) / (int)gridDim.x + 1;
     const int chunks = HS / SHARED_CHUNK;
     const size_t row_stride = 3 * (size_t)NH * HS;
-    const size_t source = shared_copy_source(row_stride);
-    const int destination = shared_copy_destination<stride>();
+    const size_t source = shared_copy_source(threadIdx.x, row_stride);
+    const int destination = shared_copy_destination<stride>(threadIdx.x);
 
     /* Fill all slots but one. A group is committed even when the list has
      * run out, so that "all but the SHARED_SLOTS - 2 most recent groups"
@@ -264,8 +264,8 @@ __device__ __forceinline__ void shared_triangle_body(float *preatt, const float 
                         (size_t)tile_col * SHARED_TILE * row_stride;
     const int chunks = HS / SHARED_CHUNK;
 
-    const size_t source = shared_copy_source(row_stride);
-    const int destination = shared_copy_destination<stride>();
+    const size_t source = shared_copy_source(threadIdx.x, row_stride);
+    const int destination = shared_copy_destination<stride>(threadIdx.x);
     for (int chunk = 0; chunk < chunks; chunk++) {
         const int first = chunk * SHARED_CHUNK;
         shared_copy_chunk<stride>(query_tile + first * stride + destination,

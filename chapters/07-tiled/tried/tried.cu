@@ -29,9 +29,9 @@ bias $-\infty$ and so the weight 0.
 
 | shape | fused-tiled | fused-tiled+dense | fused-tiled+graph |
 |---|---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+dense|B=1 S=128 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+graph|B=1 S=128 N=256 D=256 H=8}} ms |
-| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+dense|B=1 S=512 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+graph|B=1 S=512 N=256 D=256 H=8}} ms |
-| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8}} ms | {{median_ms|fused-tiled+dense|B=1 S=1024 N=384 D=64 H=8}} ms | {{median_ms|fused-tiled+graph|B=1 S=1024 N=384 D=64 H=8}} ms |
+| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+dense|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+graph|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms |
+| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+dense|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+graph|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+dense|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+graph|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms |
 
 The difference between the first two columns is what skipping the padding
 is worth on the drawn mask, which keeps about 59% of the keys. The graph
@@ -57,9 +57,9 @@ $a$.
 
 | shape | fused-tiled | fused-tiled+eager |
 |---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+eager|B=1 S=128 N=256 D=256 H=8}} ms |
-| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+eager|B=1 S=512 N=256 D=256 H=8}} ms |
-| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8}} ms | {{median_ms|fused-tiled+eager|B=1 S=1024 N=384 D=64 H=8}} ms |
+| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+eager|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms |
+| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+eager|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+eager|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms |
 
 The textbook step costs extra per key and row (the maximum) and per step
 and row (the factor, and $d$ multiplies), which is little next to the $2d$
@@ -88,9 +88,9 @@ chapter's kernel itself (four whole rows of 8 features fit).
 
 | shape | fused-tiled | fused-tiled+unsplit |
 |---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+unsplit|B=1 S=128 N=256 D=256 H=8}} ms |
-| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+unsplit|B=1 S=512 N=256 D=256 H=8}} ms |
-| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8}} ms | {{median_ms|fused-tiled+unsplit|B=1 S=1024 N=384 D=64 H=8}} ms |
+| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+unsplit|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms |
+| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+unsplit|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+unsplit|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms |
 
 At $d = 32$ the split rows win at both depths; at $d = 8$ the two are the
 same kernel.
@@ -121,9 +121,9 @@ each other's waits. This variant keeps four rows a lane (255 registers,
 
 | shape | fused-tiled | fused-tiled+four-rows |
 |---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+four-rows|B=1 S=128 N=256 D=256 H=8}} ms |
-| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8}} ms | {{median_ms|fused-tiled+four-rows|B=1 S=512 N=256 D=256 H=8}} ms |
-| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8}} ms | {{median_ms|fused-tiled+four-rows|B=1 S=1024 N=384 D=64 H=8}} ms |
+| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+four-rows|B=1 S=128 N=256 D=256 H=8 mask=drawn}} ms |
+| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+four-rows|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+four-rows|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms |
 
 Only the shallow shape differs: at $S = 512$ both run four rows a lane, and
 $d = 8$ has no short-column case. At $S = 128$ the occupancy is worth more

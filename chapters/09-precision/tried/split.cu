@@ -76,38 +76,21 @@ __device__ __forceinline__ void scalar_multiply_tile(float (&sum)[TF32_M_TILES][
 }
 
 // book:hide
+struct scalar_multiply {
+    static __device__ __forceinline__ void tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
+                                                const float *query_tile, const float *key_tile,
+                                                int warp_row, int warp_col, int HS)
+    {
+        scalar_multiply_tile(sum, query_tile, key_tile, warp_row, warp_col, HS);
+    }
+};
+
 __global__ void __launch_bounds__(TF32_THREADS, 2)
     scalar_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
 {
     extern __shared__ float4 scalar_space[];
-    const int tile_floats = TF32_TILE * (HS + TF32_PAD);
-    float *query_tile = reinterpret_cast<float *>(scalar_space);
-    float *key_tiles = query_tile + tile_floats;
-    const int heads = B * NH, tiles = T / TF32_TILE;
-    const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
-    const int b = head / NH, h = head % NH, C = NH * HS;
-    const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
-    const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
-    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS);
-    copy_async_commit();
-    const int warp = threadIdx.x / 32;
-    const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
-    const float scale = 1.0f / sqrtf((float)HS);
-    float *scores = preatt + (size_t)head * T * T;
-    for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
-        copy_async_wait<0>();
-        __syncthreads();
-        if (tile_col < tile_row) {
-            tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
-                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS);
-            copy_async_commit();
-        }
-        float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
-        scalar_multiply_tile(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats, warp_row,
-                             warp_col, HS);
-        tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
-    }
+    tf32_walk_row<scalar_multiply, TF32_PAD>(preatt, inp, B, T, NH, HS,
+                                             reinterpret_cast<float *>(scalar_space));
 }
 
 static void tf32x3_scalar_launch(const triangle_args *args)

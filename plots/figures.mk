@@ -1,0 +1,107 @@
+# plots/figures.mk - `make figures`, included by the Makefile after
+# plots/plots.mk: the figures of the book that are drawn from the code, not
+# from measurements.
+#
+# A figure of a mapping (which thread touches which address, bank, tile or
+# fragment) is drawn from the kernels' own __host__ __device__ index
+# functions: its program, plots/figures/NAME.cu (NAME with underscores),
+# #includes the chapter source and prints what those functions say;
+# plots/figures/NAME.gp draws it with gnuplot. A figure that is a picture of
+# a design, not of a mapping, is a graphviz file, plots/figures/NAME.dot.
+# Everything is built in $(FIGURES_WORK) (programs, data, SVG and PNG); then,
+# for each figure, $(PLOTS_OUT) gets NAME.svg, NAME.caption (one line) and
+# NAME.md, the Markdown the book shows for {{figure|NAME}}.
+#
+# The programs are compiled for the host; their device code only to PTX, so
+# ptxas never runs, and unused code (the launchers) is dropped at link time.
+#
+# `make plots` draws the figures too, after the plots: plots/draw.sh first
+# empties $(PLOTS_OUT), so they must come after its recipe, and make has no
+# hook after a recipe. So the recipe of `plots` runs under
+# plots/figures/then-figures.sh, a shell that runs each line as /bin/sh
+# would and, once it has succeeded, runs `make figures` with the same
+# settings. `private`: the prerequisites of plots build under the usual shell.
+
+PLOTS_OUT ?= plots/out
+FIGURES_WORK ?= $(BUILD)/figures
+# In the order of the chapters that show them.
+FIGURES := tile-grid thread-patches outer-product warp-sectors bank-map layer-flow \
+    online-softmax mma-fragments tf32-split precision-frontier
+FIGURE_GRAPHS := layer-flow
+# Figures of measurements that join two files (an awk script writes the data).
+FIGURE_JOINS := precision-frontier
+FIGURE_PROGRAMS := $(filter-out $(FIGURE_GRAPHS) $(FIGURE_JOINS),$(FIGURES))
+FIGURE_NVCCFLAGS := -std=c++17 -Icommon -arch=compute_90 -code=compute_90 \
+    -Xcompiler -ffunction-sections,-fdata-sections -Xlinker --gc-sections
+# Host C sources a figure program links besides its own.
+FIGURE_LINK_online_softmax := common/rng.c
+FIGURE_LINK_tf32_split := common/rng.c
+
+GNUPLOT ?= gnuplot
+DOT ?= dot
+
+.PHONY: figures figure-names
+
+# The figures, one line (the tests read it).
+figure-names:
+	@echo $(FIGURES)
+
+figure_program = $(FIGURES_WORK)/bin/$(subst -,_,$(1))
+
+$(FIGURES_WORK)/bin/%: plots/figures/%.cu plots/figures/figure.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(FIGURE_NVCCFLAGS) -MMD -MP -MF $@.d $< $(FIGURE_LINK_$*) -o $@
+
+# A program writes NAME.dat, NAME.vars.gp and NAME.caption.
+define figure_rules
+$(FIGURES_WORK)/data/$(1).caption: $(call figure_program,$(1))
+	@mkdir -p $$(dir $$@)
+	$$< $$(dir $$@)
+
+$(FIGURES_WORK)/out/$(1).svg: $(FIGURES_WORK)/data/$(1).caption plots/figures/$(1).gp \
+        plots/figures/style.gp
+	@command -v $(GNUPLOT) >/dev/null || { echo "make figures: gnuplot is missing (make deps installs it)" >&2; exit 1; }
+	@mkdir -p $$(dir $$@)
+	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$$@'; png='$$(@:.svg=.png)'" plots/figures/$(1).gp
+endef
+$(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
+
+# A join's data and caption come from its awk script over the kernel list and
+# the measured rows; it is drawn again whenever they change.
+WORKBOOK_DATA ?= plots/data
+$(FIGURES_WORK)/data/precision-frontier.caption: plots/figures/precision-frontier.awk \
+        chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv $(WORKBOOK_DATA)/accuracy/trimul.csv
+	@mkdir -p $(dir $@)
+	awk -v out=$(dir $@) -f $< chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv \
+	    $(WORKBOOK_DATA)/accuracy/trimul.csv
+$(FIGURES_WORK)/out/precision-frontier.svg: $(FIGURES_WORK)/data/precision-frontier.caption \
+        plots/figures/precision-frontier.gp plots/figures/style.gp
+	@mkdir -p $(dir $@)
+	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$@'; png='$(@:.svg=.png)'" plots/figures/precision-frontier.gp
+
+# A graph's caption is the line of its .dot file that starts with "// caption: ".
+$(FIGURES_WORK)/data/%.caption: plots/figures/%.dot
+	@mkdir -p $(dir $@)
+	@sed -n 's|^// caption: ||p' $< > $@
+	@test -s $@ || { echo "$<: no line '// caption: ...'" >&2; rm -f $@; exit 1; }
+
+$(FIGURES_WORK)/out/%.svg: plots/figures/%.dot $(FIGURES_WORK)/data/%.caption
+	@command -v $(DOT) >/dev/null || { echo "make figures: graphviz (dot) is missing (make deps installs it)" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	$(DOT) -Tsvg $< -o $@
+	$(DOT) -Tpng -Gdpi=96 $< -o $(@:.svg=.png)
+
+figures: $(FIGURES:%=$(FIGURES_WORK)/out/%.svg)
+	@mkdir -p $(PLOTS_OUT)
+	@for name in $(FIGURES); do \
+	    cp $(FIGURES_WORK)/out/$$name.svg $(PLOTS_OUT)/$$name.svg && \
+	    head -n 1 $(FIGURES_WORK)/data/$$name.caption > $(PLOTS_OUT)/$$name.caption && \
+	    printf '![%s](%s/%s.svg){#fig-%s}\n\n' "$$(cat $(PLOTS_OUT)/$$name.caption)" \
+	        "$(PLOTS_OUT)" "$$name" "$$name" > $(PLOTS_OUT)/$$name.md || exit 1; \
+	done
+	@echo "figures: $(FIGURES:%=$(PLOTS_OUT)/%.svg)"
+
+plots: private SHELL := plots/figures/then-figures.sh
+plots: private export WORKBOOK_AFTER_PLOTS = $(MAKE) --no-print-directory figures
+
+-include $(wildcard $(FIGURES_WORK)/bin/*.d)

@@ -1,0 +1,103 @@
+# tests/suites/72-figures.sh - the figures drawn from the code (plots/figures.mk).
+#
+# Every figure builds (its program, gnuplot or graphviz) into a scratch
+# folder, non-empty, with a one-line caption and the Markdown the book
+# shows; `make plots` draws them too, after the plots; every figure is cited
+# by a chapter and every {{figure|...}} of a chapter is a plot or a figure.
+# Then the point of drawing from the kernels' own index functions: for the
+# mapping figures below, a small change to a scratch copy of the index
+# function (the padding, a fragment's rows, which tiles return, a thread's
+# first key) changes the figure's data, and the data drawn from the real
+# sources is the data committed in tests/fixtures/figures/.
+# Scratch builds go to build/figure-tests/, never to plots/out.
+
+figure_scratch=build/figure-tests
+rm -rf "$figure_scratch"
+mkdir -p "$figure_scratch"
+
+figure_tool_missing() {  # NAME TOOL: 0 (and counted) when TOOL is absent
+    command -v "$2" >/dev/null 2>&1 && return 1
+    if [ -n "${CI:-}" ]; then fail "$1" "$2 is not installed (make deps)"; else skip "$1" "$2 is not installed"; fi
+    return 0
+}
+
+figure_names=$(make --no-print-directory -s figure-names 2>/dev/null)
+expect_status "the list of figures is read from plots/figures.mk" 0 test -n "$figure_names"
+
+if ! figure_tool_missing "make figures" gnuplot && ! figure_tool_missing "make figures" dot; then
+    out=$figure_scratch/out
+    expect_status "make figures builds every figure" 0 \
+        make --no-print-directory figures PLOTS_OUT=$out FIGURES_WORK=$figure_scratch/work
+    for name in $figure_names; do
+        expect_status "figure $name: a non-empty SVG" 0 sh -c \
+            "test -s $out/$name.svg && grep -q '<svg' $out/$name.svg && grep -q '</svg>' $out/$name.svg"
+        expect_status "figure $name: a one-line caption" 0 sh -c \
+            "test -s $out/$name.caption && test \$(wc -l < $out/$name.caption) -eq 1"
+        expect_status "figure $name: its Markdown for the book" 0 sh -c \
+            "test \"\$(head -n 1 $out/$name.md)\" = \"![\$(cat $out/$name.caption)]($out/$name.svg){#fig-$name}\" && \
+             test \"\$(sed -n 2p $out/$name.md)\" = '' && test \$(wc -l < $out/$name.md) -eq 2"
+    done
+    expect_status "make figures again compiles nothing" 0 sh -c \
+        "make --no-print-directory figures PLOTS_OUT=$out FIGURES_WORK=$figure_scratch/work > $figure_scratch/again.log 2>&1 && \
+         ! grep -q nvcc $figure_scratch/again.log"
+
+    # make plots empties its folder first: the figures must still be there after it
+    expect_status "make plots draws the figures after the plots" 0 \
+        make --no-print-directory plots PLOTS_OUT=$figure_scratch/plots PLOTS_PNG=$figure_scratch/png \
+            PLOTS_WORK=$figure_scratch/plotwork FIGURES_WORK=$figure_scratch/work
+    for name in $figure_names; do
+        expect_status "make plots leaves figure $name in place" 0 \
+            test -s $figure_scratch/plots/$name.svg -a -s $figure_scratch/plots/$name.md
+    done
+fi
+
+# Every figure is cited by a chapter, and every citation names a figure or a plot.
+for name in $figure_names; do
+    expect_status "figure $name is cited by a chapter" 0 \
+        grep -qx "{{figure|$name}}" $(ls chapters/[0-9][0-9]-*/*.cu)
+done
+cited=$(sed -n 's/^{{figure|\(.*\)}}$/\1/p' chapters/[0-9][0-9]-*/*.cu | sort -u)
+for name in $cited; do
+    expect_status "{{figure|$name}} names a figure or a plot" 0 sh -c \
+        "echo ' $figure_names ' | grep -q ' $name ' || test -f plots/$name.gp"
+done
+
+# ------------------------------------------------------------ drawn from the code
+# mutated_figure NAME FILE SED: the data of figure NAME, drawn from a scratch
+# copy of the sources with SED applied to FILE, into $figure_scratch/NAME-mutant/.
+mutated_figure() {
+    local name=$1 file=$2 edit=$3 root=$figure_scratch/$1-mutant
+    rm -rf "$root" && mkdir -p "$root/plots"
+    cp -r Makefile chapters common "$root/" && cp -r plots/figures.mk plots/figures "$root/plots/"
+    sed -i "$edit" "$root/$file" || return 1
+    if cmp -s "$file" "$root/$file"; then echo "the edit '$edit' changed nothing in $file"; return 1; fi
+    make --no-print-directory -C "$root" "build/figures/data/$name.caption"
+}
+
+# figure_is_drawn_from NAME FILE SED WHAT PATTERN: the real data of figure NAME is
+# the committed one; with SED applied to a copy of FILE it differs, and its
+# numbers (NAME.vars.gp) then match PATTERN.
+figure_is_drawn_from() {
+    local name=$1 file=$2 edit=$3 what=$4 pattern=$5
+    local real=$figure_scratch/work/data mutant=$figure_scratch/$name-mutant/build/figures/data
+    if [ ! -f "$real/$name.dat" ]; then
+        make --no-print-directory "$figure_scratch/work/data/$name.caption" FIGURES_WORK=$figure_scratch/work \
+            > "$(log_of "figure $name data")" 2>&1
+    fi
+    expect_status "figure $name: the data drawn from the sources is the committed one" 0 \
+        cmp "$real/$name.dat" tests/fixtures/figures/$name.dat
+    expect_status "figure $name: drawn again from a copy where $what" 0 \
+        mutated_figure "$name" "$file" "$edit"
+    expect_status "figure $name: ... its data changes" 1 cmp -s "$real/$name.dat" "$mutant/$name.dat"
+    expect_output "figure $name: ... and says so" "$pattern" cat "$mutant/$name.vars.gp"
+}
+
+figure_is_drawn_from bank-map chapters/05-shared/shared.cu \
+    's/^#define SHARED_PAD 4 /#define SHARED_PAD 0 /' "the padding is 0" "^wavefronts2 = 2$"
+figure_is_drawn_from mma-fragments common/tensor_core.h \
+    's|return lane / 4 + 8 \* (i % 2);|return lane / 4 + 8 * (i / 2);|' "A's rows are swapped" "^cells_a = 64$"
+figure_is_drawn_from tile-grid chapters/02-naive/naive.cu \
+    's|return tile_col > tile_row;|return tile_col >= tile_row;|' "diagonal blocks return" "^returning = 36$"
+figure_is_drawn_from warp-sectors chapters/03-registers/registers.cu \
+    's|return tile_col \* REGISTERS_TILE + tx \* REGISTERS_THREAD_TILE;|return tile_col * REGISTERS_TILE + tx;|' \
+    "a thread's keys are neighbours" "^note0 = \"16 keys, 1 apart"
