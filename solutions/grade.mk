@@ -6,7 +6,7 @@
 #   make grade GRADE_DIR=solutions   the same grader on the solutions (or on any
 #                                folder of files named like the exercises)
 #   make handout                 build/handout.tar.gz: the repository without the
-#                                solutions (NN-*.cu and the shared NN-*.cuh), for students
+#                                solutions (NN-*.cu, NN-*.cuh and the fixtures made of them)
 #   make test-exercises          only the exercise tests of `make test`
 #                                (tests/suites/80-exercises.sh)
 #
@@ -90,13 +90,15 @@ grade: $(LIBRARY)
 	  solutions/grade.sh $(foreach name,$(GRADE_WANTED),$(call shell_quote,$(name)))
 
 # Everything git would commit (tracked or not yet added, nothing ignored),
-# less the solution programs.
+# less the solution programs and the grader's fixtures made from them
+# (tests/fixtures/grade/EXERCISE--what.cu: a solution with one fault).
 handout:
 	@mkdir -p $(BUILD)
 	@git ls-files --cached --others --exclude-standard \
 	  | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cuh?$$' \
+	  | grep -v -E '^tests/fixtures/grade/[0-9][0-9]-[^/]*--[^/]*\.cu$$' \
 	  | tar -czf $(BUILD)/handout.tar.gz --transform 's,^,workbook/,' -T -
-	@echo "$(BUILD)/handout.tar.gz: the workbook without solutions/NN-*.cu and NN-*.cuh"
+	@echo "$(BUILD)/handout.tar.gz: the workbook without the solutions and the fixtures made of them"
 
 # The exercise part of `make test` alone: on a GPU, the proof that every
 # untouched exercise fails and every solution passes.

@@ -90,7 +90,7 @@ checks_of() {
             printf 'values|%s\n' "B=1 T=1 C=32 NH=1" "B=3 T=129 C=96 NH=3" "B=2 T=200 C=320 NH=5" \
                 "B=1 T=1000 C=768 NH=12" "${TRIANGLE_GRADE[3]}" ;;
         03-registers-counts)
-            echo host ;;
+            echo host; echo "memcheck|$ts"; echo "values|${TRIANGLE_GRADE[0]}" ;;
         03-registers-epilogue)
             echo host; echo "local|registers_epilogue_scores"; echo "memcheck|$ts"
             triangle_values ;;
@@ -106,41 +106,45 @@ checks_of() {
             echo "memcheck|$ts"; triangle_values ;;
         05-shared-stage-tiles)
             echo host; echo "instr|shared_stage_scores|$v4|LDG\.E\.128|1|16-byte loads (float4)|ld"
-            echo "racecheck|$ts"; echo "memcheck|$ts"; triangle_values
+            echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values
             echo "ncu|shared_stage_scores|$st|B=1 T=256 C=64 NH=1" ;;
         05-shared-inner-loop)
-            echo host; echo "racecheck|$ts"; triangle_values
+            echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values
             echo "ncu|shared_inner_scores|$ld|B=1 T=256 C=64 NH=1" ;;
-        05-shared-predict)
-            echo host; echo "time|shared+rows+interleaved|B=8 T=1024 C=768 NH=12"
+        05-shared-predict) # the chapter's kernel, raced unchanged
+            echo host; echo "memcheck|$ts"
+            echo "time|shared+rows+interleaved|B=8 T=1024 C=768 NH=12"
             echo "time|shared+rows+interleaved|B=8 T=4096 C=768 NH=12" ;;
         06-msa-softmax)
-            echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values; echo "logits|$LOGITS_SIZE" ;;
-        06-msa-gate)
-            echo host; echo "memcheck|$ms"; msa_values; echo "logits|$LOGITS_SIZE"
-            echo "ncu|msa_layer|$ld|${MSA_GRADE[4]}" ;;
-        06-msa-layernorm)
-            echo host; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
+            echo "memcheck|$ms"; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
             echo "logits|$LOGITS_SIZE" ;;
+        06-msa-layernorm)
+            echo host; echo "memcheck|$ms"; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
+            echo "logits|$LOGITS_SIZE" ;;
+        06-msa-gate)
+            echo host; echo "memcheck|$ms"; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
+            echo "logits|$LOGITS_SIZE"; echo "ncu|msa_layer|$ld|${MSA_GRADE[4]}" ;;
         07-online-softmax)
-            echo host; echo "racecheck|$ms"; msa_values; echo "logits|$LOGITS_SIZE" ;;
-        07-tiled-predict)
-            echo host; echo "time|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept"
+            echo host; echo "memcheck|$ms"; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
+            echo "logits|$LOGITS_SIZE" ;;
+        07-tiled-predict) # the chapter's layer, raced unchanged
+            echo host; echo "memcheck|$ms"
+            echo "time|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept"
             echo "time|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept" ;;
         08-tensor-fragments)
-            echo host; echo "racecheck|$ts"; triangle_values
+            echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values
             echo "ncu|tensor_tile_scores|$ld|B=1 T=256 C=64 NH=1" ;;
         08-tensor-epilogue)
             echo host
             echo "instr|tensor_tile_scores|$s2|STG\.E\.64|16|8-byte stores (float2)|st"
-            echo "memcheck|$ts"; triangle_values ;;
-        08-tensor-predict)
-            echo host
+            echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values ;;
+        08-tensor-predict) # chapter 1's and chapter 8's kernels, raced unchanged
+            echo host; echo "memcheck|$ts"
             local size; for size in "B=8 T=1024 C=768 NH=12" "B=8 T=4096 C=768 NH=12"; do
                 echo "time|cublas-tf32|$size"; echo "time|tf32+rows|$size"
             done ;;
         09-tf32-split)
-            echo host; echo "racecheck|$ts"; triangle_values
+            echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values
             echo "scale|1e-3|${TRIANGLE_GRADE[1]}"; echo "scale|1e3|${TRIANGLE_GRADE[1]}" ;;
         06-*|07-*) msa_values ;;
         *) triangle_values ;;
