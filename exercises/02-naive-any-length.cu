@@ -9,7 +9,7 @@
 /*md
 ### Exercise 2.2: any sequence length
 
-*Difficulty: easy to medium.* File: `exercises/02-naive-any-length.cu`.
+*Difficulty: easy.* File: `exercises/02-naive-any-length.cu`.
 
 The naive kernel refuses a $T$ that is not a multiple of 128, because it has
 no bounds checks: its grid covers exactly $T/128$ tiles each way. Lift the
@@ -28,8 +28,10 @@ Hints:
 - Try $T = 1$: one block, one thread with any work to do.
 
 Check it with `make grade EX=02-naive-any-length`: it is graded at
-$T = 1, 129, 200, 1000$ and one multiple of 128. The untouched exercise
-fails because it refuses the first of these sizes.
+$T = 1, 129, 200, 1000$ and one multiple of 128, and on a GPU it first runs
+under compute-sanitizer's memcheck at $T = 129$: a read or a write past the
+last row fails there even when it happens to leave the values right. The
+untouched exercise fails because it refuses the first of these sizes.
 */
 
 #include <math.h>

@@ -1,4 +1,4 @@
-// 05-shared-inner-loop.cu - exercise 5.2: compute from the shared tiles.
+// 05-shared-inner-loop.cu - exercise 5.2: which scores a thread owns, for conflict-free reads.
 //
 // exercises/05-shared-inner-loop.cu is the student's copy, made from
 // solutions/05-shared-inner-loop.cu by `make exercises`. Build, check and grade:
@@ -7,38 +7,44 @@
 //   build/exercises/05-shared-inner-loop B=1 T=256 C=64 NH=2 --check-only   # one size by hand
 
 /*md
-### Exercise 5.2: compute from the shared tiles
+### Exercise 5.2: who owns which scores
 
 *Difficulty: medium.* File: `exercises/05-shared-inner-loop.cu`.
 
 In this kernel a block of $16 \times 16$ threads computes a $128 \times 128$
-tile of scores. At each step along the head dimension the block copies 16
-positions of its 128 query rows and 128 key rows into shared memory,
-transposed: `query_tile[k][row]` and `key_tile[k][row]`. The copy is
-written; what each thread does with the tiles is not. Write the loop over
-the 16 positions of a step: load the thread's 8 query values and 8 key
-values from the tiles into registers, and add their 64 products to `sums`.
+tile of scores from the transposed tiles `query_tile[k][row]` and
+`key_tile[k][row]` in shared memory (rows padded by `PAD` = 4). The copy
+and the stores are written; who owns which of the 64 scores of a thread is
+not, and neither is the loop that reads the tiles. Decide and write:
 
-Which scores does a thread own? Read the epilogue at the end of the kernel:
-`sums[r][c]` goes to query `threadIdx.y + 16 r` and key `threadIdx.x + 16 c`
-of the tile, not to an $8 \times 8$ block of neighbours as in chapters 3 and
-4.
+1. `owned_query(y, r)` and `owned_key(x, c)`, `__host__ __device__`: the
+   tile row of the $r$-th query and the tile column of the $c$-th key of
+   thread $(x, y)$, $r, c = 0 \ldots 7$. Together the 256 threads must own
+   each of the $128 \times 128$ scores once; the epilogue stores
+   `sum[r][c]` at `(owned_query(y, r), owned_key(x, c))`.
+2. The loop over the 16 positions of a step: for each $k$, the thread's
+   8 query values and 8 key values from the tiles into registers, then their
+   64 products into `sum`.
+
+The reads must be free of bank conflicts. Chapters 3 and 4 gave a thread 8
+neighbouring rows and 8 neighbouring columns: here that costs a 4-way
+conflict on every key read.
 
 Hints:
 
-- Why the stride of 16? In your loads, the 16 threads of a half-warp share
-  `threadIdx.y` and have consecutive `threadIdx.x`. Work out which of the 32
-  banks each of them reads for `key_tile`, once with the strided ownership
-  and once with `threadIdx.x * 8 + c`.
-- Keep the loops over `r` and `c` unrolled so that the 8 + 8 values and the
-  64 sums stay in registers.
-- Every shared value you load is used 8 times: count the loads per
-  multiply-add and compare with chapter 3, where every value came from
-  global memory (or its caches).
+- A warp is two values of $y$ and sixteen of $x$. At one $k$ and one $c$,
+  in which banks are the 16 words `key_tile[k][owned_key(x, c)]`? Two
+  threads reading the same word share it; different words of one bank take
+  a wavefront each.
+- Keep the loops over $r$ and $c$ unrolled (fixed bounds, `#pragma unroll`)
+  so that the 8 + 8 values and the 64 sums stay in registers.
 
-Check it with `make grade EX=05-shared-inner-loop`. The untouched exercise
-leaves every sum at zero, and the referee says how far that is from the
-truth.
+Check it with `make grade EX=05-shared-inner-loop`. The grader counts the
+wavefronts of your reads on the CPU, from `owned_query` and `owned_key`,
+checks that the ownership covers the tile once, and on a GPU runs
+racecheck, the values and Nsight Compute's count of bank conflicts on the
+loads (`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum`). The
+untouched exercise gives every thread the same scores and sums nothing.
 */
 
 #include <math.h>
@@ -49,13 +55,28 @@ truth.
 #define THREADS 16      /* threads per block side: each owns 8 x 8 scores */
 #define THREAD_TILE 8
 #define STEP 16         /* head-dimension positions staged at a time */
-#define PAD 2           /* extra columns: the copy's stores hit 32 different banks */
+#define PAD 4           /* floats added to each row of a tile */
 
-__global__ void shared_inner_scores(float *preatt, const float *inp, int T, int NH, int HS)
+/* The tile row of query r (0..7) of threads y, and the tile column of key c of threads x. */
+__host__ __device__ int owned_query(int y, int r)
+{
+    // TODO: the tile row of the r-th query of the threads with threadIdx.y = y
+    (void)y;
+    return r;
+}
+
+__host__ __device__ int owned_key(int x, int c)
+{
+    // TODO: the tile column of the c-th key of the threads with threadIdx.x = x
+    (void)x;
+    return c;
+}
+
+__global__ void __launch_bounds__(256)
+shared_inner_scores(float *preatt, const float *__restrict__ inp, int T, int NH, int HS)
 {
     __shared__ float query_tile[STEP][TILE + PAD];
     __shared__ float key_tile[STEP][TILE + PAD];
-
     if (blockIdx.x > blockIdx.y)
         return; /* the whole tile lies above the diagonal */
 
@@ -64,23 +85,20 @@ __global__ void shared_inner_scores(float *preatt, const float *inp, int T, int 
     const int thread = threadIdx.y * THREADS + threadIdx.x;
     const size_t row_stride = 3 * (size_t)C; /* from one token to the next */
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    /* the tile's first query row and first key row */
     const float *queries = sequence + (size_t)blockIdx.y * TILE * row_stride;
     const float *keys = sequence + C + (size_t)blockIdx.x * TILE * row_stride;
 
-    /* Thread (x, y) owns the scores of queries y, y + 16, ..., y + 112 and
-     * keys x, x + 16, ..., x + 112 of the tile: in the inner loop the 16
-     * threads of a half-warp read 16 neighbouring words, one per bank. */
-    float sums[THREAD_TILE][THREAD_TILE] = {};
+    float sum[THREAD_TILE][THREAD_TILE] = {};
     for (int step = 0; step < HS; step += STEP) {
+        /* A warp copies 2 rows of 16 floats: coalesced reads (conflicts on
+         * the stores are exercise 5.1's business) */
         for (int element = thread; element < TILE * STEP; element += THREADS * THREADS) {
             const int row = element / STEP, k = element % STEP;
             query_tile[k][row] = queries[row * row_stride + step + k];
             key_tile[k][row] = keys[row * row_stride + step + k];
         }
         __syncthreads(); /* the tiles are complete */
-
-        // TODO: for each k < STEP: 8 + 8 values from the tiles, 64 products into sums
+        // TODO: for each k < STEP: 8 + 8 values from the tiles, 64 products into sum
         (void)query_tile[0][0], (void)key_tile[0][0]; /* replace with your loop */
         __syncthreads(); /* everyone is done reading before the next copy */
     }
@@ -91,10 +109,10 @@ __global__ void shared_inner_scores(float *preatt, const float *inp, int T, int 
     for (int r = 0; r < THREAD_TILE; r++)
 #pragma unroll
         for (int c = 0; c < THREAD_TILE; c++) {
-            const int i = blockIdx.y * TILE + threadIdx.y + r * THREADS;
-            const int j = blockIdx.x * TILE + threadIdx.x + c * THREADS;
+            const int i = blockIdx.y * TILE + owned_query(threadIdx.y, r);
+            const int j = blockIdx.x * TILE + owned_key(threadIdx.x, c);
             if (j <= i)
-                scores[(size_t)i * T + j] = sums[r][c] * scale;
+                scores[(size_t)i * T + j] = sum[r][c] * scale;
         }
 }
 
@@ -127,5 +145,5 @@ int main(int argc, char **argv)
     static const triangle_contender contender = {
         {"shared", 5, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &shared_inner_kernel};
     return triangle_chapter_main(argc, argv, "05-shared-inner-loop", 5,
-                                 "exercise 5.2, computing from shared tiles", &contender, 1);
+                                 "exercise 5.2, who owns which scores", &contender, 1);
 }

@@ -1,4 +1,4 @@
-// 06-msa-layernorm.cu - exercise 6.2: LayerNorm inside the fused kernel.
+// 06-msa-layernorm.cu - exercise 6.2: LayerNorm's moments, merged across a warp.
 //
 // exercises/06-msa-layernorm.cu is the student's copy, made from
 // solutions/06-msa-layernorm.cu by `make exercises`. Build, check and grade:
@@ -7,46 +7,59 @@
 //   build/exercises/06-msa-layernorm B=2 S=8 N=32 D=64 H=4 --check-only   # one size by hand
 
 /*md
-### Exercise 6.2: LayerNorm inside the fused kernel
+### Exercise 6.2: LayerNorm in one pass, without losing digits
 
-*Difficulty: easy to medium.* File: `exercises/06-msa-layernorm.cu`.
+*Difficulty: medium.* File: `exercises/06-msa-layernorm.cu`.
 
-This file holds a whole MSA attention layer in one kernel, with its first
-step taken out.
-It is a plainer cousin of this chapter's kernel: no asynchronous
-copies, the weights read straight from global memory, one (head, query)
-task per warp. Four phases, one block of 256 threads per column $(b, n)$:
+The chapter's LayerNorm reads each row twice: once for the mean, once for
+the squared distances to it. The layer in this file reads it once. Each
+lane folds its features ($l, l + 32, \ldots$) into a `moments` (count,
+mean, and `m2`, the sum of squared deviations from that mean), then the
+warp merges the 32 lanes' moments. Write:
 
-1. LayerNorm of the column's $S$ rows, one warp per row, into `x` in shared
-   memory;
-2. the projections $Q$, $K$, $V$ and the gate $G$ of every row, one thread per
-   output feature, into `q`, `k`, `v` and `g`;
-3. attention, one warp per pair (head, query): the scores of the query
-   against the $S \le 64$ keys (two per lane), the masked softmax, the
-   weighted sum of the values, gated, back into `x`;
-4. the output projection and its bias, into `out`.
-
-Write phase 1: for the row `row` of $D$ features that the warp was given,
-store in `x[s * D + i]` the normalised feature
-$(\mathit{row}_i - \mu) / \sqrt{\sigma^2 + \varepsilon} \cdot \gamma_i + \beta_i$, where $\mu$
-is the mean of the row, $\sigma^2$ its biased variance (divide by $D$, not
-$D - 1$) and $\varepsilon$ = `MSA_LAYERNORM_EPS`.
+1. `merge_moments(a, b)`, `__host__ __device__`: the moments of a's values
+   and b's values together. Either may be empty (count 0); the kernel
+   starts each lane from an empty one.
+2. `warp_moments(mine)`: the merge across the warp, every lane getting the
+   total, with `__shfl_xor_sync` (three values per exchange).
 
 Hints:
 
-- The 32 lanes share the row: lane $l$ takes features $l, l + 32, \ldots$
-  Each lane sums its features, and `warp_sum` (written above the kernel)
-  gives every lane the total.
-- Two passes over the row, one for the mean and one for the squared
-  distances to it, are safer in `float` than one pass summing $x$ and
-  $x^2$: the difference $E[x^2] - \mu^2$ loses digits when the mean is
-  large against the spread.
-- $D$ is not always a multiple of 32 here; the grader tries $D = 48$.
+- The obvious one-pass formula, variance $= E[x^2] - E[x]^2$, fails in
+  `float` when the mean is large against the spread: at a mean of $10^4$
+  and a spread of 1 both terms are $10^8$, and their difference is
+  rounding noise. Work with deviations from the means instead.
+- Write the merged `m2` as each half's `m2` plus what moving its mean to the
+  merged mean adds; how far from the merged mean is each half's mean?
 
-Check it with `make grade EX=06-msa-layernorm`. The untouched exercise copies
-the row without normalising it, and the referee says how far that is from
-the truth.
+Check it with `make grade EX=06-msa-layernorm`. Without a GPU the grader
+runs your `merge_moments` on the CPU the way the kernel does (each lane's
+fold, then the butterfly of the warp) over rows whose means are up to $10^4$
+times their spreads, and compares with the moments in double. The
+untouched exercise forgets the second half of every merge.
 */
+
+/* 06-msa-layer.cuh - the one MSA attention layer that the exercises of
+ * chapter 6 (6.1 softmax, 6.2 LayerNorm, 6.3 gate) and exercise 7.1 share.
+ *
+ * A plainer cousin of chapter 6's kernel: no asynchronous copies, the
+ * weights read straight from global memory, one block of 256 threads per
+ * column (b, n), four phases separated by __syncthreads():
+ *
+ *   1. LayerNorm of the column's S rows, one warp per row, into x;
+ *   2. Q, K, V and the gate G of every row, one thread per output feature,
+ *      into q, k, v and g (rows projection_stride(D) floats apart);
+ *   3. attention, one warp per (head, query) task: the scores against the
+ *      S <= 64 keys (two per lane), the masked softmax, the weighted sum of
+ *      the values, gated, back into x;
+ *   4. the output projection and its bias, into out.
+ *
+ * Each exercise inlines this file (`#include "06-msa-layer.cuh" //
+ * exercise:inline`, solutions/generate.sh): its own regions, named in their
+ * markers, become its TODOs, and the other exercises' regions stay solved.
+ * An exercise that brings its own attention phase (7.1) defines
+ * MSA_LAYER_OWN_ATTENTION before the #include and msa_attend after it.
+ */
 
 #include <math.h>
 
@@ -55,7 +68,7 @@ the truth.
 #define THREADS 256             /* per block: one block per column (b, n) */
 #define WARPS (THREADS / 32)
 #define MAX_S 64                /* keys per column: two per lane of a warp */
-#define MAX_D 128               /* features: 5 S x D arrays fit in shared memory */
+#define MAX_D 128               /* features: the column's arrays fit in shared memory */
 
 /* The sum and the maximum of a value over the 32 lanes of a warp; every
  * lane gets the result. All 32 lanes must call them together. */
@@ -73,56 +86,59 @@ __device__ float warp_max(float value)
     return value;
 }
 
-__global__ void __launch_bounds__(THREADS) msa_layernorm_layer(
-    float *out, const float *msa, const float *mask, const float *ln_gamma, const float *ln_beta,
-    const float *wq, const float *wk, const float *wv, const float *wg, const float *bg,
-    const float *wo, const float *bo, int S, int N, int D, int H)
+/* The count, mean and sum of squared deviations from the mean of some
+ * values: what LayerNorm needs, in a form two halves can be merged in. */
+typedef struct {
+    float count, mean, m2;
+} moments;
+
+__host__ __device__ moments moments_of(float value)
 {
-    extern __shared__ float shared[];
-    float *x = shared;          /* S x D: the normalised rows; in phase 3, the gated output */
-    float *q = x + S * D, *k = q + S * D, *v = k + S * D, *g = v + S * D;
-    float *weights = g + S * D; /* WARPS x MAX_S: each warp's attention weights */
+    moments one = {1.0f, value, 0.0f};
+    return one;
+}
 
-    const int b = blockIdx.x / N, n = blockIdx.x % N;
+/* The moments of the values of a and of b together. */
+__host__ __device__ moments merge_moments(moments a, moments b)
+{
+    // TODO: the moments of a's and b's values together
+    (void)b; /* replace: forgets b */
+    return a;
+}
+
+/* The moments of every lane's values, in every lane. All 32 lanes call it. */
+__device__ moments warp_moments(moments mine)
+{
+    // TODO: the 32 lanes' moments merged, in every lane
+    return mine; /* one lane's share only */
+}
+
+/* Floats from one row of q, k, v or g to the next, in shared memory. */
+__host__ __device__ int projection_stride(int D)
+{
+    /* Phase 3's lanes read the same feature of 32 different rows of k: banks
+     * (lane x stride + c) mod 32, all different when the stride is odd. */
+    return D + 1;
+}
+
+#ifdef MSA_LAYER_OWN_ATTENTION
+/* Phase 3, brought by the exercise that inlines this file. */
+__device__ void msa_attend(const float *q, const float *k, const float *v, const float *g,
+                           float *x, float *weights, const float *mask, int b, int n, int S,
+                           int N, int D, int H, int stride);
+#else
+/* Phase 3: one warp per (head, query); lane l holds keys l and l + 32. */
+__device__ void msa_attend(const float *q, const float *k, const float *v, const float *g,
+                           float *x, float *weights, const float *mask, int b, int n, int S,
+                           int N, int D, int H, int stride)
+{
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const size_t row_stride = (size_t)N * D; /* from one sequence s to the next */
-    const float *column = msa + ((size_t)b * S * N + n) * D;
-
-    /* 1. LayerNorm over the D features of each row (biased variance). */
-    for (int s = warp; s < S; s += WARPS) {
-        const float *row = column + s * row_stride;
-        // TODO: x[s * D + i]: this warp's row, normalised, times ln_gamma, plus ln_beta
-        for (int i = lane; i < D; i += 32)
-            x[s * D + i] = row[i]; /* replace: copies, does not normalise */
-    }
-    __syncthreads();
-
-    /* 2. Q, K, V and the gate G, one thread per (row, output feature).
-     * Weights are W[out][in]. */
-    for (int e = threadIdx.x; e < S * D; e += THREADS) {
-        const int s = e / D, o = e % D;
-        float sum_q = 0.0f, sum_k = 0.0f, sum_v = 0.0f, sum_g = 0.0f;
-        for (int i = 0; i < D; i++) {
-            const float feature = x[s * D + i];
-            sum_q += feature * wq[o * D + i];
-            sum_k += feature * wk[o * D + i];
-            sum_v += feature * wv[o * D + i];
-            sum_g += feature * wg[o * D + i];
-        }
-        q[e] = sum_q;
-        k[e] = sum_k;
-        v[e] = sum_v;
-        g[e] = 1.0f / (1.0f + expf(-(sum_g + bg[o])));
-    }
-    __syncthreads();
-
-    /* 3. Attention: one warp per (head, query); lane l holds keys l, l + 32. */
     const int d = D / H;
     const float scale = 1.0f / sqrtf((float)d);
     float *my_weights = weights + warp * MAX_S;
     for (int pair = warp; pair < H * S; pair += WARPS) {
         const int h = pair / S, s = pair % S;
-        const float *query = q + s * D + h * d;
+        const float *query = q + s * stride + h * d;
         float score[2];
         bool kept[2];
         for (int t = 0; t < 2; t++) {
@@ -130,7 +146,7 @@ __global__ void __launch_bounds__(THREADS) msa_layernorm_layer(
             kept[t] = j < S && mask[((size_t)b * S + j) * N + n] != 0.0f;
             score[t] = 0.0f;
             if (kept[t]) {
-                const float *key = k + j * D + h * d;
+                const float *key = k + j * stride + h * d;
                 for (int c = 0; c < d; c++)
                     score[t] += query[c] * key[c];
                 score[t] *= scale;
@@ -161,12 +177,65 @@ __global__ void __launch_bounds__(THREADS) msa_layernorm_layer(
         for (int c = lane; c < d; c += 32) {
             float attended = 0.0f;
             for (int j = 0; j < S; j++)
-                attended += my_weights[j] * v[j * D + h * d + c];
-            const int feature = s * D + h * d + c;
-            x[feature] = g[feature] * attended;
+                attended += my_weights[j] * v[j * stride + h * d + c];
+            x[s * D + h * d + c] = g[s * stride + h * d + c] * attended;
         }
         __syncwarp(); /* the weights are read before the next pair rewrites them */
     }
+}
+#endif
+
+__global__ void __launch_bounds__(THREADS) msa_layer(
+    float *out, const float *msa, const float *mask, const float *ln_gamma, const float *ln_beta,
+    const float *wq, const float *wk, const float *wv, const float *wg, const float *bg,
+    const float *wo, const float *bo, int S, int N, int D, int H)
+{
+    extern __shared__ float shared[];
+    const int stride = projection_stride(D);
+    float *x = shared;          /* S x D: the normalised rows; in phase 3, the gated output */
+    float *q = x + S * D, *k = q + S * stride, *v = k + S * stride, *g = v + S * stride;
+    float *weights = g + S * stride; /* WARPS x MAX_S: each warp's attention weights */
+
+    const int b = blockIdx.x / N, n = blockIdx.x % N;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const size_t row_stride = (size_t)N * D; /* from one sequence s to the next */
+    const float *column = msa + ((size_t)b * S * N + n) * D;
+
+    /* 1. LayerNorm over the D features of each row (biased variance). */
+    for (int s = warp; s < S; s += WARPS) {
+        const float *row = column + s * row_stride;
+        moments mine = {0.0f, 0.0f, 0.0f};
+        for (int i = lane; i < D; i += 32)
+            mine = merge_moments(mine, moments_of(row[i]));
+        const moments all = warp_moments(mine);
+        const float inverse_std = 1.0f / sqrtf(all.m2 / D + (float)MSA_LAYERNORM_EPS);
+        for (int i = lane; i < D; i += 32)
+            x[s * D + i] = (row[i] - all.mean) * inverse_std * ln_gamma[i] + ln_beta[i];
+    }
+    __syncthreads();
+
+    /* 2. Q, K, V and the gate G, one thread per (row, output feature).
+     * Weights are W[out][in]. */
+    for (int e = threadIdx.x; e < S * D; e += THREADS) {
+        const int s = e / D, o = e % D;
+        float sum_q = 0.0f, sum_k = 0.0f, sum_v = 0.0f, sum_g = 0.0f;
+        for (int i = 0; i < D; i++) {
+            const float feature = x[s * D + i];
+            sum_q += feature * wq[o * D + i];
+            sum_k += feature * wk[o * D + i];
+            sum_v += feature * wv[o * D + i];
+            sum_g += feature * wg[o * D + i];
+        }
+        const int at = s * stride + o;
+        q[at] = sum_q;
+        k[at] = sum_k;
+        v[at] = sum_v;
+        g[at] = 1.0f / (1.0f + expf(-(sum_g + bg[o])));
+    }
+    __syncthreads();
+
+    /* 3. Attention, gated, into x. */
+    msa_attend(q, k, v, g, x, weights, mask, b, n, S, N, D, H, stride);
     __syncthreads();
 
     /* 4. out = (G * O) Wo^T + bo, one thread per (row, output feature). */
@@ -179,12 +248,13 @@ __global__ void __launch_bounds__(THREADS) msa_layernorm_layer(
     }
 }
 
-static size_t msa_layernorm_shared_bytes(msa_size size)
+static size_t msa_layer_shared_bytes(msa_size size)
 {
-    return (5 * (size_t)size.S * size.D + WARPS * MAX_S) * sizeof(float);
+    const size_t stride = (size_t)projection_stride(size.D);
+    return ((size_t)size.S * size.D + 4 * (size_t)size.S * stride + WARPS * MAX_S) * sizeof(float);
 }
 
-static int msa_layernorm_refuses(msa_size size, char *why, size_t capacity)
+static int msa_layer_refuses(msa_size size, char *why, size_t capacity)
 {
     if (size.S > MAX_S) {
         snprintf(why, capacity, "S must be at most %d (two keys per lane of a warp)", MAX_S);
@@ -197,24 +267,23 @@ static int msa_layernorm_refuses(msa_size size, char *why, size_t capacity)
     return 0;
 }
 
-static void msa_layernorm_launch(const msa_args *args)
+static void msa_layer_launch(const msa_args *args)
 {
     const msa_size s = args->size;
-    const int bytes = (int)msa_layernorm_shared_bytes(s);
-    CUDA_CHECK(cudaFuncSetAttribute(msa_layernorm_layer,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    msa_layernorm_layer<<<s.B * s.N, THREADS, bytes, args->stream>>>(
+    const size_t bytes = msa_layer_shared_bytes(s);
+    gpu_allow_shared_memory((const void *)msa_layer, bytes);
+    msa_layer<<<s.B * s.N, THREADS, bytes, args->stream>>>(
         args->out, args->msa, args->mask, args->ln_gamma, args->ln_beta, args->wq, args->wk,
         args->wv, args->wg, args->bg, args->wo, args->bo, s.S, s.N, s.D, s.H);
     LAUNCH_CHECK();
 }
 
-static const msa_kernel msa_layernorm_kernel = {msa_layernorm_refuses, NULL, msa_layernorm_launch};
+static const msa_kernel msa_layer_kernel = {msa_layer_refuses, NULL, msa_layer_launch};
 
 int main(int argc, char **argv)
 {
     static const msa_contender contender = {
-        {"fused", 6, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &msa_layernorm_kernel};
+        {"fused", 6, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &msa_layer_kernel};
     return msa_chapter_main(argc, argv, "06-msa-layernorm", 6,
-                            "exercise 6.2, fused LayerNorm", &contender, 1);
+                            "exercise 6.2, LayerNorm in one pass", &contender, 1);
 }

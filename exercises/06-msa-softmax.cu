@@ -5,35 +5,22 @@
 //
 //   make grade EX=06-msa-softmax
 //   build/exercises/06-msa-softmax B=2 S=8 N=32 D=64 H=4 --check-only   # one size by hand
+//   build/exercises/06-msa-softmax B=2 S=33 N=9 D=64 H=2 --logits 90 --check-only
 
 /*md
 ### Exercise 6.1: the masked softmax, with warp shuffles
 
 *Difficulty: medium.* File: `exercises/06-msa-softmax.cu`.
 
-This file holds a whole MSA attention layer in one kernel, with the softmax
-taken out.
-It is a plainer cousin of this chapter's kernel: no asynchronous
-copies, the weights read straight from global memory, one (head, query)
-task per warp. Four phases, one block of 256 threads per column $(b, n)$:
-
-1. LayerNorm of the column's $S$ rows, one warp per row, into `x` in shared
-   memory;
-2. the projections $Q$, $K$, $V$ and the gate $G$ of every row, one thread per
-   output feature, into `q`, `k`, `v` and `g`;
-3. attention, one warp per pair (head, query): the scores of the query
-   against the $S \le 64$ keys (two per lane), the masked softmax, the
-   weighted sum of the values, gated, back into `x`;
-4. the output projection and its bias, into `out`.
-
-In phase 3 a warp has the scores of one query against all the keys of the
+This file holds a whole MSA attention layer in one kernel (the comment at
+its top says how its four phases work), with the softmax taken out. In
+phase 3 a warp has the scores of one query against all the keys of the
 column: lane $l$ holds `score[0]` for key $l$ and `score[1]` for key
 $l + 32$, and `kept[t]` says whether that key exists ($j < S$) and is kept
 by the mask. Write the three parts marked `TODO`:
 
 1. `warp_sum`, the sum of a value over the 32 lanes of a warp, every lane
-   getting the result, with `__shfl_xor_sync` (LayerNorm in phase 1 uses
-   it too);
+   getting the result, with `__shfl_xor_sync`;
 2. `warp_max`, the same for the maximum;
 3. the softmax over the kept keys into `weight[0]` and `weight[1]`: a
    masked or missing key gets weight 0, the kept weights sum to 1.
@@ -41,20 +28,43 @@ by the mask. Write the three parts marked `TODO`:
 Hints:
 
 - An exchange with `__shfl_xor_sync(0xffffffff, value, offset)` pairs lane
-  $l$ with lane $l \oplus \mathit{offset}$. Five rounds, offsets 16, 8, 4, 2, 1,
-  leave the full result in every lane, with no shared memory and no
-  `__syncthreads()`.
-- Subtract the largest kept score before you exponentiate: softmax does not
-  change, and `expf` cannot overflow.
-- A column whose keys are all masked exists in the inputs (the referee
-  draws some). Its output must be exactly `bo`: every weight 0, and no
-  `0/0` or `-inf - (-inf)` anywhere.
+  $l$ with lane $l \oplus \mathit{offset}$. Five rounds leave the full
+  result in every lane, with no shared memory and no barrier.
+- The grader runs the layer with `--logits 90`: the query weights are
+  scaled until the largest logit of the layer is 90, and $e^{90}$ is
+  beyond what a `float` holds (the largest is about $e^{88.7}$). A softmax
+  that exponentiates raw scores turns into inf / inf there.
+- A column whose keys are all masked exists in the inputs. Its output must
+  be exactly `bo`: every weight 0, and no `0/0` or `-inf - (-inf)` anywhere.
+- Every lane must take part in every shuffle, whatever its keys.
 
-Check it with `make grade EX=06-msa-softmax`: it is graded at
-$S = 1, 8, 33, 37, 64$, $D$ from 32 to 128 (48 too) and $H$ from 1 to 8.
-The untouched exercise gives every key weight 0, and the referee says how
-far that is from the truth.
+Check it with `make grade EX=06-msa-softmax`: on a GPU, racecheck and
+synccheck first, then the values at $S = 1$ to 64, $D$ from 32 to 128 (48
+too), $H$ from 1 to 8, and the large logits. The untouched exercise gives
+every key weight 0.
 */
+
+/* 06-msa-layer.cuh - the one MSA attention layer that the exercises of
+ * chapter 6 (6.1 softmax, 6.2 LayerNorm, 6.3 gate) and exercise 7.1 share.
+ *
+ * A plainer cousin of chapter 6's kernel: no asynchronous copies, the
+ * weights read straight from global memory, one block of 256 threads per
+ * column (b, n), four phases separated by __syncthreads():
+ *
+ *   1. LayerNorm of the column's S rows, one warp per row, into x;
+ *   2. Q, K, V and the gate G of every row, one thread per output feature,
+ *      into q, k, v and g (rows projection_stride(D) floats apart);
+ *   3. attention, one warp per (head, query) task: the scores against the
+ *      S <= 64 keys (two per lane), the masked softmax, the weighted sum of
+ *      the values, gated, back into x;
+ *   4. the output projection and its bias, into out.
+ *
+ * Each exercise inlines this file (`#include "06-msa-layer.cuh" //
+ * exercise:inline`, solutions/generate.sh): its own regions, named in their
+ * markers, become its TODOs, and the other exercises' regions stay solved.
+ * An exercise that brings its own attention phase (7.1) defines
+ * MSA_LAYER_OWN_ATTENTION before the #include and msa_attend after it.
+ */
 
 #include <math.h>
 
@@ -63,31 +73,130 @@ far that is from the truth.
 #define THREADS 256             /* per block: one block per column (b, n) */
 #define WARPS (THREADS / 32)
 #define MAX_S 64                /* keys per column: two per lane of a warp */
-#define MAX_D 128               /* features: 5 S x D arrays fit in shared memory */
+#define MAX_D 128               /* features: the column's arrays fit in shared memory */
 
 /* The sum and the maximum of a value over the 32 lanes of a warp; every
  * lane gets the result. All 32 lanes must call them together. */
 __device__ float warp_sum(float value)
 {
-    // TODO: the sum of value over the 32 lanes, with __shfl_xor_sync
+    // TODO: the sum over the 32 lanes, with __shfl_xor_sync
     return value; /* one lane's share only */
 }
 
 __device__ float warp_max(float value)
 {
-    // TODO: the maximum of value over the 32 lanes, with __shfl_xor_sync
+    // TODO: the maximum over the 32 lanes, with __shfl_xor_sync
     return value; /* one lane's share only */
 }
 
-__global__ void __launch_bounds__(THREADS) msa_softmax_layer(
+/* The count, mean and sum of squared deviations from the mean of some
+ * values: what LayerNorm needs, in a form two halves can be merged in. */
+typedef struct {
+    float count, mean, m2;
+} moments;
+
+__host__ __device__ moments moments_of(float value)
+{
+    moments one = {1.0f, value, 0.0f};
+    return one;
+}
+
+/* The moments of the values of a and of b together. */
+__host__ __device__ moments merge_moments(moments a, moments b)
+{
+    /* Chan, Golub and LeVeque: the means differ by delta; each half's
+     * squares around the merged mean exceed its own m2 by n (its distance
+     * to that mean)^2, which adds up to delta^2 n_a n_b / n. No large sum of
+     * squares is ever formed, so a large mean costs no digits. */
+    const float count = a.count + b.count;
+    if (count == 0.0f)
+        return a;
+    const float delta = b.mean - a.mean, share = b.count / count;
+    moments merged = {count, a.mean + delta * share, a.m2 + b.m2 + delta * delta * a.count * share};
+    return merged;
+}
+
+/* The moments of every lane's values, in every lane. All 32 lanes call it. */
+__device__ moments warp_moments(moments mine)
+{
+    for (int offset = 16; offset > 0; offset /= 2) {
+        moments other;
+        other.count = __shfl_xor_sync(0xffffffffu, mine.count, offset);
+        other.mean = __shfl_xor_sync(0xffffffffu, mine.mean, offset);
+        other.m2 = __shfl_xor_sync(0xffffffffu, mine.m2, offset);
+        mine = merge_moments(mine, other);
+    }
+    return mine;
+}
+
+/* Floats from one row of q, k, v or g to the next, in shared memory. */
+__host__ __device__ int projection_stride(int D)
+{
+    /* Phase 3's lanes read the same feature of 32 different rows of k: banks
+     * (lane x stride + c) mod 32, all different when the stride is odd. */
+    return D + 1;
+}
+
+#ifdef MSA_LAYER_OWN_ATTENTION
+/* Phase 3, brought by the exercise that inlines this file. */
+__device__ void msa_attend(const float *q, const float *k, const float *v, const float *g,
+                           float *x, float *weights, const float *mask, int b, int n, int S,
+                           int N, int D, int H, int stride);
+#else
+/* Phase 3: one warp per (head, query); lane l holds keys l and l + 32. */
+__device__ void msa_attend(const float *q, const float *k, const float *v, const float *g,
+                           float *x, float *weights, const float *mask, int b, int n, int S,
+                           int N, int D, int H, int stride)
+{
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int d = D / H;
+    const float scale = 1.0f / sqrtf((float)d);
+    float *my_weights = weights + warp * MAX_S;
+    for (int pair = warp; pair < H * S; pair += WARPS) {
+        const int h = pair / S, s = pair % S;
+        const float *query = q + s * stride + h * d;
+        float score[2];
+        bool kept[2];
+        for (int t = 0; t < 2; t++) {
+            const int j = lane + 32 * t;
+            kept[t] = j < S && mask[((size_t)b * S + j) * N + n] != 0.0f;
+            score[t] = 0.0f;
+            if (kept[t]) {
+                const float *key = k + j * stride + h * d;
+                for (int c = 0; c < d; c++)
+                    score[t] += query[c] * key[c];
+                score[t] *= scale;
+            }
+        }
+
+        float weight[2];
+        // TODO: weight[t]: the softmax over the kept keys, 0 if !kept[t]
+        weight[0] = weight[1] = 0.0f; /* replace with the softmax */
+        my_weights[lane] = weight[0];
+        my_weights[lane + 32] = weight[1];
+        __syncwarp();
+
+        for (int c = lane; c < d; c += 32) {
+            float attended = 0.0f;
+            for (int j = 0; j < S; j++)
+                attended += my_weights[j] * v[j * stride + h * d + c];
+            x[s * D + h * d + c] = g[s * stride + h * d + c] * attended;
+        }
+        __syncwarp(); /* the weights are read before the next pair rewrites them */
+    }
+}
+#endif
+
+__global__ void __launch_bounds__(THREADS) msa_layer(
     float *out, const float *msa, const float *mask, const float *ln_gamma, const float *ln_beta,
     const float *wq, const float *wk, const float *wv, const float *wg, const float *bg,
     const float *wo, const float *bo, int S, int N, int D, int H)
 {
     extern __shared__ float shared[];
+    const int stride = projection_stride(D);
     float *x = shared;          /* S x D: the normalised rows; in phase 3, the gated output */
-    float *q = x + S * D, *k = q + S * D, *v = k + S * D, *g = v + S * D;
-    float *weights = g + S * D; /* WARPS x MAX_S: each warp's attention weights */
+    float *q = x + S * D, *k = q + S * stride, *v = k + S * stride, *g = v + S * stride;
+    float *weights = g + S * stride; /* WARPS x MAX_S: each warp's attention weights */
 
     const int b = blockIdx.x / N, n = blockIdx.x % N;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -97,17 +206,13 @@ __global__ void __launch_bounds__(THREADS) msa_softmax_layer(
     /* 1. LayerNorm over the D features of each row (biased variance). */
     for (int s = warp; s < S; s += WARPS) {
         const float *row = column + s * row_stride;
-        float sum = 0.0f;
+        moments mine = {0.0f, 0.0f, 0.0f};
         for (int i = lane; i < D; i += 32)
-            sum += row[i];
-        const float mean = warp_sum(sum) / D;
-        float squares = 0.0f;
+            mine = merge_moments(mine, moments_of(row[i]));
+        const moments all = warp_moments(mine);
+        const float inverse_std = 1.0f / sqrtf(all.m2 / D + (float)MSA_LAYERNORM_EPS);
         for (int i = lane; i < D; i += 32)
-            squares += (row[i] - mean) * (row[i] - mean);
-        const float variance = warp_sum(squares) / D;
-        const float inverse_std = 1.0f / sqrtf(variance + (float)MSA_LAYERNORM_EPS);
-        for (int i = lane; i < D; i += 32)
-            x[s * D + i] = (row[i] - mean) * inverse_std * ln_gamma[i] + ln_beta[i];
+            x[s * D + i] = (row[i] - all.mean) * inverse_std * ln_gamma[i] + ln_beta[i];
     }
     __syncthreads();
 
@@ -123,50 +228,16 @@ __global__ void __launch_bounds__(THREADS) msa_softmax_layer(
             sum_v += feature * wv[o * D + i];
             sum_g += feature * wg[o * D + i];
         }
-        q[e] = sum_q;
-        k[e] = sum_k;
-        v[e] = sum_v;
-        g[e] = 1.0f / (1.0f + expf(-(sum_g + bg[o])));
+        const int at = s * stride + o;
+        q[at] = sum_q;
+        k[at] = sum_k;
+        v[at] = sum_v;
+        g[at] = 1.0f / (1.0f + expf(-(sum_g + bg[o])));
     }
     __syncthreads();
 
-    /* 3. Attention: one warp per (head, query); lane l holds keys l, l + 32. */
-    const int d = D / H;
-    const float scale = 1.0f / sqrtf((float)d);
-    float *my_weights = weights + warp * MAX_S;
-    for (int pair = warp; pair < H * S; pair += WARPS) {
-        const int h = pair / S, s = pair % S;
-        const float *query = q + s * D + h * d;
-        float score[2];
-        bool kept[2];
-        for (int t = 0; t < 2; t++) {
-            const int j = lane + 32 * t;
-            kept[t] = j < S && mask[((size_t)b * S + j) * N + n] != 0.0f;
-            score[t] = 0.0f;
-            if (kept[t]) {
-                const float *key = k + j * D + h * d;
-                for (int c = 0; c < d; c++)
-                    score[t] += query[c] * key[c];
-                score[t] *= scale;
-            }
-        }
-
-        float weight[2];
-        // TODO: weight[t]: softmax of score[t] over the kept keys; 0 where !kept[t]
-        weight[0] = weight[1] = 0.0f; /* replace with the softmax */
-        my_weights[lane] = weight[0];
-        my_weights[lane + 32] = weight[1];
-        __syncwarp();
-
-        for (int c = lane; c < d; c += 32) {
-            float attended = 0.0f;
-            for (int j = 0; j < S; j++)
-                attended += my_weights[j] * v[j * D + h * d + c];
-            const int feature = s * D + h * d + c;
-            x[feature] = g[feature] * attended;
-        }
-        __syncwarp(); /* the weights are read before the next pair rewrites them */
-    }
+    /* 3. Attention, gated, into x. */
+    msa_attend(q, k, v, g, x, weights, mask, b, n, S, N, D, H, stride);
     __syncthreads();
 
     /* 4. out = (G * O) Wo^T + bo, one thread per (row, output feature). */
@@ -179,12 +250,13 @@ __global__ void __launch_bounds__(THREADS) msa_softmax_layer(
     }
 }
 
-static size_t msa_softmax_shared_bytes(msa_size size)
+static size_t msa_layer_shared_bytes(msa_size size)
 {
-    return (5 * (size_t)size.S * size.D + WARPS * MAX_S) * sizeof(float);
+    const size_t stride = (size_t)projection_stride(size.D);
+    return ((size_t)size.S * size.D + 4 * (size_t)size.S * stride + WARPS * MAX_S) * sizeof(float);
 }
 
-static int msa_softmax_refuses(msa_size size, char *why, size_t capacity)
+static int msa_layer_refuses(msa_size size, char *why, size_t capacity)
 {
     if (size.S > MAX_S) {
         snprintf(why, capacity, "S must be at most %d (two keys per lane of a warp)", MAX_S);
@@ -197,24 +269,23 @@ static int msa_softmax_refuses(msa_size size, char *why, size_t capacity)
     return 0;
 }
 
-static void msa_softmax_launch(const msa_args *args)
+static void msa_layer_launch(const msa_args *args)
 {
     const msa_size s = args->size;
-    const int bytes = (int)msa_softmax_shared_bytes(s);
-    CUDA_CHECK(cudaFuncSetAttribute(msa_softmax_layer,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    msa_softmax_layer<<<s.B * s.N, THREADS, bytes, args->stream>>>(
+    const size_t bytes = msa_layer_shared_bytes(s);
+    gpu_allow_shared_memory((const void *)msa_layer, bytes);
+    msa_layer<<<s.B * s.N, THREADS, bytes, args->stream>>>(
         args->out, args->msa, args->mask, args->ln_gamma, args->ln_beta, args->wq, args->wk,
         args->wv, args->wg, args->bg, args->wo, args->bo, s.S, s.N, s.D, s.H);
     LAUNCH_CHECK();
 }
 
-static const msa_kernel msa_softmax_kernel = {msa_softmax_refuses, NULL, msa_softmax_launch};
+static const msa_kernel msa_layer_kernel = {msa_layer_refuses, NULL, msa_layer_launch};
 
 int main(int argc, char **argv)
 {
     static const msa_contender contender = {
-        {"fused", 6, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &msa_softmax_kernel};
+        {"fused", 6, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &msa_layer_kernel};
     return msa_chapter_main(argc, argv, "06-msa-softmax", 6,
                             "exercise 6.1, the masked softmax", &contender, 1);
 }

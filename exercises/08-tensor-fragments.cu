@@ -1,4 +1,4 @@
-// 08-tensor-fragments.cu - exercise 8.1: hand the tiles to the tensor cores.
+// 08-tensor-fragments.cu - exercise 8.1: which values of A and B a lane hands to mma.sync.
 //
 // exercises/08-tensor-fragments.cu is the student's copy, made from
 // solutions/08-tensor-fragments.cu by `make exercises`. Build, check and grade:
@@ -7,40 +7,64 @@
 //   build/exercises/08-tensor-fragments B=1 T=256 C=64 NH=2 --check-only   # one size by hand
 
 /*md
-### Exercise 8.1: load the fragments
+### Exercise 8.1: the fragments, and a padding that serves them
 
 *Difficulty: medium.* File: `exercises/08-tensor-fragments.cu`.
 
-A block of 8 warps computes a $128 \times 128$ tile of scores, each warp a
-$64 \times 32$ piece of it, with `mma_tf32` (from `common/tensor_core.h`).
-The query and key tiles are already in shared memory, untransposed:
-`query_tile[row * stride + k]` and `key_tile[row * stride + k]`, with
-`stride` $= HS + 4$. The products and the stores are written. What is not
-written is the step between them: for one step of 8 values of $k$
-(`k0` to `k0 + 7`), fill the lane's fragments `a[m][0..3]` for its 4 m-tiles
-of 16 query rows and `b[n][0..1]` for its 4 n-tiles of 8 keys, rounded to
-TF32 with `to_tf32`.
+A block of 8 warps computes a $128 \times 128$ tile of scores with
+`mma_tf32`, each warp a $64 \times 32$ piece (the comment at the top of the
+inlined tile kernel says how). The query and key tiles sit in shared memory
+untransposed, `tile[row * stride + k]` with `stride` $= HS +$ `PAD`. The
+kernel loads each lane's fragments through four functions, and you write
+them, with the padding:
 
-The layout of the fragments is in the comment at the top of
-`common/tensor_core.h` (and in chapter 8): with $g$ = lane / 4 and $t$ =
-lane % 4, `a` holds rows $g$ and $g + 8$ of $A$ at columns $t$ and
-$t + 4$, and `b` holds column $g$ of $B$ at rows $t$ and $t + 4$.
+1. `a_row(lane, i)` and `a_col(lane, i)`: the row (query) and the column
+   (value of $k$) of $A$ that value $i = 0 \ldots 3$ of lane `lane` holds;
+2. `b_row(lane, i)` and `b_col(lane, i)`: the row (value of $k$) and the
+   column (key) of $B$ for $i = 0, 1$;
+3. `PAD`: the floats added to each row, so that every fragment load of a
+   warp takes one wavefront, at every head size the grader uses
+   ($HS$ = 32, 48, 64, 128).
+
+The layout is the instruction's, and the PTX ISA gives it ("Matrix
+Fragments for mma.m16n8k8", for `.tf32`); chapter 8 states it in words.
 
 Hints:
 
-- $A$ is a $16 \times 8$ block of the query tile: its row is a query row,
-  its column a value of $k$. M-tile `m` of the warp starts at query row
-  `warp_row + 16 * m`.
-- $B$ is an $8 \times 8$ block of $K^T$. Column $n$ of $K^T$ is row $n$ of
-  the key tile, so `b` reads the key tile row by row too. N-tile `n`
-  starts at key row `warp_col + 8 * n`.
-- Why the `+ 4` in the stride? Work out the bank of each of the 32 words a
-  warp reads for `a[m][0]`, with a stride of 68 and with one of 64.
+- $B$ is an $8 \times 8$ block of $K^T$: its column is a key, a row of
+  the key tile. That is why both tiles can stay untransposed.
+- Lane $(g, t)$ reads word $(r_0 + g) \cdot \mathit{stride} + k_0 + t$ for
+  `a[m][0]`. In which bank, for a stride of 64? Of 68? Does your answer
+  still hold at $HS = 48$?
 
-Check it with `make grade EX=08-tensor-fragments`. The untouched exercise
-hands zeros to the tensor cores, and the referee says how far that is from
-the truth (the check allows the TF32 tolerance, 2e-3).
+Check it with `make grade EX=08-tensor-fragments`. Without a GPU the grader
+compares your four functions with the instruction's layout for every lane
+and counts the wavefronts of every fragment load; on a GPU it runs
+racecheck, the values (TF32 tolerance, 2e-3) and Nsight Compute's count of
+the loads' bank conflicts. The untouched exercise hands every lane the
+same value.
 */
+
+/* 08-tensor-tile.cuh - the tensor-core tile kernel that exercises 8.1
+ * (fragments) and 8.2 (epilogue) share.
+ *
+ * A block of 8 warps computes a 128 x 128 tile of scores, each warp a
+ * 64 x 32 piece of it: 4 m-tiles of 16 query rows by 4 n-tiles of 8 keys,
+ * one mma_tf32 (common/tensor_core.h) per pair and step of 8 values of k.
+ * The block copies its query and key tiles into shared memory as they sit
+ * in global memory, row by row (`tile[row * stride + k]`, stride = HS +
+ * PAD); each lane then loads its fragments of A and B from there, and at
+ * the end stores the scores its accumulators hold.
+ *
+ * Which value of A, B and C a lane holds is fixed by the instruction. With
+ * lane = 4 g + t (g = lane / 4, t = lane % 4), the functions below say it:
+ * a_row and a_col for the 4 values of A (16 x 8, rows are queries, columns
+ * values of k), b_row and b_col for the 2 of B (8 x 8, rows values of k,
+ * columns keys), c_row and c_col for the 4 accumulators of C (16 x 8).
+ *
+ * Each exercise inlines this file (`#include "08-tensor-tile.cuh" //
+ * exercise:inline`); its regions become that exercise's TODOs.
+ */
 
 #include <math.h>
 #include <stdint.h>
@@ -52,11 +76,54 @@ the truth (the check allows the TF32 tolerance, 2e-3).
 #define THREADS 256 /* 8 warps of 64 x 32 scores */
 #define M_TILES 4   /* 16-row tiles of A per warp */
 #define N_TILES 4   /* 8-column tiles of B per warp */
-#define PAD 4       /* floats added to each row of a tile */
 #define MAX_HS 128
 
+// TODO: PAD, the floats added to each row of a tile
+#define PAD 0
+
+/* The fragments of A: value i (0..3) of lane `lane` is A[a_row][a_col]. */
+__host__ __device__ int a_row(int lane, int i)
+{
+    // TODO: the row of A that value i of the lane holds
+    (void)lane, (void)i;
+    return 0;
+}
+
+__host__ __device__ int a_col(int lane, int i)
+{
+    // TODO: the column of A (the value of k) that value i holds
+    (void)lane, (void)i;
+    return 0;
+}
+
+/* The fragments of B: value i (0..1) of lane `lane` is B[b_row][b_col]. */
+__host__ __device__ int b_row(int lane, int i)
+{
+    // TODO: the row of B (the value of k) that value i holds
+    (void)lane, (void)i;
+    return 0;
+}
+
+__host__ __device__ int b_col(int lane, int i)
+{
+    // TODO: the column of B (the key) that value i holds
+    (void)lane, (void)i;
+    return 0;
+}
+
+/* The accumulators: value i (0..3) of lane `lane` is C[c_row][c_col]. */
+__host__ __device__ int c_row(int lane, int i)
+{
+    return lane / 4 + 8 * (i / 2);
+}
+
+__host__ __device__ int c_col(int lane, int i)
+{
+    return 2 * (lane % 4) + i % 2;
+}
+
 __global__ void __launch_bounds__(THREADS, 2)
-    tensor_fragment_scores(float *preatt, const float *inp, int T, int NH, int HS)
+    tensor_tile_scores(float *preatt, const float *inp, int T, int NH, int HS)
 {
     extern __shared__ float tiles[];
     const int stride = HS + PAD;
@@ -77,14 +144,23 @@ __global__ void __launch_bounds__(THREADS, 2)
     }
     __syncthreads();
 
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
     float sum[M_TILES][N_TILES][4] = {};
     for (int k0 = 0; k0 < HS; k0 += 8) {
         uint32_t a[M_TILES][4], bf[N_TILES][2];
-        // TODO: the lane's fragments of A (4 m-tiles) and B (4 n-tiles) for k0 .. k0 + 7
-        for (int m = 0; m < M_TILES; m++) a[m][0] = a[m][1] = a[m][2] = a[m][3] = 0;
-        for (int n = 0; n < N_TILES; n++) bf[n][0] = bf[n][1] = 0;
+#pragma unroll
+        for (int m = 0; m < M_TILES; m++)
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                a[m][i] = to_tf32(query_tile[(warp_row + 16 * m + a_row(lane, i)) * stride + k0 +
+                                             a_col(lane, i)]);
+#pragma unroll
+        for (int n = 0; n < N_TILES; n++)
+#pragma unroll
+            for (int i = 0; i < 2; i++) /* column n of K^T is row n of the key tile */
+                bf[n][i] = to_tf32(key_tile[(warp_col + 8 * n + b_col(lane, i)) * stride + k0 +
+                                            b_row(lane, i)]);
 #pragma unroll
         for (int m = 0; m < M_TILES; m++)
 #pragma unroll
@@ -92,20 +168,28 @@ __global__ void __launch_bounds__(THREADS, 2)
                 mma_tf32(sum[m][n], a[m], bf[n][0], bf[n][1]);
     }
 
-    /* Lane (g, t) holds, of each 16 x 8 tile, rows g and g + 8 at columns 2t and 2t + 1. */
-    const float scale = 1.0f / sqrtf((float)HS);
+    /* The tile's first query row and first key of this warp's piece, in the head. */
+    const int first_row = blockIdx.y * TILE + warp_row, first_col = blockIdx.x * TILE + warp_col;
     float *scores = preatt + (size_t)blockIdx.z * T * T;
+    const float scale = 1.0f / sqrtf((float)HS);
+    /* Accumulators 0, 1 (and 2, 3) of a lane are neighbours in one row, the
+     * first at an even column: one aligned 8-byte store, written when its
+     * first column is kept (the second may be a masked score). */
+#pragma unroll
     for (int m = 0; m < M_TILES; m++)
+#pragma unroll
         for (int n = 0; n < N_TILES; n++)
-            for (int e = 0; e < 4; e++) {
-                const int i = blockIdx.y * TILE + warp_row + 16 * m + g + 8 * (e / 2);
-                const int j = blockIdx.x * TILE + warp_col + 8 * n + 2 * t + e % 2;
+#pragma unroll
+            for (int pair = 0; pair < 2; pair++) {
+                const int i = first_row + 16 * m + c_row(lane, 2 * pair);
+                const int j = first_col + 8 * n + c_col(lane, 2 * pair);
                 if (j <= i)
-                    scores[(size_t)i * T + j] = sum[m][n][e] * scale;
+                    *reinterpret_cast<float2 *>(scores + (size_t)i * T + j) =
+                        make_float2(sum[m][n][2 * pair] * scale, sum[m][n][2 * pair + 1] * scale);
             }
 }
 
-static int tensor_fragment_refuses(triangle_size size, char *why, size_t capacity)
+static int tensor_tile_refuses(triangle_size size, char *why, size_t capacity)
 {
     if (size.T % TILE != 0) {
         snprintf(why, capacity, "T must be a multiple of %d", TILE);
@@ -118,28 +202,23 @@ static int tensor_fragment_refuses(triangle_size size, char *why, size_t capacit
     return 0;
 }
 
-static void tensor_fragment_launch(const triangle_args *args)
+static void tensor_tile_launch(const triangle_args *args)
 {
-    static size_t allowed = 48 * 1024;
     const triangle_size s = args->size;
     const size_t bytes = 2 * (size_t)TILE * (s.HS + PAD) * sizeof(float);
-    if (bytes > allowed) {
-        CUDA_CHECK(cudaFuncSetAttribute((const void *)tensor_fragment_scores,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        allowed = bytes;
-    }
+    gpu_allow_shared_memory((const void *)tensor_tile_scores, bytes);
     dim3 grid(s.T / TILE, s.T / TILE, s.B * s.NH);
-    tensor_fragment_scores<<<grid, THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.T,
-                                                                   s.NH, s.HS);
+    tensor_tile_scores<<<grid, THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.T, s.NH,
+                                                               s.HS);
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel tensor_fragment_kernel = {tensor_fragment_refuses, tensor_fragment_launch};
+static const triangle_kernel tensor_tile_kernel = {tensor_tile_refuses, tensor_tile_launch};
 
 int main(int argc, char **argv)
 {
     static const triangle_contender contender = {
-        {"tf32", 8, CONTENDER_STEP, GPU_PIPE_TENSOR, TOLERANCE_TF32}, &tensor_fragment_kernel};
+        {"tf32", 8, CONTENDER_STEP, GPU_PIPE_TENSOR, TOLERANCE_TF32}, &tensor_tile_kernel};
     return triangle_chapter_main(argc, argv, "08-tensor-fragments", 8,
                                  "exercise 8.1, the fragments of mma.sync", &contender, 1);
 }

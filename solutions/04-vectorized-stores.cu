@@ -1,4 +1,4 @@
-// 04-vectorized-stores.cu - exercise 4.2: store the scores sixteen bytes at a time.
+// 04-vectorized-stores.cu - exercise 4.2: coalesced 16-byte stores for another thread layout.
 //
 // exercises/04-vectorized-stores.cu is the student's copy, made from
 // solutions/04-vectorized-stores.cu by `make exercises`. Build, check and grade:
@@ -7,98 +7,117 @@
 //   build/exercises/04-vectorized-stores B=1 T=256 C=64 NH=2 --check-only   # one size by hand
 
 /*md
-### Exercise 4.2: coalesced float4 stores of the scores
+### Exercise 4.2: which columns a thread owns, for whole-sector stores
 
 *Difficulty: medium.* File: `exercises/04-vectorized-stores.cu`.
 
-This is the kernel of this chapter with its epilogue taken out: the sums
-are computed, and nothing is written. Write the epilogue: scale the sums by
-$1/\sqrt{HS}$ and store them with 16-byte stores, one `float4` per run of 4
-columns and per row, so that the 16 threads of a row of the block write 16
-neighbouring `float4`s, 256 contiguous bytes.
+The chapter's block is 16 threads wide and gives each thread two runs of 4
+columns, 64 apart. This kernel's block is shaped differently: 8 threads
+across (`threadIdx.x`) and 32 down, each thread owning 4 query rows
+($4\,y$ to $4\,y + 3$) and 16 key columns, in 4 runs of 4. Decide which
+columns:
 
-Which scores does a thread own? `sums[r][c]` is the score of query
-`first_query + r` and, for `c` < 4, key `first_key + c`; for `c` >= 4, key
-`first_key + 64 + (c - 4)`: two runs of 4 columns, 64 apart.
+1. `run_column(x, run)`, a `__host__ __device__` function: the first
+   column, within the $128$-wide tile, of run `run` (0 to 3) of the threads
+   with `threadIdx.x` $= x$. The inner loop and the epilogue both use it.
+2. The epilogue: each run of each row, scaled by $1/\sqrt{HS}$, as one
+   16-byte `float4` store, and only the runs that hold a kept score.
+
+The grader checks on the CPU that the runs cover the 128 columns once and
+that every warp-wide store writes only whole 32-byte sectors (16 sectors
+for 32 `float4`s); it reads the PTX for 16-byte stores and no 4-byte ones
+(and with `cuobjdump` the machine code, `STG.E.128`); and on a GPU it
+checks the values.
 
 Hints:
 
-- `blockIdx.z` numbers the $T \times T$ score matrices of `preatt` in order.
-- A run on the diagonal may hold kept scores ($j \le i$) and masked ones.
-  The referee ignores masked scores, so a `float4` may carry a few of them;
-  what matters is that no kept score is missed. When is a run worth
-  writing at all?
-- Is `scores + i * T + j` a multiple of 16 bytes for the first column $j$
-  of a run? The launcher refuses a $T$ that is not a multiple of 128; say
-  why that is enough.
+- A warp here is 4 rows of the block, 8 threads each. At one store
+  instruction (one row $r$ and one run), the 8 threads of a row should
+  write 8 neighbouring `float4`s: 128 contiguous bytes, a whole line.
+- On a tile of the diagonal a run may mix kept and masked scores; the
+  referee ignores masked scores, so writing them is allowed. When is a run
+  worth writing at all?
 
 Check it with `make grade EX=04-vectorized-stores`. The untouched exercise
-writes nothing, so the output keeps the NaN it was filled with. Your stores
-are `st.global.v4.f32` in the PTX (`nvcc -ptx`) and `STG.E.128` in the
-machine code (`cuobjdump -sass`).
+gives every thread the same columns and writes nothing.
 */
 
 #include <math.h>
 
 #include "triangle.h"
 
-#define TILE 128        /* scores per block side */
-#define THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
-#define RUN 4           /* columns per float4 */
-#define RUN_GAP 64      /* a thread's second run of 4 columns starts this far right */
+#define TILE 128           /* scores per block side */
+#define THREADS_ACROSS 8   /* threadIdx.x: 8 threads share a row of the tile */
+#define THREADS_DOWN 32    /* threadIdx.y */
+#define ROWS 4             /* query rows per thread */
+#define RUNS 4             /* runs of 4 columns per thread: 16 columns */
 
-__global__ void vectorized_stores_scores(float *preatt, const float *inp, int T, int NH, int HS)
+/* The first tile column of run `run` of the threads at threadIdx.x = x. */
+__host__ __device__ int run_column(int x, int run)
+{
+    // exercise:begin the first column of run run (0..3) of thread column x (0..7)
+    /* Run r of the 8 threads of a row: 8 neighbouring float4s, 128 bytes. */
+    return 4 * THREADS_ACROSS * run + 4 * x;
+    // exercise:stub (void)x;
+    // exercise:stub return 4 * run;
+    // exercise:end
+}
+
+__global__ void __launch_bounds__(256)
+vectorized_stores_scores(float *preatt, const float *__restrict__ inp, int T, int NH, int HS)
 {
     if (blockIdx.x > blockIdx.y)
         return; /* the whole tile lies above the diagonal */
-
     const int C = NH * HS;
     const int b = blockIdx.z / NH, h = blockIdx.z % NH;
-    const int first_query = blockIdx.y * TILE + threadIdx.y * THREAD_TILE;
-    const int first_key = blockIdx.x * TILE + threadIdx.x * RUN;
-    if (first_key > first_query + THREAD_TILE - 1)
-        return; /* both runs of columns lie above the diagonal */
-
+    const int first_query = blockIdx.y * TILE + threadIdx.y * ROWS;
+    const int tile_key = blockIdx.x * TILE;
     const size_t row_stride = 3 * (size_t)C; /* from one token to the next */
-    const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    const float *queries = sequence + first_query * row_stride;
-    const float *keys = sequence + C + first_key * row_stride;
+    const float *queries = inp + ((size_t)b * T + first_query) * row_stride + h * HS;
+    const float *keys = inp + ((size_t)b * T + tile_key) * row_stride + C + h * HS;
 
-    /* sums[r][c]: query first_query + r; key first_key + c for c < 4, and
-     * first_key + 64 + (c - 4) for c >= 4 */
-    float sums[THREAD_TILE][THREAD_TILE] = {};
+    /* sum[r][4 * run + c]: query first_query + r, key tile_key + run_column(x, run) + c */
+    float sum[ROWS][4 * RUNS] = {};
+#pragma unroll 1
     for (int k = 0; k < HS; k += 4) {
-        float4 query[THREAD_TILE];
+        float4 query[ROWS];
 #pragma unroll
-        for (int r = 0; r < THREAD_TILE; r++)
-            query[r] = *(const float4 *)(queries + r * row_stride + k);
+        for (int r = 0; r < ROWS; r++)
+            query[r] = *reinterpret_cast<const float4 *>(queries + r * row_stride + k);
 #pragma unroll
-        for (int c = 0; c < THREAD_TILE; c++) {
-            const int key_row = (c % RUN) + (c / RUN) * RUN_GAP;
-            const float4 key = *(const float4 *)(keys + key_row * row_stride + k);
+        for (int run = 0; run < RUNS; run++)
 #pragma unroll
-            for (int r = 0; r < THREAD_TILE; r++)
-                sums[r][c] += query[r].x * key.x + query[r].y * key.y + query[r].z * key.z +
-                              query[r].w * key.w;
-        }
+            for (int c = 0; c < 4; c++) {
+                const int column = run_column(threadIdx.x, run) + c;
+                const float4 key =
+                    *reinterpret_cast<const float4 *>(keys + column * row_stride + k);
+#pragma unroll
+                for (int r = 0; r < ROWS; r++) {
+                    float *s = &sum[r][4 * run + c];
+                    *s = fmaf(query[r].x, key.x, *s);
+                    *s = fmaf(query[r].y, key.y, *s);
+                    *s = fmaf(query[r].z, key.z, *s);
+                    *s = fmaf(query[r].w, key.w, *s);
+                }
+            }
     }
 
-    // exercise:begin scale the sums, store each run of 4 columns holding a kept score as one float4
+    // exercise:begin store each run of each row that holds a kept score, scaled, as one float4
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)blockIdx.z * T * T;
 #pragma unroll
-    for (int r = 0; r < THREAD_TILE; r++) {
+    for (int r = 0; r < ROWS; r++) {
         const int i = first_query + r;
 #pragma unroll
-        for (int run = 0; run < 2; run++) {
-            const int j = first_key + run * RUN_GAP;
-            const float *sum = &sums[r][run * RUN];
-            if (j <= i) /* the run's other columns may be masked ones: allowed */
-                *(float4 *)(scores + (size_t)i * T + j) =
-                    make_float4(sum[0] * scale, sum[1] * scale, sum[2] * scale, sum[3] * scale);
+        for (int run = 0; run < RUNS; run++) {
+            const int j = tile_key + run_column(threadIdx.x, run);
+            const float *s = &sum[r][4 * run];
+            if (j <= i) /* its first column is kept; the others may be masked ones */
+                *reinterpret_cast<float4 *>(scores + (size_t)i * T + j) =
+                    make_float4(s[0] * scale, s[1] * scale, s[2] * scale, s[3] * scale);
         }
     }
-    // exercise:stub (void)sums; /* replace with your stores */
+    // exercise:stub (void)preatt, (void)sum; /* write the scores here */
     // exercise:end
 }
 
@@ -119,18 +138,20 @@ static void vectorized_stores_launch(const triangle_args *args)
 {
     const triangle_size s = args->size;
     dim3 grid(s.T / TILE, s.T / TILE, s.B * s.NH);
-    dim3 block(TILE / (2 * RUN), TILE / THREAD_TILE);
+    dim3 block(THREADS_ACROSS, THREADS_DOWN);
     vectorized_stores_scores<<<grid, block, 0, args->stream>>>(args->preatt, args->inp, s.T,
                                                                s.NH, s.HS);
     LAUNCH_CHECK();
 }
 
-static const triangle_kernel vectorized_stores_kernel = {vectorized_stores_refuses, vectorized_stores_launch};
+static const triangle_kernel vectorized_stores_kernel = {vectorized_stores_refuses,
+                                                         vectorized_stores_launch};
 
 int main(int argc, char **argv)
 {
     static const triangle_contender contender = {
-        {"vectorized", 4, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &vectorized_stores_kernel};
+        {"vectorized", 4, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32},
+        &vectorized_stores_kernel};
     return triangle_chapter_main(argc, argv, "04-vectorized-stores", 4,
-                                 "exercise 4.2, float4 stores", &contender, 1);
+                                 "exercise 4.2, whole-sector float4 stores", &contender, 1);
 }

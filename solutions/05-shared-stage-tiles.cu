@@ -1,4 +1,4 @@
-// 05-shared-stage-tiles.cu - exercise 5.1: stage the query and key tiles in shared memory.
+// 05-shared-stage-tiles.cu - exercise 5.1: stage the tiles, coalesced on both sides.
 //
 // exercises/05-shared-stage-tiles.cu is the student's copy, made from
 // solutions/05-shared-stage-tiles.cu by `make exercises`. Build, check and grade:
@@ -7,102 +7,127 @@
 //   build/exercises/05-shared-stage-tiles B=1 T=256 C=64 NH=2 --check-only   # one size by hand
 
 /*md
-### Exercise 5.1: stage the tiles without bank conflicts
+### Exercise 5.1: a copy that is coalesced on both sides
 
 *Difficulty: hard.* File: `exercises/05-shared-stage-tiles.cu`.
 
-In this kernel a block of $16 \times 16$ threads computes a $128 \times 128$
-tile of scores, and its threads share their operands through shared
-memory. The head dimension is walked in steps of `STEP` = 16 positions; at
-each step the block copies 128 query rows and 128 key rows, 16 floats of
-each, into `query_tile` and `key_tile`, and every thread then reads its
-operands from there. The tiles are stored *transposed*, `tile[k][row]`, so
-that in the inner loop a warp reads neighbouring rows at the same $k$.
+A block of $16 \times 16$ threads computes a $128 \times 128$ tile of
+scores from shared memory. The head dimension is walked in steps of
+`STEP` = 16 positions; at each step the block copies 16 floats of each of
+128 query rows and 128 key rows into `query_tile[k][row]` and
+`key_tile[k][row]`, transposed, rows padded by `PAD` floats. Each row's 16
+floats are 4 `float4`s ("quads"); the tile's 512 quads make 2 per thread.
+Three decisions are yours, and the grader checks each:
 
-Two things are missing:
+1. `copy_slot(thread, pass, &row, &quad)`, a `__host__ __device__`
+   function: which quad (row 0..127, quad 0..3) thread `thread` (0..255)
+   copies in pass `pass` (0 or 1). Every quad once.
+2. `PAD`, so that the stores are free of bank conflicts.
+3. The copy itself, in `stage_tile`: one 16-byte load of the quad, then its
+   four floats into the transposed tile.
 
-1. the copy itself, from global memory into the two tiles, shared by the
-   256 threads of the block;
-2. the padding `PAD`, the extra columns of each tile: choose it so that the
-   stores of your copy are free of bank conflicts.
+The reads must use whole 32-byte sectors (a warp's 32 quads in 16 sectors)
+and the four stores of each quad must each take one wavefront. The chapter
+met the same problem with 16 quads a row (step 2); here a row has 4, so its
+answer does not carry over as it is. More than one answer works.
 
 Hints:
 
-- Let consecutive threads read consecutive floats of a row from global
-  memory: 16 threads cover the 16 floats of one row at one step, so a warp
-  reads two rows, 64 bytes from each.
-- Shared memory has 32 banks of 4 bytes; the word at index $a$ lives in bank
-  $a \bmod 32$, and a warp's store takes as many passes as the largest number
-  of distinct words it sends to one bank. With your mapping, in which banks
-  do the 32 threads of a warp store `tile[k][row]` with `PAD` = 0? With 1?
-- The chapter pads its rows by 4 floats because it reads them as `float4`,
-  which must stay 16-byte aligned. This kernel reads and writes one float at
-  a time, so any padding keeps the alignment: find the smallest that works.
-- Every thread must see a complete tile before it reads it, and no thread
-  may overwrite a tile another is still reading. The `__syncthreads()`
-  calls are there already: read why each one is where it is.
+- A warp is threads $32w \ldots 32w + 31$. Write its 32 quads down as
+  (row, quad) pairs; a store of component $i$ of quad $q$ of `row` goes to
+  word $(4q + i)(128 + \mathit{PAD}) + \mathit{row}$, bank that modulo 32.
+- A sector is 8 floats: two quads of one row. Which quads must a warp take
+  together so that no sector is half used?
+- With `PAD` = 0 every row starts in bank 0; what does a pad of $p$ do to
+  the banks of the four rows $k = 4q + i$?
 
-Check it with `make grade EX=05-shared-stage-tiles`. The untouched exercise
-stages zeros, and the referee says how far that is from the truth. The
-grader checks results, not speed; see the bank conflicts of your stores with
-Nsight Compute:
-
-    ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
-        build/exercises/05-shared-stage-tiles B=1 T=256 C=64 NH=1 --check-only
-
-With `PAD` = 0 each warp-wide store waits for 15 extra wavefronts; with the
-right padding, for none.
+Check it with `make grade EX=05-shared-stage-tiles`. The grader counts
+sectors and wavefronts from your `copy_slot` and `PAD` on the CPU, reads
+the PTX for the 16-byte load, and on a GPU runs racecheck and memcheck,
+checks the values, and measures the bank conflicts of the stores with
+Nsight Compute
+(`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum`). The untouched
+exercise stages zeros.
 */
 
 #include <math.h>
+#include <string.h>
 
 #include "triangle.h"
 
 #define TILE 128        /* scores per block side */
 #define THREADS 16      /* threads per block side: each owns 8 x 8 scores */
 #define THREAD_TILE 8
-#define STEP 16         /* head-dimension positions staged at a time */
-// exercise:begin choose PAD, the extra columns that spread the stores over all banks
-#define PAD 2
+#define STEP 16         /* head-dimension positions staged at a time: 4 quads a row */
+#define QUADS (STEP / 4)
+
+// exercise:begin PAD, the floats added to each row of a tile
+/* A warp takes 16 rows and 2 neighbouring quads of each: whole sectors.
+ * Component i of quad q of row r goes to bank (4q + i) PAD + r: the 16 rows
+ * fill 16 banks, and the second quad, 4 PAD further, must fill the other 16:
+ * 4 PAD = 16 (mod 32), PAD = 4 (or 12, 20, ...). */
+#define PAD 4
 // exercise:stub #define PAD 0
 // exercise:end
 
-__global__ void shared_stage_scores(float *preatt, const float *inp, int T, int NH, int HS)
+/* The quad (row, quad) that thread `thread` copies in pass `pass` (0 or 1). */
+__host__ __device__ void copy_slot(int thread, int pass, int *row, int *quad)
 {
-    __shared__ float query_tile[STEP][TILE + PAD];
-    __shared__ float key_tile[STEP][TILE + PAD];
+    // exercise:begin the quad of thread (0..255) in pass (0..1): whole sectors, each quad once
+    const int lane = thread % 32, warp = thread / 32; /* 8 warps: 2 passes x 8 = 16 groups */
+    const int group = 8 * pass + warp;                /* 16 rows x 2 quads per group */
+    *row = 16 * (group % 8) + lane % 16;
+    *quad = 2 * (group / 8) + lane / 16;
+    // exercise:stub (void)pass;
+    // exercise:stub *row = thread % TILE;
+    // exercise:stub *quad = 0;
+    // exercise:end
+}
 
+/* Copies positions step .. step + 15 of the tile's 128 rows (row r at rows + r * row_stride)
+ * into tile[k][row], transposed. */
+__device__ void stage_tile(float (*tile)[TILE + PAD], const float *rows, size_t row_stride,
+                           int step)
+{
+    const int thread = threadIdx.y * THREADS + threadIdx.x;
+    // exercise:begin for both passes: load this thread's quad as one float4, store its 4 floats
+    for (int pass = 0; pass < 2; pass++) {
+        int row, quad;
+        copy_slot(thread, pass, &row, &quad);
+        const float4 v =
+            *reinterpret_cast<const float4 *>(rows + row * row_stride + step + 4 * quad);
+        tile[4 * quad + 0][row] = v.x;
+        tile[4 * quad + 1][row] = v.y;
+        tile[4 * quad + 2][row] = v.z;
+        tile[4 * quad + 3][row] = v.w;
+    }
+    // exercise:stub (void)rows, (void)row_stride, (void)step;
+    // exercise:stub if (thread == 0)
+    // exercise:stub     memset(tile, 0, sizeof(float) * STEP * (TILE + PAD));
+    // exercise:end
+}
+
+__global__ void __launch_bounds__(256)
+shared_stage_scores(float *preatt, const float *__restrict__ inp, int T, int NH, int HS)
+{
+    __shared__ __align__(16) float query_tile[STEP][TILE + PAD];
+    __shared__ __align__(16) float key_tile[STEP][TILE + PAD];
     if (blockIdx.x > blockIdx.y)
         return; /* the whole tile lies above the diagonal */
 
     const int C = NH * HS;
     const int b = blockIdx.z / NH, h = blockIdx.z % NH;
-    const int thread = threadIdx.y * THREADS + threadIdx.x;
     const size_t row_stride = 3 * (size_t)C; /* from one token to the next */
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    /* the tile's first query row and first key row */
     const float *queries = sequence + (size_t)blockIdx.y * TILE * row_stride;
     const float *keys = sequence + C + (size_t)blockIdx.x * TILE * row_stride;
 
-    /* Thread (x, y) owns the scores of queries y, y + 16, ..., y + 112 and
-     * keys x, x + 16, ..., x + 112 of the tile: in the inner loop the 16
-     * threads of a half-warp read 16 neighbouring words, one per bank. */
-    float sums[THREAD_TILE][THREAD_TILE] = {};
+    /* Thread (x, y) owns queries y + 16 r and keys x + 16 c of the tile. */
+    float sum[THREAD_TILE][THREAD_TILE] = {};
     for (int step = 0; step < HS; step += STEP) {
-        // exercise:begin copy positions step..step+15 of the 128 query and 128 key rows, transposed
-        for (int element = thread; element < TILE * STEP; element += THREADS * THREADS) {
-            const int row = element / STEP, k = element % STEP;
-            query_tile[k][row] = queries[row * row_stride + step + k];
-            key_tile[k][row] = keys[row * row_stride + step + k];
-        }
-        // exercise:stub (void)queries[step], (void)keys[step], (void)thread; /* replace */
-        // exercise:stub if (threadIdx.x == 0 && threadIdx.y == 0) {
-        // exercise:stub     memset(query_tile, 0, sizeof query_tile);
-        // exercise:stub     memset(key_tile, 0, sizeof key_tile);
-        // exercise:stub }
-        // exercise:end
+        stage_tile(query_tile, queries, row_stride, step);
+        stage_tile(key_tile, keys, row_stride, step);
         __syncthreads(); /* the tiles are complete */
-
         for (int k = 0; k < STEP; k++) {
             float query[THREAD_TILE], key[THREAD_TILE];
 #pragma unroll
@@ -115,7 +140,7 @@ __global__ void shared_stage_scores(float *preatt, const float *inp, int T, int 
             for (int r = 0; r < THREAD_TILE; r++)
 #pragma unroll
                 for (int c = 0; c < THREAD_TILE; c++)
-                    sums[r][c] += query[r] * key[c];
+                    sum[r][c] = fmaf(query[r], key[c], sum[r][c]);
         }
         __syncthreads(); /* everyone is done reading before the next copy */
     }
@@ -129,7 +154,7 @@ __global__ void shared_stage_scores(float *preatt, const float *inp, int T, int 
             const int i = blockIdx.y * TILE + threadIdx.y + r * THREADS;
             const int j = blockIdx.x * TILE + threadIdx.x + c * THREADS;
             if (j <= i)
-                scores[(size_t)i * T + j] = sums[r][c] * scale;
+                scores[(size_t)i * T + j] = sum[r][c] * scale;
         }
 }
 

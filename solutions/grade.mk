@@ -2,11 +2,11 @@
 #
 #   make exercises               regenerate exercises/ from solutions/ (solutions/generate.sh)
 #   make grade                   build and grade every exercise in exercises/
-#   make grade EX=02-naive-index build and grade one
+#   make grade EX=02-triangle-grid   build and grade one
 #   make grade GRADE_DIR=solutions   the same grader on the solutions (or on any
 #                                folder of files named like the exercises)
 #   make handout                 build/handout.tar.gz: the repository without the
-#                                solution programs, for students
+#                                solutions (NN-*.cu, NN-*.cuh and the fixtures made of them)
 #   make test-exercises          only the exercise tests of `make test`
 #                                (tests/suites/80-exercises.sh)
 #
@@ -24,13 +24,46 @@ SOLUTION_PROGRAMS := $(SOLUTION_SOURCES:%.cu=$(BUILD)/%)
 
 all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
 
-# One rule per folder of exercise-shaped programs.
+# One set of rules per folder of exercise-shaped programs:
+#   $(BUILD)/F/NAME          the program (against the library)
+#   $(BUILD)/F/NAME.host     the host-side check: solutions/host/EXERCISE.cu with
+#                            F/NAME.cu included and its main renamed (EXERCISE is
+#                            NAME up to a "--", so that a fixture
+#                            EXERCISE--what.cu is checked as EXERCISE); PTX
+#                            only, since it launches nothing
+#   $(BUILD)/F/NAME.ptx      its PTX, for the width of its loads and stores
+#   $(BUILD)/F/NAME.ptxas    what ptxas -v says of its kernels (stack frame, spills)
+# -I. lets an exercise include a chapter's source ("chapters/05-shared/shared.cu").
+EXERCISE_HEADERS := $(wildcard common/*.h) $(wildcard solutions/*.cuh)
+EXERCISE_FLAGS := $(NVCCFLAGS) -I.
+HOST_CHECK_FLAGS := $(filter-out -arch=% -lineinfo,$(NVCCFLAGS)) -I. \
+    -gencode arch=compute_$(ARCH:sm_%=%),code=compute_$(ARCH:sm_%=%)
+HOST_CHECK_HEADERS := $(wildcard solutions/host/*.h)
+exercise_of = $(firstword $(subst --, ,$(1)))
+
 define exercise_folder_rule
-$(BUILD)/$(1)/%: $(1)/%.cu $(LIBRARY) $(COMMON_H)
+$(BUILD)/$(1)/%: $(1)/%.cu $(LIBRARY) $(EXERCISE_HEADERS)
 	@mkdir -p $$(dir $$@)
-	$(NVCC) $(NVCCFLAGS) $$< $(LIBRARY) $(NVCCLIBS) -o $$@
+	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d $$< $(LIBRARY) $(NVCCLIBS) -o $$@
+
+$(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu \
+        $(HOST_CHECK_HEADERS) $(LIBRARY) $(EXERCISE_HEADERS)
+	@mkdir -p $$(dir $$@)
+	$(NVCC) $(HOST_CHECK_FLAGS) -MMD -MP -MF $$@.d -DEXERCISE_FILE='"$$<"' -Dmain=exercise_main \
+	    solutions/host/$$(call exercise_of,$$*).cu $(LIBRARY) $(NVCCLIBS) -o $$@
+
+$(BUILD)/$(1)/%.ptx: $(1)/%.cu $(EXERCISE_HEADERS)
+	@mkdir -p $$(dir $$@)
+	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d -ptx $$< -o $$@
+
+$(BUILD)/$(1)/%.ptxas: $(1)/%.cu $(EXERCISE_HEADERS)
+	@mkdir -p $$(dir $$@)
+	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d -Xptxas -v -cubin $$< -o $$@.cubin 2> $$@.partial \
+	    && mv $$@.partial $$@ || { cat $$@.partial >&2; rm -f $$@.partial; exit 1; }
 endef
-$(foreach folder,$(sort exercises solutions $(GRADE_FOLDER)),$(eval $(call exercise_folder_rule,$(folder))))
+$(foreach folder,$(sort exercises solutions $(GRADE_FOLDER)),\
+  $(eval $(call exercise_folder_rule,$(folder))))
+-include $(wildcard $(BUILD)/exercises/*.d $(BUILD)/solutions/*.d $(BUILD)/$(GRADE_FOLDER)/*.d)
 
 .PHONY: exercises grade handout test-exercises
 
@@ -57,13 +90,15 @@ grade: $(LIBRARY)
 	  solutions/grade.sh $(foreach name,$(GRADE_WANTED),$(call shell_quote,$(name)))
 
 # Everything git would commit (tracked or not yet added, nothing ignored),
-# less the solution programs.
+# less the solution programs and the grader's fixtures made from them
+# (tests/fixtures/grade/EXERCISE--what.cu: a solution with one fault).
 handout:
 	@mkdir -p $(BUILD)
 	@git ls-files --cached --others --exclude-standard \
-	  | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cu$$' \
+	  | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cuh?$$' \
+	  | grep -v -E '^tests/fixtures/grade/[0-9][0-9]-[^/]*--[^/]*\.cu$$' \
 	  | tar -czf $(BUILD)/handout.tar.gz --transform 's,^,workbook/,' -T -
-	@echo "$(BUILD)/handout.tar.gz: the workbook without solutions/NN-*.cu"
+	@echo "$(BUILD)/handout.tar.gz: the workbook without the solutions and the fixtures made of them"
 
 # The exercise part of `make test` alone: on a GPU, the proof that every
 # untouched exercise fails and every solution passes.

@@ -1,9 +1,16 @@
 # tests/suites/80-exercises.sh - the exercises and their grader
-# (solutions/README.md): one source for exercises and solutions, a generator
-# that refuses malformed markers, a grader that tells the reasons apart, and
-# the proof on a GPU that every untouched exercise fails and every solution
-# passes. Without a GPU the gradings are counted as skipped; everything else
-# (the set, the generator, the compiles, the refusals) runs for real.
+# (solutions/README.md): one source for exercises and solutions (chapter 6's
+# layer and chapter 8's tile shared by several), a generator that refuses
+# malformed markers, a grader that checks what each exercise asks, and the
+# proof both ways: every untouched exercise fails, every solution passes,
+# and for each property the grader checks, a fixture with one deliberate
+# fault (tests/fixtures/grade/EXERCISE--what.cu) fails for that reason.
+#
+# Without a GPU the host checks run for real (index functions, bank
+# conflicts counted from the exercises' own address functions, an emulated
+# cuBLAS, the counts of the predictions, ptxas and the PTX), so the host-side
+# fixtures fail here; what needs a GPU (values, sanitizers, ncu, timings) is
+# counted as skipped, with the reason.
 #
 # In a student's copy (solutions/NN-*.cu removed, see `make handout`) the
 # tests that need the solutions are skipped.
@@ -28,15 +35,56 @@ expect_rejected() {
     fi
 }
 
-# graded_as NAME TABLE EXERCISE PATTERN: the grade table's line for EXERCISE
-# matches PATTERN; a line saying SKIP (no GPU) counts as skipped.
-graded_as() {
-    local name=$1 table=$2 exercise=$3 pattern=$4
-    local line; line=$(grep -E "^$exercise +(PASS|FAIL|SKIP) " "$table")
-    if echo "$line" | grep -Eq -- "^$exercise +$pattern"; then
+# The grade table's line of EXERCISE: "NAME RESULT HOST GPU REASON".
+table_line() { grep -E "^$2 +(PASS|FAIL|SKIP) " "$1"; }
+
+# no_fixture NAME EXERCISE: true, with a skip, for a fixture made of a
+# solution (EXERCISE--what) in a student's copy, which has none.
+no_fixture() {
+    case $2 in *--*) ;; *) return 1 ;; esac
+    [ -f "tests/fixtures/grade/$2.cu" ] && return 1
+    skip "$1" "no tests/fixtures/grade/$2.cu here (a student's copy)"
+}
+
+# graded_host NAME TABLE EXERCISE PATTERN: EXERCISE failed on its host part,
+# here and now, and the reason matches PATTERN. No GPU excuses it.
+graded_host() {
+    local name=$1 table=$2 exercise=$3 pattern=$4 line
+    if no_fixture "$name" "$exercise"; then return; fi
+    line=$(table_line "$table" "$exercise")
+    if echo "$line" | grep -Eq -- "^$exercise +FAIL +FAIL +- +$pattern"; then
         pass "$name"
-    elif echo "$line" | grep -Eq "^$exercise +SKIP "; then
-        skip "$name" "no GPU: compiled, not run"
+    else
+        fail "$name" "graded: ${line:-no line in the table}" "$table"
+    fi
+}
+
+# graded_gpu NAME TABLE EXERCISE PATTERN: EXERCISE failed on its GPU part
+# with a reason matching PATTERN; SKIP (no GPU here) counts as skipped, but
+# only when its host part, if any, passed.
+graded_gpu() {
+    local name=$1 table=$2 exercise=$3 pattern=$4 line
+    if no_fixture "$name" "$exercise"; then return; fi
+    line=$(table_line "$table" "$exercise")
+    if echo "$line" | grep -Eq -- "^$exercise +FAIL +(PASS|-) +FAIL +$pattern"; then
+        pass "$name"
+    elif echo "$line" | grep -Eq "^$exercise +SKIP +(PASS|-) +SKIP "; then
+        skip "$name" "no GPU: not run (its host part, if any, passed)"
+    else
+        fail "$name" "graded: ${line:-no line in the table}" "$table"
+    fi
+}
+
+# graded_pass NAME TABLE EXERCISE: passed; without a GPU, its host part
+# passed (a pass) and its GPU part was skipped (a skip).
+graded_pass() {
+    local name=$1 table=$2 exercise=$3 line
+    line=$(table_line "$table" "$exercise")
+    if echo "$line" | grep -Eq "^$exercise +PASS "; then
+        pass "$name"
+    elif echo "$line" | grep -Eq "^$exercise +SKIP +(PASS|-) +SKIP "; then
+        if echo "$line" | grep -Eq "^$exercise +SKIP +PASS "; then pass "$name: host part"; fi
+        skip "$name" "no GPU: compiled, host checks passed, not run"
     else
         fail "$name" "graded: ${line:-no line in the table}" "$table"
     fi
@@ -46,28 +94,53 @@ graded_as() {
 if [ -z "$solution_files" ]; then
     skip "exercises: the set and its generation" "no solutions/NN-*.cu here (a student's copy)"
 else
-    for chapter in 02 03 04 05 06 08; do
-        count=$(ls solutions/$chapter-*.cu 2>/dev/null | wc -l)
-        if [ "$count" -ge 2 ]; then pass "chapter ${chapter#0} has $count exercises"
-        else fail "chapter ${chapter#0} has $count exercises" "at least 2 wanted"; fi
+    count=$(echo "$solution_files" | wc -w)
+    if [ "$count" -ge 18 ]; then pass "$count exercises, at least 18"
+    else fail "$count exercises" "at least 18 wanted"; fi
+    for chapter in 1 2 3 4 5 6 7 8 9; do
+        count=$(ls solutions/0$chapter-*.cu 2>/dev/null | wc -l)
+        if [ "$count" -ge 1 ]; then pass "chapter $chapter has $count exercise(s)"
+        else fail "chapter $chapter has no exercise" "at least 1 wanted"; fi
+    done
+    # "predict, then measure" in each part of the book: the triangle (1-5),
+    # the MSA layer (6-7), the tensor cores (8-9).
+    for part in "the triangle:0[1-5]" "the MSA layer:0[67]" "the tensor cores:0[89]"; do
+        found=$(ls solutions/ | grep -E "^${part#*:}-.*predict.*\.cu$" | head -n 1)
+        if [ -n "$found" ]; then pass "a predict-then-measure exercise for ${part%%:*}: $found"
+        else fail "no predict-then-measure exercise for ${part%%:*}"; fi
     done
     expect_status "exercises/ and solutions/ hold the same names" 0 \
         diff <(cd solutions && ls [0-9][0-9]-*.cu) <(cd exercises && ls [0-9][0-9]-*.cu)
 
     # exercises/ is exactly what the generator makes of solutions/.
-    expect_status "the generator accepts every solution" 0 solutions/generate.sh "$exercise_tmp/fresh"
+    expect_status "the generator accepts every solution" 0 \
+        solutions/generate.sh "$exercise_tmp/fresh"
     expect_status "exercises/ is up to date with solutions/ (else: make exercises)" 0 \
         diff -r "$exercise_tmp/fresh" exercises --exclude='*.md'
+    # Chapter 6's layer and chapter 8's tile live once, in solutions/NN-*.cuh.
+    for shared in solutions/06-msa-layer.cuh solutions/08-tensor-tile.cuh; do
+        inline_line="^#include \"$(basename "$shared")\" // exercise:inline"
+        users=$(grep -l "$inline_line" $solution_files | wc -l)
+        if [ "$users" -ge 2 ]; then pass "$shared is the one source of $users exercises"
+        else fail "$shared" "inlined by $users solution(s), 2 or more wanted"; fi
+    done
+    if grep -l '__global__ void __launch_bounds__(THREADS) msa_' solutions/06-*.cu >/dev/null; then
+        fail "chapter 6's solutions hold no copy of the layer" "a kernel in solutions/06-*.cu"
+    else
+        pass "chapter 6's solutions hold no copy of the layer"
+    fi
 
     # Each statement (the first /*md block, which the book prints at the end
     # of its chapter) has a title, a difficulty and the line that grades it.
     for solution in $solution_files; do
         name=$(basename "$solution" .cu)
-        statement=$(awk '$0 == "/*md" { inside = 1; next } inside && $0 == "*/" { exit } inside' "$solution")
+        statement=$(awk '$0 == "/*md" { inside = 1; next }
+                         inside && $0 == "*/" { exit }
+                         inside' "$solution")
         if ! echo "$statement" | grep -Eq '^###? '; then
             fail "statement of $name" "its first /*md block has no ## or ### title"
-        elif ! echo "$statement" | grep -q 'Difficulty'; then
-            fail "statement of $name" "it does not give its difficulty"
+        elif ! echo "$statement" | grep -Eq '^\*Difficulty: (easy|medium|hard)\.\*'; then
+            fail "statement of $name" "no *Difficulty: easy|medium|hard.* line"
         elif ! echo "$statement" | grep -q "make grade EX=$name"; then
             fail "statement of $name" "it does not say: make grade EX=$name"
         else
@@ -77,10 +150,16 @@ else
 fi
 
 # ---------------------------------------------------------------- the generator
-expect_status "the generator turns markers into TODOs and stubs exactly" 0 sh -c \
-    "solutions/generate.sh '$exercise_tmp/wellformed' tests/fixtures/exercises/wellformed.cu &&
-     diff tests/fixtures/exercises/wellformed.expected '$exercise_tmp/wellformed/wellformed.cu'"
 fixtures=tests/fixtures/exercises
+expect_status "the generator turns markers into TODOs and stubs exactly" 0 sh -c \
+    "solutions/generate.sh '$exercise_tmp/wellformed' $fixtures/wellformed.cu &&
+     diff $fixtures/wellformed.expected '$exercise_tmp/wellformed/wellformed.cu'"
+expect_status "generator: a shared file inlined, its region for this exercise a TODO" 0 sh -c \
+    "solutions/generate.sh '$exercise_tmp/shared' $fixtures/01-shared-one.cu &&
+     diff $fixtures/01-shared-one.expected '$exercise_tmp/shared/01-shared-one.cu'"
+expect_status "generator: another exercise's region of a shared file stays solved" 0 sh -c \
+    "solutions/generate.sh '$exercise_tmp/shared' $fixtures/01-shared-two.cu &&
+     diff $fixtures/01-shared-two.expected '$exercise_tmp/shared/01-shared-two.cu'"
 expect_rejected "generator: a region never closed" $fixtures/malformed-unclosed.cu \
     "^$fixtures/malformed-unclosed.cu:5: exercise:begin is never closed"
 expect_rejected "generator: a region inside a region" $fixtures/malformed-nested.cu \
@@ -97,6 +176,26 @@ expect_rejected "generator: a region with no solution in it" $fixtures/malformed
     "^$fixtures/malformed-empty.cu:4: the region opened here holds no solution code"
 expect_rejected "generator: a solution with no region" $fixtures/malformed-no-markers.cu \
     "^$fixtures/malformed-no-markers.cu:1: no exercise:begin marker"
+expect_rejected "generator: an inlined file that is not there" \
+    $fixtures/malformed-inline-missing.cu \
+    "^$fixtures/malformed-inline-missing.cu:2: exercise:inline: no such file"
+expect_rejected "generator: an inline marker not on an #include" \
+    $fixtures/malformed-inline-alone.cu \
+    "^$fixtures/malformed-inline-alone.cu:4: exercise:inline ends an #include"
+expect_rejected "generator: an inlined file that inlines another" \
+    $fixtures/malformed-inline-nested.cu \
+    "^$fixtures/nested-inline.cuh:2: exercise:inline inside an inlined file"
+expect_rejected "generator: a region named for no solution" $fixtures/02-unknown-owner.cu \
+    "^$fixtures/unknown-owner.cuh:4: exercise:begin\(02-no-such-exercise\): no "
+expect_rejected "generator: a region named for a solution that does not inline the file" \
+    $fixtures/02-owner-not-inlining.cu \
+    "^$fixtures/lone-owner.cuh:4: exercise:begin\(02-lone\): 02-lone.cu does not inline"
+expect_rejected "generator: a named region in a solution's own file" \
+    $fixtures/03-named-in-own-file.cu \
+    "^$fixtures/03-named-in-own-file.cu:5: exercise:begin\(01-shared-one\) in the file of"
+expect_rejected "generator: nothing of its own in what it inlines" \
+    $fixtures/03-nothing-of-its-own.cu \
+    "^$fixtures/03-nothing-of-its-own.cu:1: no exercise:begin marker and no region named"
 expect_status "generator: a malformed file leaves no half-made exercise" 1 \
     test -e "$exercise_tmp/rejected/malformed-unclosed.cu"
 
@@ -105,26 +204,120 @@ expect_status "generator: a malformed file leaves no half-made exercise" 1 \
 for source in exercises/[0-9][0-9]-*.cu $solution_files; do
     [ -f "$source" ] || continue
     expect_status "$source compiles" 0 \
-        ${MAKE:-make} -s --no-print-directory BUILD="$exercise_build" "$exercise_build/${source%.cu}"
+        ${MAKE:-make} -s --no-print-directory BUILD="$exercise_build" \
+        "$exercise_build/${source%.cu}"
 done
 
+# ---------------------------------------------------------------- Nsight Compute's CSV
+ncu_output=tests/fixtures/grade/ncu-output.txt
+expect_output "grader: ncu's CSV read, thousands separators dropped" '^1536$' \
+    awk -v metric=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
+    -f solutions/ncu_metric.awk "$ncu_output"
+expect_output "grader: a second metric of the same run" '^3072$' \
+    awk -v metric=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum \
+    -f solutions/ncu_metric.awk "$ncu_output"
+expect_status "grader: a metric ncu did not give is no number" 1 \
+    awk -v metric=no_such_metric.sum -f solutions/ncu_metric.awk "$ncu_output"
+
 # ---------------------------------------------------------------- the grader's reasons
-# One file per reason; the first two need no GPU, the others do.
+# One fixture per reason and per property. The host-side ones fail here for
+# real; the GPU ones are skipped without a GPU.
 reasons_table=$(log_of "grade the grader's fixtures")
 GRADE_DIR=tests/fixtures/grade GRADE_TIMEOUT=10 solutions/grade.sh >"$reasons_table" 2>&1
 expect_status "grader: exit status 1 when a file fails" 0 test $? -eq 1
-graded_as "grader: a compile error is 'does not compile'" "$reasons_table" \
-    02-does-not-compile "FAIL +does not compile: line [0-9]+: error"
-graded_as "grader: a refused size is named, with its reason" "$reasons_table" \
-    02-refuses-every-size "FAIL +refused size B=1 T=128 C=32 NH=1: this fixture supports no size"
-graded_as "grader: an output left unwritten is 'NaN or unwritten'" "$reasons_table" \
-    02-writes-nothing "FAIL +NaN or unwritten output at B=1 T=128 C=32 NH=1 \(seed [0-9]+\)"
-graded_as "grader: wrong values are 'wrong', with the error" "$reasons_table" \
-    02-wrong-values "FAIL +wrong at B=1 T=128 C=32 NH=1 \(seed [0-9]+\): rel_l2"
-graded_as "grader: a crashed kernel is a CUDA error" "$reasons_table" \
-    02-illegal-address "FAIL +CUDA error at B=1 T=128 C=32 NH=1 "
-graded_as "grader: a kernel that never ends times out" "$reasons_table" \
-    02-never-ends "FAIL +timed out after 10 s at B=1 T=128 C=32 NH=1"
+at="at B=1 T=128 C=32 NH=1"
+line=$(table_line "$reasons_table" 02-does-not-compile)
+if echo "$line" |
+   grep -Eq '^02-does-not-compile +FAIL +- +- +does not compile: line [0-9]+: error'; then
+    pass "grader: a compile error is 'does not compile', with its line"
+else
+    fail "grader: a compile error is 'does not compile'" "graded: ${line:-no line}" "$reasons_table"
+fi
+graded_gpu "grader: a refused size is named, with its reason" "$reasons_table" \
+    02-refuses-every-size "refused size B=1 T=128 C=32 NH=1: this fixture supports no size"
+graded_gpu "grader: an output left unwritten is 'NaN or unwritten'" "$reasons_table" \
+    02-writes-nothing "NaN or unwritten output $at \(seed [0-9]+\)"
+graded_gpu "grader: wrong values are 'wrong', with the error" "$reasons_table" \
+    02-wrong-values "wrong $at \(seed [0-9]+\): rel_l2"
+graded_gpu "grader: a crashed kernel is a CUDA error" "$reasons_table" \
+    02-illegal-address "CUDA error $at "
+graded_gpu "grader: a kernel that never ends times out" "$reasons_table" \
+    02-never-ends "timed out after 10 s $at"
+
+# Properties checked on the host: these must fail here, without a GPU.
+graded_host "property: the work of the cuBLAS calls (host, emulated cuBLAS)" "$reasons_table" \
+    01-cublas-rows-packed--whole-square "host: work: .*100% of the square, more than the 75%"
+graded_host "property: every tile below the diagonal once (host)" "$reasons_table" \
+    02-triangle-grid--tiles-above-diagonal "host: tile_of_block: block [0-9]+ .*above the diagonal"
+graded_host "property: the counts of a kernel (host, enumerated grid)" "$reasons_table" \
+    03-registers-counts--dense-count "host: working_threads: .*the grid has 792576"
+graded_host "property: no local memory (ptxas)" "$reasons_table" \
+    03-registers-epilogue--local-memory \
+    "local memory \(ptxas\): registers_epilogue_scores has a [1-9][0-9]*-byte stack frame"
+graded_host "property: 16-byte loads (PTX)" "$reasons_table" \
+    04-vectorized-loads--scalar-loads \
+    "16-byte loads \(float4\) \(PTX\): vectorized_loads_scores<4> has 0"
+graded_host "property: 16-byte stores (PTX)" "$reasons_table" \
+    04-vectorized-stores--scalar-stores \
+    "16-byte stores \(float4\) \(PTX\): vectorized_stores_scores has 0"
+graded_host "property: 8-byte stores (PTX)" "$reasons_table" \
+    08-tensor-epilogue--scalar-stores "8-byte stores \(float2\) \(PTX\): tensor_tile_scores has 0"
+graded_host "property: conflict-free stores, from copy_slot and PAD (host)" "$reasons_table" \
+    05-shared-stage-tiles--row-major-unpadded "host: bank conflicts of the stores: .* 4 wavefronts"
+graded_host "property: conflict-free reads, counted from the ownership (host)" "$reasons_table" \
+    05-shared-inner-loop--neighbour-columns "host: bank conflicts of the reads: .* 4 wavefronts"
+graded_host "property: conflict-free phase 3, from projection_stride (host)" "$reasons_table" \
+    06-msa-gate--unpadded-rows "host: bank conflicts in phase 3: .* 32 wavefronts"
+graded_host "property: conflict-free fragment loads, from PAD (host)" "$reasons_table" \
+    08-tensor-fragments--unpadded "host: bank conflicts of the fragment loads: .* 8 wavefronts"
+graded_host "property: LayerNorm's moments keep their digits (host)" "$reasons_table" \
+    06-msa-layernorm--one-pass "host: merge_moments: D=[0-9]+, mean"
+graded_host "property: the online softmax rescales its output (host)" "$reasons_table" \
+    07-online-softmax--no-rescale "host: online softmax: "
+graded_host "property: the TF32 split rounds to nearest (host)" "$reasons_table" \
+    09-tf32-split--truncated "host: split_tf32: .*not the TF32 value nearest"
+graded_host "property: the counts behind a prediction (host)" "$reasons_table" \
+    05-shared-predict--dense-square "host: tile_flops: .*the referee counts"
+
+# Properties checked on the GPU: each fixture passes every check before it.
+graded_gpu "property: no access out of bounds (memcheck)" "$reasons_table" \
+    02-naive-any-length--reads-past-T "memcheck at B=1 T=129 C=32 NH=1 \(seed [0-9]+\): "
+graded_gpu "property: no race on shared memory (racecheck)" "$reasons_table" \
+    05-shared-stage-tiles--missing-barrier "racecheck at B=1 T=256 C=128 NH=2 \(seed [0-9]+\): "
+graded_gpu "property: no divergent barrier (synccheck)" "$reasons_table" \
+    06-msa-layernorm--barrier-not-all-reach "synccheck at B=1 S=5 N=3 D=64 H=2 \(seed [0-9]+\): "
+graded_gpu "property: a softmax that survives large logits (--logits 90)" "$reasons_table" \
+    06-msa-softmax--no-maximum "large logits: (NaN or unwritten|wrong) at .*--logits 90"
+graded_gpu "property: accuracy at other magnitudes (--input-scale)" "$reasons_table" \
+    09-tf32-split--flushes-tiny-residuals "inputs in \+-1e-3: wrong at .*--input-scale 1e-3"
+graded_gpu "property: bank conflicts as the hardware counts them (ncu)" "$reasons_table" \
+    05-shared-stage-tiles--kernel-ignores-its-mapping \
+    "bank conflicts \(ncu, shared stores of shared_stage_scores"
+graded_gpu "property: a prediction within a factor 2 of the time (GPU timing)" "$reasons_table" \
+    05-shared-predict--memory-floor "prediction: measured .* outside 1/2 to 2"
+
+# A tool that is missing is named, never passed in silence: cuobjdump on
+# the host; compute-sanitizer and ncu where there is a GPU (NCU=none and
+# COMPUTE_SANITIZER=none grade as if they were missing).
+cuda_tool_here() { # as the grader looks for one: on the PATH or beside nvcc
+    local nvcc; nvcc=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+    command -v "$1" >/dev/null 2>&1 || [ -x "$(dirname "$nvcc")/$1" ]
+}
+if cuda_tool_here cuobjdump; then
+    skip "grader: a missing cuobjdump is named in the table" "cuobjdump is installed here"
+else
+    expect_output "grader: a missing cuobjdump is named in the table" \
+        "unchecked: machine code not read, no cuobjdump here" grep -h 'cuobjdump' "$reasons_table"
+fi
+if have_gpu; then
+    expect_output "grader: a missing compute-sanitizer and ncu are named in the table" \
+        "^05-shared-stage-tiles +PASS .*unchecked: racecheck not run, no compute-san.*no ncu" \
+        env NCU=none COMPUTE_SANITIZER=none GRADE_DIR=solutions \
+        solutions/grade.sh 05-shared-stage-tiles
+else
+    skip "grader: a missing compute-sanitizer and ncu are named in the table" \
+        "no GPU here: the GPU checks do not run, so no GPU tool is missed"
+fi
 expect_status "grader: an unknown exercise is bad usage" 2 solutions/grade.sh 99-no-such-exercise
 
 # make grade takes EX as names of exercises, never as shell text: an EX that
@@ -133,20 +326,24 @@ expect_status "grader: an unknown exercise is bad usage" 2 solutions/grade.sh 99
 grade_marker=$exercise_build/grade-ran-this
 expect_refused_running_nothing "make grade EX='a;touch FILE' is refused and runs nothing" \
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="a;touch $grade_marker"
-expect_refused_running_nothing "make grade EX='02-naive-index \`touch FILE\`' runs nothing" \
-    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="02-naive-index \`touch $grade_marker\`"
+expect_refused_running_nothing "make grade EX='02-triangle-grid \`touch FILE\`' runs nothing" \
+    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade \
+    EX="02-triangle-grid \`touch $grade_marker\`"
 expect_refused_running_nothing "make grade EX='\$(shell touch FILE)' runs nothing" \
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="\$(shell touch $grade_marker)"
 expect_refused_running_nothing "make grade EX=99-no-such-exercise exits non-zero" \
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX=99-no-such-exercise
 expect_output "make grade EX=exercises/NAME.cu grades that one exercise" \
-    "^grading exercises/: 1 exercise" ${MAKE:-make} -s --no-print-directory grade EX=exercises/02-naive-index.cu
+    "^grading exercises/: 1 exercise" \
+    ${MAKE:-make} -s --no-print-directory grade EX=exercises/02-triangle-grid.cu
 
 # ---------------------------------------------------------------- the proof
-# Every untouched exercise fails cleanly (a refused size, NaN or wrong values:
-# no compile error, crash or hang), and every solution passes at every size.
+# Every untouched exercise fails cleanly (on its host part, a refused size,
+# NaN or wrong values: no compile error, crash or hang), and every solution
+# passes everything it is graded on.
 if [ -z "$solution_files" ]; then
-    skip "every untouched exercise fails, every solution passes" "no solutions here (a student's copy)"
+    skip "every untouched exercise fails, every solution passes" \
+        "no solutions here (a student's copy)"
 else
     stubs_table=$(log_of "grade the untouched exercises")
     solutions_table=$(log_of "grade the solutions")
@@ -154,9 +351,14 @@ else
     GRADE_DIR=solutions solutions/grade.sh >"$solutions_table" 2>&1
     for solution in $solution_files; do
         name=$(basename "$solution" .cu)
-        graded_as "untouched exercise $name fails" "$stubs_table" "$name" \
-            "FAIL +(refused size|NaN or unwritten|wrong at)"
-        graded_as "solution $name passes" "$solutions_table" "$name" "PASS +all [0-9]+ sizes"
+        line=$(table_line "$stubs_table" "$name")
+        if echo "$line" | grep -Eq "^$name +FAIL +FAIL +- +host: "; then
+            pass "untouched exercise $name fails on its host part"
+        else
+            graded_gpu "untouched exercise $name fails" "$stubs_table" "$name" \
+                "(refused size|NaN or unwritten|wrong at|large logits)"
+        fi
+        graded_pass "solution $name passes" "$solutions_table" "$name"
     done
 fi
 

@@ -1,0 +1,380 @@
+// 07-online-softmax.cu - exercise 7.1: the online softmax's rescale when the reference moves.
+//
+// exercises/07-online-softmax.cu is the student's copy, made from
+// solutions/07-online-softmax.cu by `make exercises`. Build, check and grade:
+//
+//   make grade EX=07-online-softmax
+//   build/exercises/07-online-softmax B=2 S=33 N=9 D=64 H=2 --logits 90 --check-only
+
+/*md
+### Exercise 7.1: the online softmax, one block of keys at a time
+
+*Difficulty: medium.* File: `exercises/07-online-softmax.cu`.
+
+This file is chapter 6's exercise layer with its attention phase replaced:
+a thread takes one (head, query) task and walks the keys in blocks of
+`KEY_BLOCK`, never holding more than one block of scores. It keeps, for its
+row, a reference $m$, the sum $\ell = \sum_j e^{s_j - m}$ and the vector
+$a = \sum_j e^{s_j - m} v_j$ (in `acc`, $d$ floats), and at the end
+$o = a / \ell$. Write the two functions that do it, both
+`__host__ __device__`:
+
+1. `online_add_block(row, acc, d, scores, values, value_stride, count)`:
+   adds `count` keys (their scores, already scaled, $-\infty$ for a masked
+   key; value $j$ at `values + j * value_stride`) to the row. Choose when
+   and where the reference moves, and rescale $\ell$ and $a$ when it does.
+2. `online_finish(row, acc, d)`: turns $a$ into $o$. A row that never saw
+   a kept key has $o = 0$.
+
+A row starts from `online_start()`: no key seen, $m = -\infty$, $\ell = 0$,
+$a = 0$.
+
+Hints:
+
+- Moving the reference from $m$ to $m'$ multiplies every old term by
+  $e^{m - m'}$: $\ell$ and every component of $a$. What is that factor the
+  first time, when $m = -\infty$?
+- $e^{-\infty - (-\infty)}$ is NaN. Which blocks can make you compute it,
+  and what should such a block add?
+- Any reference with $s_j - m$ at most a few tens keeps the weights in
+  range; the block's largest score is the obvious choice, but the chapter
+  moves it less often. Either passes.
+
+Check it with `make grade EX=07-online-softmax`. Without a GPU the grader
+feeds your functions streams of scores on the CPU, in blocks of several
+sizes (rising scores that move the reference at every block, scores in the
+hundreds, below $-1000$, masked blocks first, last and between, a single
+kept key, none at all), and compares with the softmax in double; on a GPU
+it runs racecheck, the values and `--logits 90`. The untouched exercise adds
+nothing.
+*/
+
+#include <math.h>
+
+#define KEY_BLOCK 8 /* keys a thread holds the scores of at once */
+
+/* A row's running softmax: the reference m and the sum of e^(s_j - m). */
+typedef struct {
+    float reference, sum;
+} online_row;
+
+__host__ __device__ online_row online_start(void)
+{
+    online_row row = {-INFINITY, 0.0f};
+    return row;
+}
+
+__host__ __device__ void online_add_block(online_row *row, float *acc, int d, const float *scores,
+                                          const float *values, int value_stride, int count)
+{
+    // TODO: add count keys to the row: move the reference if needed, rescale sum and acc
+    (void)row, (void)acc, (void)d, (void)scores, (void)values;
+    (void)value_stride, (void)count;
+}
+
+__host__ __device__ void online_finish(const online_row *row, float *acc, int d)
+{
+    // TODO: acc = acc / sum, or 0 for a row that saw no kept key
+    (void)row, (void)acc, (void)d;
+}
+
+#define MSA_LAYER_OWN_ATTENTION
+/* 06-msa-layer.cuh - the one MSA attention layer that the exercises of
+ * chapter 6 (6.1 softmax, 6.2 LayerNorm, 6.3 gate) and exercise 7.1 share.
+ *
+ * A plainer cousin of chapter 6's kernel: no asynchronous copies, the
+ * weights read straight from global memory, one block of 256 threads per
+ * column (b, n), four phases separated by __syncthreads():
+ *
+ *   1. LayerNorm of the column's S rows, one warp per row, into x;
+ *   2. Q, K, V and the gate G of every row, one thread per output feature,
+ *      into q, k, v and g (rows projection_stride(D) floats apart);
+ *   3. attention, one warp per (head, query) task: the scores against the
+ *      S <= 64 keys (two per lane), the masked softmax, the weighted sum of
+ *      the values, gated, back into x;
+ *   4. the output projection and its bias, into out.
+ *
+ * Each exercise inlines this file (`#include "06-msa-layer.cuh" //
+ * exercise:inline`, solutions/generate.sh): its own regions, named in their
+ * markers, become its TODOs, and the other exercises' regions stay solved.
+ * An exercise that brings its own attention phase (7.1) defines
+ * MSA_LAYER_OWN_ATTENTION before the #include and msa_attend after it.
+ */
+
+#include <math.h>
+
+#include "msa.h"
+
+#define THREADS 256             /* per block: one block per column (b, n) */
+#define WARPS (THREADS / 32)
+#define MAX_S 64                /* keys per column: two per lane of a warp */
+#define MAX_D 128               /* features: the column's arrays fit in shared memory */
+
+/* The sum and the maximum of a value over the 32 lanes of a warp; every
+ * lane gets the result. All 32 lanes must call them together. */
+__device__ float warp_sum(float value)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_xor_sync(0xffffffffu, value, offset);
+    return value;
+}
+
+__device__ float warp_max(float value)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+        value = fmaxf(value, __shfl_xor_sync(0xffffffffu, value, offset));
+    return value;
+}
+
+/* The count, mean and sum of squared deviations from the mean of some
+ * values: what LayerNorm needs, in a form two halves can be merged in. */
+typedef struct {
+    float count, mean, m2;
+} moments;
+
+__host__ __device__ moments moments_of(float value)
+{
+    moments one = {1.0f, value, 0.0f};
+    return one;
+}
+
+/* The moments of the values of a and of b together. */
+__host__ __device__ moments merge_moments(moments a, moments b)
+{
+    /* Chan, Golub and LeVeque: the means differ by delta; each half's
+     * squares around the merged mean exceed its own m2 by n (its distance
+     * to that mean)^2, which adds up to delta^2 n_a n_b / n. No large sum of
+     * squares is ever formed, so a large mean costs no digits. */
+    const float count = a.count + b.count;
+    if (count == 0.0f)
+        return a;
+    const float delta = b.mean - a.mean, share = b.count / count;
+    moments merged = {count, a.mean + delta * share, a.m2 + b.m2 + delta * delta * a.count * share};
+    return merged;
+}
+
+/* The moments of every lane's values, in every lane. All 32 lanes call it. */
+__device__ moments warp_moments(moments mine)
+{
+    for (int offset = 16; offset > 0; offset /= 2) {
+        moments other;
+        other.count = __shfl_xor_sync(0xffffffffu, mine.count, offset);
+        other.mean = __shfl_xor_sync(0xffffffffu, mine.mean, offset);
+        other.m2 = __shfl_xor_sync(0xffffffffu, mine.m2, offset);
+        mine = merge_moments(mine, other);
+    }
+    return mine;
+}
+
+/* Floats from one row of q, k, v or g to the next, in shared memory. */
+__host__ __device__ int projection_stride(int D)
+{
+    /* Phase 3's lanes read the same feature of 32 different rows of k: banks
+     * (lane x stride + c) mod 32, all different when the stride is odd. */
+    return D + 1;
+}
+
+#ifdef MSA_LAYER_OWN_ATTENTION
+/* Phase 3, brought by the exercise that inlines this file. */
+__device__ void msa_attend(const float *q, const float *k, const float *v, const float *g,
+                           float *x, float *weights, const float *mask, int b, int n, int S,
+                           int N, int D, int H, int stride);
+#else
+/* Phase 3: one warp per (head, query); lane l holds keys l and l + 32. */
+__device__ void msa_attend(const float *q, const float *k, const float *v, const float *g,
+                           float *x, float *weights, const float *mask, int b, int n, int S,
+                           int N, int D, int H, int stride)
+{
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int d = D / H;
+    const float scale = 1.0f / sqrtf((float)d);
+    float *my_weights = weights + warp * MAX_S;
+    for (int pair = warp; pair < H * S; pair += WARPS) {
+        const int h = pair / S, s = pair % S;
+        const float *query = q + s * stride + h * d;
+        float score[2];
+        bool kept[2];
+        for (int t = 0; t < 2; t++) {
+            const int j = lane + 32 * t;
+            kept[t] = j < S && mask[((size_t)b * S + j) * N + n] != 0.0f;
+            score[t] = 0.0f;
+            if (kept[t]) {
+                const float *key = k + j * stride + h * d;
+                for (int c = 0; c < d; c++)
+                    score[t] += query[c] * key[c];
+                score[t] *= scale;
+            }
+        }
+
+        float weight[2];
+        /* The largest kept score goes first, so no exponential overflows. A
+         * column whose keys are all masked has top = -inf and total = 0: its
+         * weights stay 0 rather than becoming 0/0. */
+        float top = -INFINITY;
+        for (int t = 0; t < 2; t++)
+            if (kept[t])
+                top = fmaxf(top, score[t]);
+        top = warp_max(top);
+        float total = 0.0f;
+        for (int t = 0; t < 2; t++) {
+            weight[t] = kept[t] ? expf(score[t] - top) : 0.0f;
+            total += weight[t];
+        }
+        total = warp_sum(total);
+        for (int t = 0; t < 2; t++)
+            weight[t] = total > 0.0f ? weight[t] / total : 0.0f;
+        my_weights[lane] = weight[0];
+        my_weights[lane + 32] = weight[1];
+        __syncwarp();
+
+        for (int c = lane; c < d; c += 32) {
+            float attended = 0.0f;
+            for (int j = 0; j < S; j++)
+                attended += my_weights[j] * v[j * stride + h * d + c];
+            x[s * D + h * d + c] = g[s * stride + h * d + c] * attended;
+        }
+        __syncwarp(); /* the weights are read before the next pair rewrites them */
+    }
+}
+#endif
+
+__global__ void __launch_bounds__(THREADS) msa_layer(
+    float *out, const float *msa, const float *mask, const float *ln_gamma, const float *ln_beta,
+    const float *wq, const float *wk, const float *wv, const float *wg, const float *bg,
+    const float *wo, const float *bo, int S, int N, int D, int H)
+{
+    extern __shared__ float shared[];
+    const int stride = projection_stride(D);
+    float *x = shared;          /* S x D: the normalised rows; in phase 3, the gated output */
+    float *q = x + S * D, *k = q + S * stride, *v = k + S * stride, *g = v + S * stride;
+    float *weights = g + S * stride; /* WARPS x MAX_S: each warp's attention weights */
+
+    const int b = blockIdx.x / N, n = blockIdx.x % N;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const size_t row_stride = (size_t)N * D; /* from one sequence s to the next */
+    const float *column = msa + ((size_t)b * S * N + n) * D;
+
+    /* 1. LayerNorm over the D features of each row (biased variance). */
+    for (int s = warp; s < S; s += WARPS) {
+        const float *row = column + s * row_stride;
+        moments mine = {0.0f, 0.0f, 0.0f};
+        for (int i = lane; i < D; i += 32)
+            mine = merge_moments(mine, moments_of(row[i]));
+        const moments all = warp_moments(mine);
+        const float inverse_std = 1.0f / sqrtf(all.m2 / D + (float)MSA_LAYERNORM_EPS);
+        for (int i = lane; i < D; i += 32)
+            x[s * D + i] = (row[i] - all.mean) * inverse_std * ln_gamma[i] + ln_beta[i];
+    }
+    __syncthreads();
+
+    /* 2. Q, K, V and the gate G, one thread per (row, output feature).
+     * Weights are W[out][in]. */
+    for (int e = threadIdx.x; e < S * D; e += THREADS) {
+        const int s = e / D, o = e % D;
+        float sum_q = 0.0f, sum_k = 0.0f, sum_v = 0.0f, sum_g = 0.0f;
+        for (int i = 0; i < D; i++) {
+            const float feature = x[s * D + i];
+            sum_q += feature * wq[o * D + i];
+            sum_k += feature * wk[o * D + i];
+            sum_v += feature * wv[o * D + i];
+            sum_g += feature * wg[o * D + i];
+        }
+        const int at = s * stride + o;
+        q[at] = sum_q;
+        k[at] = sum_k;
+        v[at] = sum_v;
+        g[at] = 1.0f / (1.0f + expf(-(sum_g + bg[o])));
+    }
+    __syncthreads();
+
+    /* 3. Attention, gated, into x. */
+    msa_attend(q, k, v, g, x, weights, mask, b, n, S, N, D, H, stride);
+    __syncthreads();
+
+    /* 4. out = (G * O) Wo^T + bo, one thread per (row, output feature). */
+    for (int e = threadIdx.x; e < S * D; e += THREADS) {
+        const int s = e / D, o = e % D;
+        float sum = bo[o];
+        for (int i = 0; i < D; i++)
+            sum += x[s * D + i] * wo[o * D + i];
+        out[((size_t)b * S + s) * N * D + (size_t)n * D + o] = sum;
+    }
+}
+
+static size_t msa_layer_shared_bytes(msa_size size)
+{
+    const size_t stride = (size_t)projection_stride(size.D);
+    return ((size_t)size.S * size.D + 4 * (size_t)size.S * stride + WARPS * MAX_S) * sizeof(float);
+}
+
+static int msa_layer_refuses(msa_size size, char *why, size_t capacity)
+{
+    if (size.S > MAX_S) {
+        snprintf(why, capacity, "S must be at most %d (two keys per lane of a warp)", MAX_S);
+        return 1;
+    }
+    if (size.D > MAX_D) {
+        snprintf(why, capacity, "D must be at most %d (the column lives in shared memory)", MAX_D);
+        return 1;
+    }
+    return 0;
+}
+
+static void msa_layer_launch(const msa_args *args)
+{
+    const msa_size s = args->size;
+    const size_t bytes = msa_layer_shared_bytes(s);
+    gpu_allow_shared_memory((const void *)msa_layer, bytes);
+    msa_layer<<<s.B * s.N, THREADS, bytes, args->stream>>>(
+        args->out, args->msa, args->mask, args->ln_gamma, args->ln_beta, args->wq, args->wk,
+        args->wv, args->wg, args->bg, args->wo, args->bo, s.S, s.N, s.D, s.H);
+    LAUNCH_CHECK();
+}
+
+static const msa_kernel msa_layer_kernel = {msa_layer_refuses, NULL, msa_layer_launch};
+
+/* Phase 3: one thread per (head, query) task, walking the column's keys in
+ * blocks; the output accumulates where it ends up, in the task's d
+ * features of x. */
+__device__ void msa_attend(const float *q, const float *k, const float *v, const float *g,
+                           float *x, float *weights, const float *mask, int b, int n, int S,
+                           int N, int D, int H, int stride)
+{
+    (void)weights;
+    const int d = D / H;
+    const float scale = 1.0f / sqrtf((float)d);
+    for (int task = threadIdx.x; task < H * S; task += blockDim.x) {
+        const int h = task / S, s = task % S;
+        const float *query = q + s * stride + h * d;
+        float *acc = x + s * D + h * d;
+        for (int c = 0; c < d; c++)
+            acc[c] = 0.0f;
+        online_row row = online_start();
+        for (int first = 0; first < S; first += KEY_BLOCK) {
+            const int count = S - first < KEY_BLOCK ? S - first : KEY_BLOCK;
+            float scores[KEY_BLOCK];
+            for (int j = 0; j < count; j++) {
+                const int key = first + j;
+                scores[j] = -INFINITY;
+                if (mask[((size_t)b * S + key) * N + n] != 0.0f) {
+                    float dot = 0.0f;
+                    for (int c = 0; c < d; c++)
+                        dot += query[c] * k[key * stride + h * d + c];
+                    scores[j] = dot * scale;
+                }
+            }
+            online_add_block(&row, acc, d, scores, v + first * stride + h * d, stride, count);
+        }
+        online_finish(&row, acc, d);
+        for (int c = 0; c < d; c++)
+            acc[c] *= g[s * stride + h * d + c];
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const msa_contender contender = {
+        {"fused", 7, CONTENDER_STEP, GPU_PIPE_SIMT, TOLERANCE_FP32}, &msa_layer_kernel};
+    return msa_chapter_main(argc, argv, "07-online-softmax", 7,
+                            "exercise 7.1, the online softmax", &contender, 1);
+}

@@ -1,0 +1,98 @@
+// 08-tensor-predict.cu - exercise 8.3: predict cuBLAS in TF32 and chapter 8's kernel, then measure.
+//
+// exercises/08-tensor-predict.cu is the student's copy, made from
+// solutions/08-tensor-predict.cu by `make exercises`. Build, check and grade:
+//
+//   make grade EX=08-tensor-predict
+//   build/exercises/08-tensor-predict B=8 T=4096 C=768 NH=12   # checked and timed, by hand
+
+/*md
+### Exercise 8.3: predict, then measure, on the tensor cores
+
+*Difficulty: medium.* File: `exercises/08-tensor-predict.cu`.
+
+On the tensor cores the arithmetic floor of the triangle falls eightfold,
+and what is left is memory. This file races two TF32 contenders unchanged:
+chapter 1's `cublas-tf32` (a permute, then cuBLAS over the whole square)
+and chapter 8's `tf32+rows`. Predict both, from counts:
+
+1. `cublas_bytes(size)` and `cublas_flops(size)`: what `cublas-tf32`
+   moves through device memory (its permute included) and computes;
+2. `rows_bytes(size)` and `rows_flops(size)`: the same for `tf32+rows`,
+   which reads the queries and keys once, writes only the kept scores and
+   computes whole $128 \times 128$ tiles on and below the diagonal;
+3. `predicted_ms(kernel, size)`: the prediction for each kernel, from
+   those and `PEAK_TF32_FLOPS` and `PEAK_DRAM_BYTES` (the H200's).
+
+The grader checks the four counts on the CPU, prints your predictions, and
+on a GPU times both kernels at $B = 8$, $C = 768$, $NH = 12$, $T = 1024$
+and 4096: each measured / predicted within a factor 2 either way.
+
+Hints:
+
+- What does the permute read and write? What does the product read, and
+  how much of `preatt` does it write, masked half included?
+- Do the two floors of one kernel overlap? cuBLAS runs the permute, then
+  the product: one after the other. Within the product, the tensor cores
+  and the stores can overlap.
+- Chapter 8 says what share of the write bandwidth `tf32+rows` reaches,
+  and why.
+
+Check it with `make grade EX=08-tensor-predict`. The untouched exercise
+counts and predicts nothing.
+*/
+
+#include <math.h>
+#include <string.h>
+
+#include "chapters/01-race/race.cu"    /* cublas-tf32, as chapter 1 wrote it */
+#include "chapters/08-tensor/tensor.cu" /* tf32+rows, as chapter 8 wrote it */
+
+#define PEAK_TF32_FLOPS 535e12 /* H200: 132 SMs x 2048 dense TF32 operations x 1.98 GHz */
+#define PEAK_DRAM_BYTES 4.8e12 /* H200: HBM3e, the datasheet's bandwidth */
+
+__host__ double cublas_bytes(triangle_size s)
+{
+    // TODO: the bytes cublas-tf32 moves: the permute, then the product over the square
+    (void)s;
+    return 0;
+}
+
+__host__ double cublas_flops(triangle_size s)
+{
+    // TODO: the operations of cuBLAS's product over the whole square
+    (void)s;
+    return 0;
+}
+
+__host__ double rows_bytes(triangle_size s)
+{
+    // TODO: the bytes tf32+rows moves: queries and keys once, kept scores once
+    (void)s;
+    return 0;
+}
+
+__host__ double rows_flops(triangle_size s)
+{
+    // TODO: the operations of its whole tiles, on and below the diagonal
+    (void)s;
+    return 0;
+}
+
+__host__ double predicted_ms(const char *kernel, triangle_size s)
+{
+    // TODO: your prediction for kernel "cublas-tf32" or "tf32+rows"
+    (void)kernel, (void)s;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const triangle_contender contenders[] = {
+        {{"cublas-tf32", 1, CONTENDER_CHAMPION, GPU_PIPE_TENSOR, TOLERANCE_TF32},
+         &cublas_tf32_kernel},
+        {{"tf32+rows", 8, CONTENDER_BEST, GPU_PIPE_TENSOR, TOLERANCE_TF32}, &tf32_rows_kernel}};
+    return triangle_chapter_main(argc, argv, "08-tensor-predict", 8,
+                                 "exercise 8.3, cuBLAS in TF32 and tf32+rows, predicted and "
+                                 "measured", contenders, 2);
+}

@@ -1,0 +1,107 @@
+// 05-shared-predict.cu - exercise 5.3: predict chapter 5's fastest kernel, then measure.
+//
+// exercises/05-shared-predict.cu is the student's copy, made from
+// solutions/05-shared-predict.cu by `make exercises`. Build, check and grade:
+//
+//   make grade EX=05-shared-predict
+//   build/exercises/05-shared-predict B=8 T=4096 C=768 NH=12   # checked and timed, by hand
+
+/*md
+### Exercise 5.3: predict, then measure
+
+*Difficulty: medium.* File: `exercises/05-shared-predict.cu`.
+
+Before a kernel runs, you can know roughly how long it must take: count
+what it has to do, divide by what the machine can do per second, and ask
+which of those floors is the higher. This file races chapter 5's fastest
+kernel, `shared+rows+interleaved`, unchanged. Write your prediction of its
+time as functions of the size, from counts, not from a table of measured
+times:
+
+1. `tile_flops(size)`: the floating-point operations the kernel actually
+   does. It computes whole $128 \times 128$ tiles, the diagonal ones too.
+2. `compulsory_bytes(size)`: the bytes it cannot avoid moving, the queries
+   and keys read once and the kept scores written once.
+3. `predicted_ms(kernel, size)`: your prediction, in milliseconds, from
+   those counts and the machine's numbers (`PEAK_FP32_FLOPS`,
+   `PEAK_DRAM_BYTES`, the H200's as the chapters quote them; put your
+   card's there if it is another), and whatever else you know about how
+   close this kernel comes to its floor.
+
+The grader checks the two counts on the CPU against an enumeration of the
+tiles, prints your predictions, and on a GPU times the kernel at
+$B = 8$, $C = 768$, $NH = 12$ with $T = 1024$ and $T = 4096$ and reports
+measured / predicted. It passes within a factor 2 either way, at both sizes.
+
+Hints:
+
+- Which floor is higher at these sizes, the arithmetic or the memory? The
+  arithmetic intensity of the kept scores says it before any count does.
+- A floor is a lower bound; the chapter's last section says, from the
+  profile, how much of the FP32 pipe this kernel keeps busy, and why.
+- A constant, or a formula that is right at one size only, fails one of
+  the two: the work grows sixteen times from $T = 1024$ to $T = 4096$.
+
+Check it with `make grade EX=05-shared-predict`. Without a GPU it checks
+the counts and shows your predictions. The untouched exercise counts and
+predicts nothing.
+*/
+
+#include <math.h>
+
+#include "chapters/05-shared/shared.cu" /* the kernel raced, as the chapter wrote it */
+
+#define PEAK_FP32_FLOPS 66.9e12 /* H200: 132 SMs x 128 lanes x 2 operations x 1.98 GHz */
+#define PEAK_DRAM_BYTES 4.8e12  /* H200: HBM3e, the datasheet's bandwidth */
+
+/* The operations of the kernel's tiles: whole 128 x 128 tiles, on and below the diagonal. */
+__host__ double tile_flops(triangle_size s)
+{
+    // exercise:begin the floating-point operations of every tile the kernel computes
+    const double tiles = (double)(s.T / SHARED_TILE) * (s.T / SHARED_TILE + 1) / 2;
+    return tiles * s.B * s.NH * 2.0 * SHARED_TILE * SHARED_TILE * s.HS;
+    // exercise:stub (void)s;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+/* Queries and keys read once, kept scores written once. */
+__host__ double compulsory_bytes(triangle_size s)
+{
+    // exercise:begin the bytes that must move: queries and keys in, kept scores out
+    const double inputs = 2.0 * s.B * s.T * s.NH * s.HS;
+    const double kept = (double)s.B * s.NH * s.T * (s.T + 1) / 2;
+    return 4.0 * (inputs + kept);
+    // exercise:stub (void)s;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+/* The predicted time of `kernel` at size s, in milliseconds. */
+__host__ double predicted_ms(const char *kernel, triangle_size s)
+{
+    (void)kernel; /* one kernel is raced here */
+    // exercise:begin your prediction, from the counts above and the machine's numbers
+    /* 2 HS / 4 = 32 operations per byte of kept score, more than the 14 the
+     * H200 needs to be arithmetic-bound: the FP32 floor is the higher one
+     * (0.108 ms against 0.052 at T = 1024). The kernel issues one other
+     * instruction for five FMAs (so at best 5/6 of the issue slots are
+     * FMAs: x 6/5), and on about a quarter of the cycles no warp is ready
+     * (/ 0.75): 1.6 times the floor. */
+    const double compute_s = tile_flops(s) / PEAK_FP32_FLOPS;
+    const double memory_s = compulsory_bytes(s) / PEAK_DRAM_BYTES;
+    return fmax(compute_s, memory_s) * (6.0 / 5.0) / 0.75 * 1e3;
+    // exercise:stub (void)s;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+int main(int argc, char **argv)
+{
+    static const triangle_contender contender = {
+        {"shared+rows+interleaved", 5, CONTENDER_BEST, GPU_PIPE_SIMT, TOLERANCE_FP32},
+        &shared_rows_interleaved_kernel};
+    return triangle_chapter_main(argc, argv, "05-shared-predict", 5,
+                                 "exercise 5.3, chapter 5's fastest kernel, predicted and measured",
+                                 &contender, 1);
+}

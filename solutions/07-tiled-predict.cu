@@ -1,0 +1,104 @@
+// 07-tiled-predict.cu - exercise 7.2: predict the time of the tiled MSA layer, then measure.
+//
+// exercises/07-tiled-predict.cu is the student's copy, made from
+// solutions/07-tiled-predict.cu by `make exercises`. Build, check and grade:
+//
+//   make grade EX=07-tiled-predict
+//   build/exercises/07-tiled-predict B=1 S=128 N=256 D=256 H=8 mask=kept   # checked and timed
+
+/*md
+### Exercise 7.2: predict, then measure, the layer at AlphaFold's size
+
+*Difficulty: medium.* File: `exercises/07-tiled-predict.cu`.
+
+This file races chapter 7's `fused-tiled` layer unchanged. Predict its time
+from counts, as functions of the size:
+
+1. `layer_flops(size)`: the floating-point operations of the layer as the
+   chapters define its work: the five projections and the two attention
+   products of every column and head, every key counted.
+2. `layer_bytes(size)`: the bytes it cannot avoid moving: the input and
+   the output, the mask, the weights and biases, once each.
+3. `predicted_ms(kernel, size)`: your prediction in milliseconds, from
+   those and the machine's numbers (`PEAK_FP32_FLOPS`, `PEAK_DRAM_BYTES`,
+   the H200's), and what you know of how close the parts of this layer
+   come to their floor.
+
+The grader checks both counts on the CPU, prints your predictions, and on
+a GPU times the layer with every key kept (`mask=kept`) at
+$B = 1$, $N = 256$, $D = 256$, $H = 8$ and $S = 128$ and 512, the
+AlphaFold MSA stack's shape at two depths. It passes when measured /
+predicted is within a factor 2 either way at both.
+
+Hints:
+
+- Count per column, then per head: a projection of $S$ rows of $D$
+  features onto $D$ outputs is $2 S D^2$ operations; $Q_h K_h^T$ is
+  $2 S^2 d$.
+- Which floor is higher here, by how much? The chapter's table gives the
+  answer for the FP32 floor; the bytes are yours to count.
+- What runs the projections, which are most of the work at $D = 256$, and
+  how close to the FP32 peak does that get? Chapter 1 measured cuBLAS
+  in FP32 on the triangle; chapter 7 says what share of the layer's time
+  its GEMMs take.
+
+Check it with `make grade EX=07-tiled-predict`. The untouched exercise
+counts and predicts nothing.
+*/
+
+#include <math.h>
+
+#include "chapters/07-tiled/tiled.cu" /* the layer raced, as the chapter wrote it */
+
+#define PEAK_FP32_FLOPS 66.9e12 /* H200: 132 SMs x 128 lanes x 2 operations x 1.98 GHz */
+#define PEAK_DRAM_BYTES 4.8e12  /* H200: HBM3e, the datasheet's bandwidth */
+
+__host__ double layer_flops(msa_size z)
+{
+    // exercise:begin the layer's operations: five projections, two attention products, every key
+    const double S = z.S, N = z.N, D = z.D, d = (double)z.D / z.H;
+    const double projections = 5 * 2 * S * D * D; /* Q, K, V, G and the output, per column */
+    const double attention = z.H * 2 * (2 * S * S * d); /* Q K^T and A V, per head */
+    return z.B * N * (projections + attention);
+    // exercise:stub (void)z;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+__host__ double layer_bytes(msa_size z)
+{
+    // exercise:begin the bytes that must move: input and output, mask, weights and biases
+    const double activations = 2.0 * z.B * z.S * z.N * z.D; /* msa in, out out */
+    const double mask = (double)z.B * z.S * z.N;
+    const double parameters = 5.0 * z.D * z.D + 4.0 * z.D; /* 5 weights; gamma, beta, bg, bo */
+    return 4.0 * (activations + mask + parameters);
+    // exercise:stub (void)z;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+__host__ double predicted_ms(const char *kernel, msa_size z)
+{
+    (void)kernel; /* one layer is raced here */
+    // exercise:begin your prediction, from the counts above and the machine's numbers
+    /* 25.8 GFLOP against 69 MB at S = 128: hundreds of operations per
+     * byte, so the FP32 floor (0.39 ms) is the higher by far (the bytes take
+     * 0.014 ms). Most of the work is the projections, cuBLAS SGEMMs, which
+     * at these shapes reach about 60% of the FP32 peak, and the attention
+     * kernel is no closer: the layer at 60% of the floor's rate. */
+    const double compute_s = layer_flops(z) / PEAK_FP32_FLOPS;
+    const double memory_s = layer_bytes(z) / PEAK_DRAM_BYTES;
+    return fmax(compute_s, memory_s) / 0.6 * 1e3;
+    // exercise:stub (void)z;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+int main(int argc, char **argv)
+{
+    static const msa_contender contender = {
+        {"fused-tiled", 7, CONTENDER_BEST, GPU_PIPE_SIMT, TOLERANCE_FP32}, &fused_tiled_kernel};
+    return msa_chapter_main(argc, argv, "07-tiled-predict", 7,
+                            "exercise 7.2, chapter 7's layer, predicted and measured",
+                            &contender, 1);
+}

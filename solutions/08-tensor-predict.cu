@@ -1,0 +1,120 @@
+// 08-tensor-predict.cu - exercise 8.3: predict cuBLAS in TF32 and chapter 8's kernel, then measure.
+//
+// exercises/08-tensor-predict.cu is the student's copy, made from
+// solutions/08-tensor-predict.cu by `make exercises`. Build, check and grade:
+//
+//   make grade EX=08-tensor-predict
+//   build/exercises/08-tensor-predict B=8 T=4096 C=768 NH=12   # checked and timed, by hand
+
+/*md
+### Exercise 8.3: predict, then measure, on the tensor cores
+
+*Difficulty: medium.* File: `exercises/08-tensor-predict.cu`.
+
+On the tensor cores the arithmetic floor of the triangle falls eightfold,
+and what is left is memory. This file races two TF32 contenders unchanged:
+chapter 1's `cublas-tf32` (a permute, then cuBLAS over the whole square)
+and chapter 8's `tf32+rows`. Predict both, from counts:
+
+1. `cublas_bytes(size)` and `cublas_flops(size)`: what `cublas-tf32`
+   moves through device memory (its permute included) and computes;
+2. `rows_bytes(size)` and `rows_flops(size)`: the same for `tf32+rows`,
+   which reads the queries and keys once, writes only the kept scores and
+   computes whole $128 \times 128$ tiles on and below the diagonal;
+3. `predicted_ms(kernel, size)`: the prediction for each kernel, from
+   those and `PEAK_TF32_FLOPS` and `PEAK_DRAM_BYTES` (the H200's).
+
+The grader checks the four counts on the CPU, prints your predictions, and
+on a GPU times both kernels at $B = 8$, $C = 768$, $NH = 12$, $T = 1024$
+and 4096: each measured / predicted within a factor 2 either way.
+
+Hints:
+
+- What does the permute read and write? What does the product read, and
+  how much of `preatt` does it write, masked half included?
+- Do the two floors of one kernel overlap? cuBLAS runs the permute, then
+  the product: one after the other. Within the product, the tensor cores
+  and the stores can overlap.
+- Chapter 8 says what share of the write bandwidth `tf32+rows` reaches,
+  and why.
+
+Check it with `make grade EX=08-tensor-predict`. The untouched exercise
+counts and predicts nothing.
+*/
+
+#include <math.h>
+#include <string.h>
+
+#include "chapters/01-race/race.cu"    /* cublas-tf32, as chapter 1 wrote it */
+#include "chapters/08-tensor/tensor.cu" /* tf32+rows, as chapter 8 wrote it */
+
+#define PEAK_TF32_FLOPS 535e12 /* H200: 132 SMs x 2048 dense TF32 operations x 1.98 GHz */
+#define PEAK_DRAM_BYTES 4.8e12 /* H200: HBM3e, the datasheet's bandwidth */
+
+__host__ double cublas_bytes(triangle_size s)
+{
+    // exercise:begin the bytes cublas-tf32 moves: the permute, then the product over the square
+    const double qk = 2.0 * s.B * s.T * s.NH * s.HS * 4; /* Q and K, bytes */
+    const double square = (double)s.B * s.NH * s.T * s.T * 4;
+    return qk /* the permute reads them */ + qk /* and writes them */ + qk /* the GEMM reads */ +
+           square /* and writes every score, masked half included */;
+    // exercise:stub (void)s;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+__host__ double cublas_flops(triangle_size s)
+{
+    // exercise:begin the operations of cuBLAS's product over the whole square
+    return 2.0 * s.B * s.NH * s.T * s.T * s.HS;
+    // exercise:stub (void)s;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+__host__ double rows_bytes(triangle_size s)
+{
+    // exercise:begin the bytes tf32+rows moves: queries and keys once, kept scores once
+    return 4.0 * (2.0 * s.B * s.T * s.NH * s.HS + (double)s.B * s.NH * s.T * (s.T + 1) / 2);
+    // exercise:stub (void)s;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+__host__ double rows_flops(triangle_size s)
+{
+    // exercise:begin the operations of its whole tiles, on and below the diagonal
+    const double tiles = (double)(s.T / TF32_TILE) * (s.T / TF32_TILE + 1) / 2;
+    return tiles * s.B * s.NH * 2.0 * TF32_TILE * TF32_TILE * s.HS;
+    // exercise:stub (void)s;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+__host__ double predicted_ms(const char *kernel, triangle_size s)
+{
+    // exercise:begin your prediction for kernel "cublas-tf32" or "tf32+rows"
+    /* Both are bound by memory: 2 HS / 4 = 32 operations per byte written,
+     * against the 111 the TF32 peak needs per byte of bandwidth. cuBLAS's
+     * permute and product run one after the other, and its compute is a
+     * fifth of its memory time: add them all. tf32+rows overlaps little
+     * more, and chapter 8 measured it at about half the write bandwidth:
+     * twice its memory floor. */
+    if (strcmp(kernel, "cublas-tf32") == 0)
+        return (cublas_bytes(s) / PEAK_DRAM_BYTES + cublas_flops(s) / PEAK_TF32_FLOPS) * 1e3;
+    return 2.0 * fmax(rows_bytes(s) / PEAK_DRAM_BYTES, rows_flops(s) / PEAK_TF32_FLOPS) * 1e3;
+    // exercise:stub (void)kernel, (void)s;
+    // exercise:stub return 0;
+    // exercise:end
+}
+
+int main(int argc, char **argv)
+{
+    static const triangle_contender contenders[] = {
+        {{"cublas-tf32", 1, CONTENDER_CHAMPION, GPU_PIPE_TENSOR, TOLERANCE_TF32},
+         &cublas_tf32_kernel},
+        {{"tf32+rows", 8, CONTENDER_BEST, GPU_PIPE_TENSOR, TOLERANCE_TF32}, &tf32_rows_kernel}};
+    return triangle_chapter_main(argc, argv, "08-tensor-predict", 8,
+                                 "exercise 8.3, cuBLAS in TF32 and tf32+rows, predicted and "
+                                 "measured", contenders, 2);
+}

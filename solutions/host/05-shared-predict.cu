@@ -1,0 +1,30 @@
+/* solutions/host/05-shared-predict.cu - the host check of exercise 5.3: the
+ * counts against an enumeration of the tiles and the kept scores, and the
+ * predictions at the sizes the grader times (`predict KERNEL SIZE` prints one). */
+#include EXERCISE_FILE
+#undef main
+
+#include "host_check.h"
+#include "predict_check.h"
+
+static double enumerated_flops(triangle_size s)
+{
+    double tiles = 0;
+    for (int row = 0; row < s.T / SHARED_TILE; row++)
+        for (int col = 0; col <= row; col++)
+            tiles += 1;
+    return tiles * s.B * s.NH * SHARED_TILE * SHARED_TILE * s.HS * 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        return predict_main(argc, argv);
+    const triangle_size sizes[] = {{8, 1024, 12, 64}, {8, 4096, 12, 64}, {3, 256, 3, 128},
+                                   {1, 128, 1, 32}};
+    check_count("tile_flops", tile_flops, enumerated_flops, sizes, 4);
+    check_count("compulsory_bytes", compulsory_bytes, triangle_compulsory_bytes, sizes, 4);
+    const char *kernels[] = {"shared+rows+interleaved"};
+    check_predictions(kernels, 1, sizes, 2);
+    return host_check_status();
+}
