@@ -420,7 +420,7 @@ at least $minimum wanted"
                 continue
             fi
             excess=$(awk -v c="$conflicts" -v t="$total" \
-                'BEGIN { ideal = t - c; printf "%.2f", ideal > 0 ? c / ideal : (c > 0 ? 99 : 0) }')
+                'BEGIN { ideal = t - c; printf "%.2f", (ideal > 0 ? c / ideal : (c > 0 ? 99 : 0)) }')
             side=stores; case $metric in *_ld) side=loads ;; esac
             echo "== ncu $kernel: $conflicts conflicts, $total wavefronts of shared $side" >> "$log"
             if awk -v e="$excess" 'BEGIN { exit !(e > 0.1) }'; then

@@ -100,3 +100,9 @@ if [ -s "$errors_dir/trimul.csv" ]; then
     expect_output "... one row per checked kernel" "^2,naive,trimul,B=1 T=128 C=64 NH=1,1,0," \
         cat "$errors_dir/trimul.csv"
 fi
+
+# make test SUITES=...: a word that starts no suite's name, or is not a name
+# at all, is refused before any suite runs (never "0 failed" by a typo).
+expect_status "make test SUITES=99-no-such-suite is refused" 2 \
+    env SUITES=99-no-such-suite tests/run_tests.sh
+expect_status "make test SUITES='10;x' is refused" 2 env "SUITES=10;x" tests/run_tests.sh
