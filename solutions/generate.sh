@@ -3,6 +3,11 @@
 #
 #   solutions/generate.sh OUT_DIR                 every solutions/NN-*.cu into OUT_DIR/
 #   solutions/generate.sh OUT_DIR FILE.cu ...     only these files
+#   solutions/generate.sh --solved OUT_DIR FILE.cu ...
+#                                                 the solutions as standalone files: shared
+#                                                 files inlined, every region's solution kept,
+#                                                 no marker left (what the grader's fixtures
+#                                                 are patches of, tests/grade_fixtures.sh)
 #
 # A solution marks each part a student writes:
 #
@@ -39,8 +44,17 @@
 # stderr and exit status 1; OUT_DIR then keeps its old copy of that file.
 # Exit status: 0 all files made, 1 a file was malformed, 2 bad usage.
 
+solved=0
+if [ "${1:-}" = --solved ]; then
+    solved=1
+    shift
+    if [ $# -lt 2 ]; then
+        echo "usage: $0 --solved OUT_DIR SOLUTION.cu ..." >&2
+        exit 2
+    fi
+fi
 if [ $# -lt 1 ]; then
-    echo "usage: $0 OUT_DIR [SOLUTION.cu ...]" >&2
+    echo "usage: $0 [--solved] OUT_DIR [SOLUTION.cu ...]" >&2
     exit 2
 fi
 out=$1
@@ -133,7 +147,7 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
                 if (text == "")
                     complain(path, number, "exercise:begin needs a description of what to write")
                 inside = 1; opened = number; code = 0
-                keep = owner != "" && owner != exercise
+                keep = solved || (owner != "" && owner != exercise)
                 if (!keep) { regions++; print indent "// TODO: " text }
             } else if (keyword == "stub") {
                 if (!inside)
@@ -168,7 +182,7 @@ BEGIN {
     exercise = file; sub(/^.*\//, "", exercise); sub(/\.cu$/, "", exercise)
     folder = file; if (folder ~ /\//) sub(/\/[^\/]*$/, "", folder); else folder = "."
     process(file, 0)
-    if (!broken && !regions) {
+    if (!broken && !regions && !solved) {
         if (inlined)
             complain(file, 1, "no exercise:begin marker and no region named " exercise \
                      " in the files it inlines: the exercise would be the solution")
@@ -181,7 +195,7 @@ mkdir -p "$out" || exit 2
 status=0
 for solution in "$@"; do
     exercise=$out/$(basename "$solution")
-    if awk -v file="$solution" "$program" > "$exercise.new"; then
+    if awk -v file="$solution" -v solved=$solved "$program" > "$exercise.new"; then
         # an unchanged exercise keeps its date, so make does not rebuild it
         if cmp -s "$exercise.new" "$exercise"; then
             rm -f "$exercise.new"

@@ -91,12 +91,12 @@ grade: $(LIBRARY)
 
 # Everything git would commit (tracked or not yet added, nothing ignored),
 # less the solution programs and the grader's fixtures made from them
-# (tests/fixtures/grade/EXERCISE--what.cu: a solution with one fault).
+# (tests/fixtures/grade/EXERCISE--what.patch: a solution's fault).
 handout:
 	@mkdir -p $(BUILD)
 	@git ls-files --cached --others --exclude-standard \
 	  | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cuh?$$' \
-	  | grep -v -E '^tests/fixtures/grade/[0-9][0-9]-[^/]*--[^/]*\.cu$$' \
+	  | grep -v -E '^tests/fixtures/grade/[0-9][0-9]-[^/]*--[^/]*\.patch$$' \
 	  | tar -czf $(BUILD)/handout.tar.gz --transform 's,^,workbook/,' -T -
 	@echo "$(BUILD)/handout.tar.gz: the workbook without the solutions and the fixtures made of them"
 

@@ -57,8 +57,8 @@ LOGITS_SIZE="B=2 S=33 N=9 D=64 H=2 --logits 90"
 PREDICTION_FACTOR=2
 
 # checks_of NAME: what exercise NAME is graded on, one check a line, fields
-# separated by |. A fixture named EXERCISE--what.cu (tests/fixtures/grade/)
-# is graded as EXERCISE.
+# separated by |. A fixture named EXERCISE--what.cu (made by
+# tests/grade_fixtures.sh from tests/fixtures/grade/) is graded as EXERCISE.
 #   host                        solutions/host/EXERCISE.cu, run on the CPU
 #   local|KERNEL                ptxas: KERNEL has no stack frame and no spills
 #   instr|KERNEL|PTX|SASS|MIN|WHAT[|ld or st]   KERNEL's PTX has at least MIN

@@ -4,7 +4,7 @@
 # malformed markers, a grader that checks what each exercise asks, and the
 # proof both ways: every untouched exercise fails, every solution passes,
 # and for each property the grader checks, a fixture with one deliberate
-# fault (tests/fixtures/grade/EXERCISE--what.cu) fails for that reason.
+# fault (tests/fixtures/grade/EXERCISE--what.patch) fails for that reason.
 #
 # Without a GPU the host checks run for real (index functions, bank
 # conflicts counted from the exercises' own address functions, an emulated
@@ -42,8 +42,8 @@ table_line() { grep -E "^$2 +(PASS|FAIL|SKIP) " "$1"; }
 # solution (EXERCISE--what) in a student's copy, which has none.
 no_fixture() {
     case $2 in *--*) ;; *) return 1 ;; esac
-    [ -f "tests/fixtures/grade/$2.cu" ] && return 1
-    skip "$1" "no tests/fixtures/grade/$2.cu here (a student's copy)"
+    [ -f "tests/fixtures/grade/$2.patch" ] && return 1
+    skip "$1" "no tests/fixtures/grade/$2.patch here (a student's copy)"
 }
 
 # graded_host NAME TABLE EXERCISE PATTERN: EXERCISE failed on its host part,
@@ -222,8 +222,30 @@ expect_status "grader: a metric ncu did not give is no number" 1 \
 # ---------------------------------------------------------------- the grader's reasons
 # One fixture per reason and per property. The host-side ones fail here for
 # real; the GPU ones are skipped without a GPU.
+# The fixtures made of solutions are patches (tests/grade_fixtures.sh makes
+# the programs); one that no longer applies to its solution is named.
+fixture_dir=build/grade-fixtures
+expect_status "the grader's fixtures are made, each patch applying to its solution" 0 \
+    tests/grade_fixtures.sh "$fixture_dir"
+if [ -n "$solution_files" ]; then
+    if grep -l "exercise:\(begin\|stub\|end\)" "$fixture_dir"/.solved/*.cu; then
+        fail "generate.sh --solved leaves no marker" "markers in the files above"
+    else
+        pass "generate.sh --solved leaves no marker"
+    fi
+    stale_fixtures=$exercise_tmp/stale-fixtures
+    mkdir -p "$stale_fixtures"
+    sed 's/mine = merge_moments(mine, other);/mine = merge(mine, other);/' \
+        tests/fixtures/grade/06-msa-layernorm--warp-barrier-mask.patch \
+        > "$stale_fixtures/06-msa-layernorm--stale.patch"
+    expect_output "a fixture's patch that no longer applies is named" \
+        "06-msa-layernorm--stale.patch no longer applies to solutions/06-msa-layernorm.cu" \
+        env FIXTURES="$stale_fixtures" tests/grade_fixtures.sh "$exercise_tmp/stale-out"
+    expect_status "... and fails" 1 \
+        env FIXTURES="$stale_fixtures" tests/grade_fixtures.sh "$exercise_tmp/stale-out"
+fi
 reasons_table=$(log_of "grade the grader's fixtures")
-GRADE_DIR=tests/fixtures/grade GRADE_TIMEOUT=10 solutions/grade.sh >"$reasons_table" 2>&1
+GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh >"$reasons_table" 2>&1
 expect_status "grader: exit status 1 when a file fails" 0 test $? -eq 1
 at="at B=1 T=128 C=32 NH=1"
 line=$(table_line "$reasons_table" 02-does-not-compile)
