@@ -493,6 +493,14 @@ expect_output "pages.awk: a chapter's last page and the book's are not counted" 
 
 # ------------------------------------------------------------ the real book
 expect_status "plots/data is well formed" 0 $results check --data plots/data
+# Every committed row, as the appendix prints it: a share of peak is against
+# the kernel's own pipe, so none can pass 100% (a TF32 kernel set against
+# the FP32 peak would, at 2 to 3 times).
+$results table all --data plots/data --kernels chapters/kernels.list > $scratch/real-all.md 2>&1
+expect_status "the committed rows: no share of peak above 100%" 1 sh -c \
+    "grep -oE '[|] [0-9.]+ [(](FP32|TF32)[)] [|]' $scratch/real-all.md | awk '\$2 > 100' | grep ."
+expect_output "... and the table has shares of both pipes" "FP32.*TF32|TF32.*FP32" sh -c \
+    "grep -oE '[(](FP32|TF32)[)]' $scratch/real-all.md | sort -u | paste -sd ' '"
 if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; then
     expect_status "make book (the real chapters and measurements)" 0 make --no-print-directory book
     chapter_count=$(make --no-print-directory -s book-chapter-count)
