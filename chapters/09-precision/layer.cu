@@ -539,10 +539,34 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
 /*md
 ## The projections: a GEMM of our own
 
-cuBLAS runs the projections of the TF32 layer, and it has no 3xTF32 to
-offer on this card: its compute types are FP32 on the FP32 lanes, or TF32
-on the tensor cores with the error above. So the 3xTF32 layer brings a
-GEMM of its own, `tf32x3_gemm`, whose code closes the chapter.
+cuBLAS runs the projections of the TF32 layer, and for 3xTF32 it has
+nothing to offer on this card: its compute types put an FP32 product on
+the FP32 lanes or on the tensor cores in TF32, with the error above, and
+none splits the operands. The FP32 lanes are no way out either. At the
+AlphaFold shape ($R = B S N = 131072$ rows, $D = 256$) the projections are
+$2 R D \cdot 4D + 2 R (D + 8) D$ = 68.7 + 17.7 GFLOP, more than half of
+the layer's 155 GFLOP, and the whole layer on the FP32 lanes has a floor
+of 2.31 ms at the 66.9 TFLOP/s of the H200: the target a layer on the
+tensor cores must beat to be worth its complexity. So the 3xTF32 layer
+brings a GEMM of its own, `tf32x3_gemm`, for `tiled_layer` to call where
+the TF32 layer calls cuBLAS. It is made of pieces the chapters already
+have: chapter 8's tile of $128 \times 128$ outputs and its warps of
+$64 \times 32$, chapter 5's stages in shared memory filled by `cp.async`
+while the previous stage is multiplied, and the triangle's split multiply.
+Its code closes the chapter.
+
+What the split costs there: three products for one, 259 GFLOP of
+tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense
+TF32 peak of 535 TFLOP/s. And beside each product the lanes now split: per
+step of 8 values of $k$ a warp splits 16 values of $A$ and 8 of $B$ (a
+`cvt.rna.tf32.f32` and a subtraction each) for its 48 products, about one
+instruction on the lanes per product. The bytes stay as they were, $X$
+read and $Y$ written once. In the attention the split triples the
+products too, 206 GFLOP of tensor-core work for its 68.7 GFLOP at this
+shape, and adds the splits of keys, values and weights: a warp splits a
+fragment of keys or of values (two floats a lane) for its two m-tiles, six
+products, and a fragment of weights (four floats) for the $d / 8$ blocks
+of features of $O$, $3d / 8$ products.
 */
 
 // book:hide
