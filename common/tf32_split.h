@@ -61,19 +61,6 @@ static __host__ __device__ __forceinline__ tf32_pair split_operand(float x)
     return pair;
 }
 
-/* The same split for a finite x, its big part rounded as the host rounds
- * it: (bits + 0x1000) & 0xffffe000 is, for finite values, the TF32 number
- * cvt.rna gives (ties away from zero), in two integer instructions that issue
- * faster than the conversion (chapter 9's MSA layer measures it). An x near
- * the largest float would round to infinity; the layer has none. */
-static __device__ __forceinline__ tf32_pair split_finite(float x)
-{
-    tf32_pair pair;
-    pair.big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
-    pair.small = __float_as_uint(x - __uint_as_float(pair.big)); /* exact; to be cut */
-    return pair;
-}
-
 /* c += a b in 3xTF32, the small products first (they meet partial sums of
  * their own size), then the big one. */
 static __device__ __forceinline__ void mma_tf32x3(float (&c)[4], const uint32_t (&a_big)[4],

@@ -104,7 +104,7 @@ looser tolerance of 2e-3 on the relative error of the output.
 #include "msa.h"
 #include "msa_tiled_layer.h" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
 #include "tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
-#include "tf32_split.h"      /* split_finite, mma_tf32x3 */
+#include "tf32_split.h"      /* split_operand, mma_tf32x3 */
 // book:show
 
 /* How the attention hands its operands to the tensor cores. */
@@ -180,8 +180,8 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
         for (int kg = 0; kg < GROUPS; kg++) {
             const float *key = keys + (8 * kg + key_row) * KS + 8 * kk + t;
             if (MODE == TF32_SPLIT3) {
-                const tf32_pair b0 = split_finite(key[0]);
-                const tf32_pair b1 = split_finite(key[4]);
+                const tf32_pair b0 = split_operand<false>(key[0]);
+                const tf32_pair b1 = split_operand<false>(key[4]);
 #pragma unroll
                 for (int mt = 0; mt < TILES; mt++)
                     mma_tf32x3(s[mt][kg], qa[0][mt][kk], qa[parts_of(MODE) - 1][mt][kk],
@@ -337,8 +337,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
 #pragma unroll
             for (int kk = 0; kk < HD / 8; kk++) {
                 if (MODE == TF32_SPLIT3) { /* split once, for the whole walk */
-                    const tf32_pair a0 = split_finite(query[8 * kk] * p.q_scale);
-                    const tf32_pair a2 = split_finite(query[8 * kk + 4] * p.q_scale);
+                    const tf32_pair a0 = split_operand<false>(query[8 * kk] * p.q_scale);
+                    const tf32_pair a2 = split_operand<false>(query[8 * kk + 4] * p.q_scale);
                     qa[0][mt][kk][half] = a0.big;
                     qa[SMALL][mt][kk][half] = a0.small;
                     qa[0][mt][kk][2 + half] = a2.big;
@@ -513,15 +513,15 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
         for (int mt = 0; mt < TILES; mt++)
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                const tf32_pair a = split_finite(w[mt][kg][column_of[e]]);
+                const tf32_pair a = split_operand<false>(w[mt][kg][column_of[e]]);
                 big[mt][e] = a.big;
                 small[mt][e] = a.small;
             }
         const float *value = values + 8 * kg * VS; /* key t of the group, feature g */
 #pragma unroll
         for (int dn = 0; dn < HD / 8; dn++) {
-            const tf32_pair b0 = split_finite(value[8 * dn]);
-            const tf32_pair b1 = split_finite(value[4 * VS + 8 * dn]);
+            const tf32_pair b0 = split_operand<false>(value[8 * dn]);
+            const tf32_pair b1 = split_operand<false>(value[4 * VS + 8 * dn]);
 #pragma unroll
             for (int mt = 0; mt < TILES; mt++)
                 mma_tf32x3(sum[mt][dn], big[mt], small[mt], b0, b1);

@@ -27,7 +27,7 @@ and multiplied with them.
 
 #include "msa.h"
 #include "msa_tiled_layer.h" /* tiled_gemm_fn's arguments */
-#include "tf32_split.h"      /* split_finite, mma_tf32x3 */
+#include "tf32_split.h"      /* split_operand, mma_tf32x3 */
 // book:show
 
 #define X3_TILE 128                  /* rows and columns of Y per block */
@@ -73,16 +73,16 @@ __device__ __forceinline__ void x3_multiply(float (&sum)[4][4][4], const float *
 #pragma unroll
         for (int n = 0; n < 4; n++) {
             const float2 v = *reinterpret_cast<const float2 *>(b_lane + 8 * n * X3_STRIDE + k);
-            b[n][0] = split_finite(v.x); /* fragment row t:     k + 2t */
-            b[n][1] = split_finite(v.y); /* fragment row t + 4: k + 2t + 1 */
+            b[n][0] = split_operand<false>(v.x); /* fragment row t:     k + 2t */
+            b[n][1] = split_operand<false>(v.y); /* fragment row t + 4: k + 2t + 1 */
         }
 #pragma unroll
         for (int m = 0; m < 4; m++) {
             const float *p = a_lane + 16 * m * X3_STRIDE + k;
             const float2 top = *reinterpret_cast<const float2 *>(p);                    /* g */
             const float2 bottom = *reinterpret_cast<const float2 *>(p + 8 * X3_STRIDE); /* g+8 */
-            const tf32_pair a0 = split_finite(top.x), a1 = split_finite(bottom.x),
-                            a2 = split_finite(top.y), a3 = split_finite(bottom.y);
+            const tf32_pair a0 = split_operand<false>(top.x), a1 = split_operand<false>(bottom.x),
+                            a2 = split_operand<false>(top.y), a3 = split_operand<false>(bottom.y);
             const uint32_t big[4] = {a0.big, a1.big, a2.big, a3.big};
             const uint32_t small[4] = {a0.small, a1.small, a2.small, a3.small};
 #pragma unroll
