@@ -1,6 +1,7 @@
 /* tests/test_device.cu - the device helpers of common/ on the GPU: cp.async
  * (async_copy.h), warp sums and maxima (warp_reduce.h), TF32 operands and
- * mma.sync (tensor_core.h), and the shared-memory opt-in (gpu.h). Each test
+ * mma.sync (tensor_core.h), the 3xTF32 split (tf32_split.h), and the
+ * shared-memory opt-in (gpu.h). Each test
  * runs one small kernel and compares with what the host computes.
  *
  *   make build/tests/test_device && build/tests/test_device
@@ -15,6 +16,7 @@
 #include "async_copy.h"
 #include "gpu.h"
 #include "tensor_core.h"
+#include "tf32_split.h"
 #include "warp_reduce.h"
 
 static int tests_run, tests_failed;
@@ -150,6 +152,16 @@ __global__ void tf32_kernel(uint32_t *rounded, uint32_t *cut, const float *in)
     cut[threadIdx.x] = tf32_operand<false>(in[threadIdx.x]);
 }
 
+/* The two splits of tf32_split.h on the device: big, small as it is, small rounded. */
+__global__ void split_kernel(uint32_t *out, const float *in)
+{
+    const tf32_pair cut = split_operand<false>(in[threadIdx.x]);
+    const tf32_pair rounded = split_operand<true>(in[threadIdx.x]);
+    out[3 * threadIdx.x] = cut.big;
+    out[3 * threadIdx.x + 1] = cut.small;
+    out[3 * threadIdx.x + 2] = rounded.small;
+}
+
 /* One warp, one m16n8k8 product: C = A B with A 16 x 8 (row major), B 8 x 8
  * (B[k][n]), fragments placed as tensor_core.h documents. */
 __global__ void mma_kernel(float *c_out, const float *a, const float *b)
@@ -192,6 +204,24 @@ static void test_tensor_core(void)
     }
     report(ok_round, "tf32_operand<true> rounds to the nearest TF32 value, ties away from zero");
     report(ok_cut, "tf32_operand<false> passes the float's bits on");
+
+    /* The device's split is the host's (the figure tf32-split is drawn from
+     * the host's), and big + small gives the float back exactly. */
+    uint32_t *parts, split[3 * COUNT];
+    CUDA_CHECK(cudaMalloc(&parts, sizeof split));
+    split_kernel<<<1, COUNT>>>(parts, in);
+    LAUNCH_CHECK();
+    CUDA_CHECK(cudaMemcpy(split, parts, sizeof split, cudaMemcpyDeviceToHost));
+    int ok_split = 1;
+    for (int i = 0; i < COUNT; i++) {
+        const tf32_pair cut = split_operand<false>(host_in[i]);
+        const tf32_pair rounded = split_operand<true>(host_in[i]);
+        ok_split &= split[3 * i] == cut.big && split[3 * i + 1] == cut.small &&
+                    split[3 * i + 2] == rounded.small && rounded.big == cut.big &&
+                    bits_as_float(cut.big) + bits_as_float(cut.small) == host_in[i];
+    }
+    report(ok_split, "split_operand gives the host's big and small parts, which add up to x");
+    CUDA_CHECK(cudaFree(parts));
     CUDA_CHECK(cudaFree(in));
     CUDA_CHECK(cudaFree(out));
 

@@ -1,7 +1,8 @@
-// chapters/09-precision/layer.cu - Chapter 9: chapter 7's MSA layer at any depth with its
-// attention on the tensor cores (TF32) and its projections by cuBLAS in TF32.
+// chapters/09-precision/layer.cu - Chapter 9: chapter 7's MSA layer at any depth on the tensor
+// cores: in TF32 (the attention here, the projections by cuBLAS), and to FP32 accuracy in
+// 3xTF32 (the attention's third mode, the projections by chapters/09-precision/projections.cu).
 //
-//   make build/chapter9 && build/chapter9 --only-new B=1 S=512 N=256 D=256 H=8 --reps 20
+//   make build/chapter9-msa && build/chapter9-msa --only-new B=1 S=512 N=256 D=256 H=8 --reps 20
 
 /*md
 ## The MSA layer on the tensor cores
@@ -73,8 +74,9 @@ promise of the PTX manual; the checks of this kernel and of its rounded
 variant show it (both pass, and the cut kernel's error is somewhat larger,
 as truncation predicts). So the kernel rounds only $Q$, once, as it loads
 the queries, and gives the keys, the values and the weights to the tensor
-cores as they are. The template argument `ROUNDED` rounds every operand to
-nearest instead: each stage in place, once, by the threads that copied it
+cores as they are. The kernel takes the choice as a template argument, a
+`tf32_mode`: this is `TF32_CUT`; `TF32_ROUNDED` rounds every operand to
+nearest instead, each stage in place, once, by the threads that copied it
 (`round_stage_to_tf32`, each thread right after its own copies land, before
 the barrier that shows the stage to the other warps), and every weight
 before its product.
@@ -103,7 +105,21 @@ looser tolerance of 2e-3 on the relative error of the output.
 #include "msa.h"
 #include "msa_tiled_layer.h" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
 #include "tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
+#include "tf32_split.h"      /* split_operand, mma_tf32x3 */
 // book:show
+
+/* How the attention hands its operands to the tensor cores. */
+enum tf32_mode {
+    TF32_CUT,     /* Q rounded; keys, values and weights as FP32 bits, which the tensor core cuts */
+    TF32_ROUNDED, /* every operand rounded to the nearest TF32 value */
+    TF32_SPLIT3   /* every operand split in two, three products for one (3xTF32) */
+};
+
+/* The TF32 operands a lane holds per value of A: one, or the big and the small part. */
+static __host__ __device__ constexpr int parts_of(tf32_mode mode)
+{
+    return mode == TF32_SPLIT3 ? 2 : 1;
+}
 
 template <int HD>
 struct tf32_shape {
@@ -113,12 +129,19 @@ struct tf32_shape {
     typedef tiled_stages<HD, KEY_STRIDE, VALUE_STRIDE> Stages;
 };
 
+// book:hide
+template <int HD, int TILES>
+__device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
+                                              const float (&w)[TILES][4][4], const float *values);
+// book:show
+
 /* 32 keys (four groups of 8) against the warp's TILES x 16 query rows.
- * ROUNDED: the weights are rounded to TF32 (cvt.rna) before the product;
- * otherwise their FP32 bits go in as they are, and the tensor core (as we
- * observe it) drops the low ones. */
-template <int HD, int TILES, bool LAZY, bool ROUNDED>
-__device__ __forceinline__ void tf32_step(const uint32_t (&qa)[TILES][HD / 8][4],
+ * TF32_ROUNDED: the weights are rounded to TF32 (cvt.rna) before the product;
+ * TF32_CUT: their FP32 bits go in as they are, and the tensor core (as we
+ * observe it) drops the low ones; TF32_SPLIT3: keys, values and weights are
+ * split as they are used, and Q comes split (qa[0] big, qa[1] small). */
+template <int HD, int TILES, bool LAZY, tf32_mode MODE>
+__device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][TILES][HD / 8][4],
                                           float (&o)[TILES][HD / 8][4], float (&m)[TILES][2],
                                           float (&l)[TILES][2], bool &first, const float *keys,
                                           const float *values, const float *bias, bool all_kept)
@@ -150,16 +173,26 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[TILES][HD / 8][4]
     }
     /* Features outer, key groups inner: 4 x TILES independent products between
      * two that feed the same accumulator. The keys go in as the stage holds them
-     * (rounded to TF32 there when ROUNDED, FP32 bits to be cut otherwise). */
+     * (rounded to TF32 there when TF32_ROUNDED, FP32 bits to be cut otherwise),
+     * or split here, once per warp, for three products. */
 #pragma unroll
     for (int kk = 0; kk < HD / 8; kk++) {
 #pragma unroll
         for (int kg = 0; kg < GROUPS; kg++) {
             const float *key = keys + (8 * kg + key_row) * KS + 8 * kk + t;
-            const uint32_t b0 = __float_as_uint(key[0]), b1 = __float_as_uint(key[4]);
+            if (MODE == TF32_SPLIT3) {
+                const tf32_pair b0 = split_operand<false>(key[0]);
+                const tf32_pair b1 = split_operand<false>(key[4]);
 #pragma unroll
-            for (int mt = 0; mt < TILES; mt++)
-                mma_tf32(s[mt][kg], qa[mt][kk], b0, b1);
+                for (int mt = 0; mt < TILES; mt++)
+                    mma_tf32x3(s[mt][kg], qa[0][mt][kk], qa[parts_of(MODE) - 1][mt][kk],
+                               b0, b1);
+            } else {
+                const uint32_t b0 = __float_as_uint(key[0]), b1 = __float_as_uint(key[4]);
+#pragma unroll
+                for (int mt = 0; mt < TILES; mt++)
+                    mma_tf32(s[mt][kg], qa[0][mt][kk], b0, b1);
+            }
         }
     }
 
@@ -220,24 +253,29 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[TILES][HD / 8][4]
     }
 
     /* O += P V: the weights of row g, keys t and t+4, are A's columns t and t+4. */
+    constexpr bool ROUND = MODE == TF32_ROUNDED;
+    if (MODE == TF32_SPLIT3) {
+        tf32_split_pv<HD, TILES>(o, w, values + t * VS + g);
+    } else {
 #pragma unroll
-    for (int kg = 0; kg < GROUPS; kg++) {
-        uint32_t a[TILES][4];
+        for (int kg = 0; kg < GROUPS; kg++) {
+            uint32_t a[TILES][4];
 #pragma unroll
-        for (int mt = 0; mt < TILES; mt++) {
-            a[mt][0] = tf32_operand<ROUNDED>(w[mt][kg][0]); /* row g,     key t */
-            a[mt][1] = tf32_operand<ROUNDED>(w[mt][kg][2]); /* row g + 8, key t */
-            a[mt][2] = tf32_operand<ROUNDED>(w[mt][kg][1]); /* row g,     key t + 4 */
-            a[mt][3] = tf32_operand<ROUNDED>(w[mt][kg][3]); /* row g + 8, key t + 4 */
-        }
-        const float *value = values + (8 * kg + t) * VS + g;
+            for (int mt = 0; mt < TILES; mt++) {
+                a[mt][0] = tf32_operand<ROUND>(w[mt][kg][0]); /* row g,     key t */
+                a[mt][1] = tf32_operand<ROUND>(w[mt][kg][2]); /* row g + 8, key t */
+                a[mt][2] = tf32_operand<ROUND>(w[mt][kg][1]); /* row g,     key t + 4 */
+                a[mt][3] = tf32_operand<ROUND>(w[mt][kg][3]); /* row g + 8, key t + 4 */
+            }
+            const float *value = values + (8 * kg + t) * VS + g;
 #pragma unroll
-        for (int dn = 0; dn < HD / 8; dn++) {
-            const uint32_t b0 = __float_as_uint(value[8 * dn]);
-            const uint32_t b1 = __float_as_uint(value[4 * VS + 8 * dn]);
+            for (int dn = 0; dn < HD / 8; dn++) {
+                const uint32_t b0 = __float_as_uint(value[8 * dn]);
+                const uint32_t b1 = __float_as_uint(value[4 * VS + 8 * dn]);
 #pragma unroll
-            for (int mt = 0; mt < TILES; mt++)
-                mma_tf32(o[mt][dn], a[mt], b0, b1);
+                for (int mt = 0; mt < TILES; mt++)
+                    mma_tf32(o[mt][dn], a[mt], b0, b1);
+            }
         }
     }
 }
@@ -267,9 +305,8 @@ __device__ __forceinline__ void round_stage_to_tf32(float *keys, float *values)
 }
 
 /* Launch 6 on the tensor cores: a block per column, head and query tile, each
- * warp 16 x TILES query rows. ROUNDED: every operand rounded to TF32 to nearest;
- * otherwise only Q, and the keys, values and weights go in as FP32 bits. */
-template <int HD, bool ROUNDED>
+ * warp 16 x TILES query rows, its operands handed over as MODE says. */
+template <int HD, tf32_mode MODE>
 __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(const tiled_params p)
 {
     typedef tf32_shape<HD> L;
@@ -287,7 +324,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
     const int stages = (c.length + KEYS - 1) / KEYS;
     ring.fetch_next(p, c, -1, stages); /* stage 0's keys */
 
-    uint32_t qa[TILES][HD / 8][4];
+    constexpr int SMALL = parts_of(MODE) - 1; /* where Q's small parts go, if split */
+    uint32_t qa[parts_of(MODE)][TILES][HD / 8][4];
     float o[TILES][HD / 8][4], m[TILES][2], l[TILES][2];
 #pragma unroll
     for (int mt = 0; mt < TILES; mt++)
@@ -299,8 +337,17 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
                 prefetch_l2(query + p.D); /* the gate logits, needed at the end */
 #pragma unroll
             for (int kk = 0; kk < HD / 8; kk++) {
-                qa[mt][kk][half] = to_tf32(query[8 * kk] * p.q_scale);         /* column t */
-                qa[mt][kk][2 + half] = to_tf32(query[8 * kk + 4] * p.q_scale); /* column t + 4 */
+                if (MODE == TF32_SPLIT3) { /* split once, for the whole walk */
+                    const tf32_pair a0 = split_operand<false>(query[8 * kk] * p.q_scale);
+                    const tf32_pair a2 = split_operand<false>(query[8 * kk + 4] * p.q_scale);
+                    qa[0][mt][kk][half] = a0.big;
+                    qa[SMALL][mt][kk][half] = a0.small;
+                    qa[0][mt][kk][2 + half] = a2.big;
+                    qa[SMALL][mt][kk][2 + half] = a2.small;
+                } else {
+                    qa[0][mt][kk][half] = to_tf32(query[8 * kk] * p.q_scale);         /* column t */
+                    qa[0][mt][kk][2 + half] = to_tf32(query[8 * kk + 4] * p.q_scale); /* t + 4 */
+                }
             }
             m[mt][half] = 0.0f;
             l[mt][half] = 0.0f;
@@ -312,7 +359,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
 
     for (int stage = 0; stage < stages; stage++) {
         copy_async_wait<0>();
-        if (ROUNDED)
+        if (MODE == TF32_ROUNDED)
             round_stage_to_tf32<HD, KS, VS>(ring.keys_of(stage), ring.values_of(stage));
         __syncthreads();
         ring.fetch_next(p, c, stage, stages);
@@ -326,7 +373,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
             const unsigned kept = __ballot_sync(0xffffffffu, stage_bias[j + lane] == 0.0f);
             if (kept == 0)
                 continue;
-            tf32_step<HD, TILES, true, ROUNDED>(qa, o, m, l, first, stage_keys + j * KS,
+            tf32_step<HD, TILES, true, MODE>(qa, o, m, l, first, stage_keys + j * KS,
                                                 stage_values + j * VS, stage_bias + j,
                                                 kept == 0xffffffffu);
         }
@@ -389,22 +436,22 @@ m-tile and warp. The sizes refused are chapter 7's.
 */
 
 // book:hide
-template <int HD, bool ROUNDED>
+template <int HD, tf32_mode MODE>
 static void launch_tf32(const tiled_params &p, int B, cudaStream_t stream)
 {
-    launch_attention(tiled_attention_tf32<HD, ROUNDED>, tf32_shape<HD>::Stages::BYTES,
+    launch_attention(tiled_attention_tf32<HD, MODE>, tf32_shape<HD>::Stages::BYTES,
                      p, B, 16 * tf32_shape<HD>::TILES, stream);
 }
 
 /* Launch 6 (a tiled_attend_fn) for head size d. */
-template <bool ROUNDED>
+template <tf32_mode MODE>
 static void launch_tf32_for(int d, const tiled_params &p, int B, cudaStream_t stream)
 {
     switch (d) {
-    case 8: launch_tf32<8, ROUNDED>(p, B, stream); break;
-    case 16: launch_tf32<16, ROUNDED>(p, B, stream); break;
-    case 32: launch_tf32<32, ROUNDED>(p, B, stream); break;
-    default: launch_tf32<64, ROUNDED>(p, B, stream); break;
+    case 8: launch_tf32<8, MODE>(p, B, stream); break;
+    case 16: launch_tf32<16, MODE>(p, B, stream); break;
+    case 32: launch_tf32<32, MODE>(p, B, stream); break;
+    default: launch_tf32<64, MODE>(p, B, stream); break;
     }
 }
 
@@ -417,7 +464,7 @@ static void tf32_gemm(const msa_args *args, float *y, int ldy, const float *x, i
 
 static void tiled_launch_tf32(const msa_args *args)
 {
-    tiled_layer(args, true, tf32_gemm, launch_tf32_for<false>);
+    tiled_layer(args, true, tf32_gemm, launch_tf32_for<TF32_CUT>);
 }
 
 extern const msa_kernel fused_tiled_tf32_kernel =
@@ -425,15 +472,138 @@ extern const msa_kernel fused_tiled_tf32_kernel =
 // book:show
 
 /*md
-## The race: the MSA layer in TF32
+## The whole layer to FP32 accuracy
 
-The same three shapes as chapter 7, the same timing.
+TF32 misses the FP32 tolerance by more than an order of magnitude. The split of
+this chapter's first half closes the gap for the attention at the price of
+three products for one, and the attention kernel takes it as a third mode,
+`TF32_SPLIT3`: $Q$ is split once, as the queries are loaded (`qa[0]` the
+big parts, `qa[1]` the small ones, twice the registers of the cut kernel);
+each key fragment is split as it comes out of shared memory, and feeds
+`mma_tf32x3`, the three products of `common/tf32_split.h`, once per m-tile;
+the weights and the values are split just before $O \mathrel{+}= P V$.
 
-| shape | fused-tiled | fused-tiled-tf32 |
-|---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
-| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
-| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
+The keys and the values are split where they are used, by every warp that
+reads them. The other way was measured too: each stage split once, by the
+threads that copied it (as `round_stage_to_tf32` rounds it), into a big
+copy in place and a small one beside it. It saves the warps the
+conversions and costs twice the shared memory per stage and two loads per
+fragment instead of one; at the AlphaFold depth it was no faster, so the
+kernel keeps the simpler split at use.
+
+One more thing changes in $P V$. The triangle's error doubled with every
+doubling of the head size: the tensor core's additions lose a little in
+the same direction, so the error of a sum grows with the number of
+`mma.sync` that feed one accumulator. A row of $O$ gathers all the keys of
+its column, 512 of them at the AlphaFold depth: 64 products of 8 keys, 192
+with the split, into the same accumulator. So each step of 32 keys sums
+its twelve products into accumulators of its own, fresh at zero, and adds
+them to $O$ in the FP32 lanes, where additions round to nearest: no chain
+of tensor-core additions is longer than twelve.
+*/
+
+template <int HD, int TILES>
+__device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
+                                              const float (&w)[TILES][4][4], const float *values)
+{
+    constexpr int VS = tf32_shape<HD>::VALUE_STRIDE;
+    const int column_of[4] = {0, 2, 1, 3}; /* A's element e is the weight w[e] of C's pattern */
+    float sum[TILES][HD / 8][4] = {};
+#pragma unroll
+    for (int kg = 0; kg < 4; kg++) {
+        uint32_t big[TILES][4], small[TILES][4];
+#pragma unroll
+        for (int mt = 0; mt < TILES; mt++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const tf32_pair a = split_operand<false>(w[mt][kg][column_of[e]]);
+                big[mt][e] = a.big;
+                small[mt][e] = a.small;
+            }
+        const float *value = values + 8 * kg * VS; /* key t of the group, feature g */
+#pragma unroll
+        for (int dn = 0; dn < HD / 8; dn++) {
+            const tf32_pair b0 = split_operand<false>(value[8 * dn]);
+            const tf32_pair b1 = split_operand<false>(value[4 * VS + 8 * dn]);
+#pragma unroll
+            for (int mt = 0; mt < TILES; mt++)
+                mma_tf32x3(sum[mt][dn], big[mt], small[mt], b0, b1);
+        }
+    }
+#pragma unroll
+    for (int mt = 0; mt < TILES; mt++)
+#pragma unroll
+        for (int dn = 0; dn < HD / 8; dn++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                o[mt][dn][e] += sum[mt][dn][e];
+}
+
+/*md
+## The projections: a GEMM of our own
+
+cuBLAS runs the projections of the TF32 layer, and for 3xTF32 it has
+nothing to offer on this card: its compute types put an FP32 product on
+the FP32 lanes or on the tensor cores in TF32, with the error above, and
+none splits the operands. The FP32 lanes are no way out either. At the
+AlphaFold shape ($R = B S N = 131072$ rows, $D = 256$) the projections are
+$2 R D \cdot 4D + 2 R (D + 8) D$ = 68.7 + 17.7 GFLOP, more than half of
+the layer's 155 GFLOP, and the whole layer on the FP32 lanes has a floor
+of 2.31 ms at the 66.9 TFLOP/s of the H200: the target a layer on the
+tensor cores must beat to be worth its complexity. So the 3xTF32 layer
+brings a GEMM of its own, `tf32x3_gemm`, for `tiled_layer` to call where
+the TF32 layer calls cuBLAS. It is made of pieces the chapters already
+have: chapter 8's tile of $128 \times 128$ outputs and its warps of
+$64 \times 32$, chapter 5's stages in shared memory filled by `cp.async`
+while the previous stage is multiplied, and the triangle's split multiply.
+Its code closes the chapter.
+
+What the split costs there: three products for one, 259 GFLOP of
+tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense
+TF32 peak of 535 TFLOP/s. And beside each product the lanes now split: per
+step of 8 values of $k$ a warp splits 16 values of $A$ and 8 of $B$ (a
+`cvt.rna.tf32.f32` and a subtraction each) for its 48 products, about one
+instruction on the lanes per product. The bytes stay as they were, $X$
+read and $Y$ written once. In the attention the split triples the
+products too, 206 GFLOP of tensor-core work for its 68.7 GFLOP at this
+shape, and adds the splits of keys, values and weights: a warp splits a
+fragment of keys or of values (two floats a lane) for its two m-tiles, six
+products, and a fragment of weights (four floats) for the $d / 8$ blocks
+of features of $O$, $3d / 8$ products.
+*/
+
+// book:hide
+/* The projections in 3xTF32 (a tiled_gemm_fn): chapters/09-precision/projections.cu. */
+void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
+                 const float *w, int ldw, int out, int in, long rows);
+
+static void tiled_launch_tf32x3(const msa_args *args)
+{
+    tiled_layer(args, true, tf32x3_gemm, launch_tf32_for<TF32_SPLIT3>);
+}
+
+extern const msa_kernel fused_tiled_tf32x3_kernel =
+    {tiled_refuses, tiled_scratch_floats, tiled_launch_tf32x3};
+// book:show
+
+/*md
+## The race: the MSA layer on the tensor cores
+
+The same three shapes as chapter 7, the same timing, every key kept.
+
+| shape | fused-tiled | fused-tiled-tf32 | fused-tiled-tf32x3 |
+|---|---|---|---|
+| B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32x3|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32x3|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
+
+And their errors against the referee, relative L2, on the same inputs:
+
+| shape | fused-tiled | fused-tiled-tf32 | fused-tiled-tf32x3 |
+|---|---|---|---|
+| B=1 S=128 N=256 D=256 H=8 | {{rel_l2|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32|B=1 S=128 N=256 D=256 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32x3|B=1 S=128 N=256 D=256 H=8 mask=kept}} |
+| B=1 S=512 N=256 D=256 H=8 | {{rel_l2|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} |
+| B=1 S=1024 N=384 D=64 H=8 | {{rel_l2|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32x3|B=1 S=1024 N=384 D=64 H=8 mask=kept}} |
 
 Against PyTorch in the same precision class, compiled and allowed TF32
 (`torch-compile-tf32`: {{median_ms|torch-compile-tf32|B=1 S=128 N=256 D=256 H=8 mask=kept}},
@@ -458,7 +628,33 @@ that the split into launches sends through memory, up to 537 MB of
 $Q K V G$ written and read back and $\hat X$ and $O$ beside them, are some
 2 GB at $S = 512$, over 0.4 ms at 4.8 TB/s: a floor of its own for this
 design. In FP32 it is a small part of the time; with TF32 it is a large
-share of it. That is the price of chapter 7's decision to take the
+share of it.
+
+The 3xTF32 layer is as accurate as chapter 7's FP32 one: its error stays
+at the FP32 kernels' level at every shape, some two orders of magnitude
+under the tolerance and three under TF32's. It is also faster than
+the FP32 lanes:
+{{speedup|fused-tiled-tf32x3|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} times at the
+AlphaFold shape, {{speedup|fused-tiled-tf32x3|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} at
+the shallow one and
+{{speedup|fused-tiled-tf32x3|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} at the
+extra-MSA one, and
+{{speedup|fused-tiled-tf32x3|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} times as fast as
+PyTorch compiled in FP32 ({{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms) at the
+AlphaFold shape. It is not yet where the arithmetic says it could be. Its
+{{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at that shape are
+{{speedup|fused-tiled-tf32|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} times the
+TF32 layer's, for three times its products, and above the 2.31 ms floor of
+the FP32 lanes computed above, while three times the products at the dense
+TF32 peak would take 0.87 ms. Both of its big kernels, the projection GEMM
+and the attention, keep the tensor cores busy only a small part of the
+time: with 200 registers a lane they run few warps per multiprocessor
+(one block of eight warps for the GEMM, two of four for the attention),
+and the loads, splits and products of a warp wait on each other. That is
+where the 3xTF32 layer has the most to gain: more warps or fewer
+registers per product (a warp-group `wgmma` GEMM, whose operands come from
+shared memory, would free most of the fragment registers), and the split
+done by cheaper instructions. That is the price of chapter 7's decision to take the
 projections out of the attention kernel, and it shows where to go next:
 keep $Q$ and $G$ out of memory altogether by computing them inside the
 attention kernel for the block's own rows, where, unlike $K$ and $V$, they

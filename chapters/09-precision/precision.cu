@@ -76,12 +76,11 @@ to the accumulator before the big one, so that they meet partial sums of
 their own size.
 */
 
-#include <string.h>
-
 #include "../08-tensor/tensor.cu" /* chapter 8's tiles, copies, stores and row walk */
+#include "tf32_split.h"           /* split_operand, tf32_pair */
 
 /*md
-## The split, in code
+## Where the split lives
 
 `split_operand` returns the two operands the tensor core is given for a
 float: the big part rounded to TF32, and the residual, rounded too or
@@ -89,54 +88,11 @@ handed over as it is (the kernel below chooses; see "A cheaper split").
 It is written for the host as well, so that the figure above is drawn from
 the very function the kernel runs; on the host it does with integer
 arithmetic what `cvt.rna.tf32.f32` does on the device (round half away
-from zero at the 10th stored bit of the mantissa).
-*/
+from zero at the 10th stored bit of the mantissa). The MSA layer at the end
+of this chapter splits its operands with it too, so it lives in
+`common/tf32_split.h`: `round_to_tf32` (`to_tf32` on the device), the
+subtraction, and a `tf32_pair` of the two operands.
 
-typedef struct {
-    uint32_t big, small; /* the two TF32 operands, as the tensor core takes them */
-} tf32_pair;
-
-__host__ __device__ __forceinline__ uint32_t round_to_tf32(float x)
-{
-#ifdef __CUDA_ARCH__
-    return to_tf32(x);
-#else
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    return (bits + 0x1000u) & 0xffffe000u; /* finite inputs: add half a TF32 unit, cut */
-#endif
-}
-
-__host__ __device__ __forceinline__ float bits_as_float(uint32_t bits)
-{
-#ifdef __CUDA_ARCH__
-    return __uint_as_float(bits);
-#else
-    float x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-#endif
-}
-
-template <bool ROUND_SMALL>
-__host__ __device__ __forceinline__ tf32_pair split_operand(float x)
-{
-    tf32_pair pair;
-    pair.big = round_to_tf32(x);
-    const float small = x - bits_as_float(pair.big); /* exact */
-    if (ROUND_SMALL) {
-        pair.small = round_to_tf32(small);
-    } else {
-#ifdef __CUDA_ARCH__
-        pair.small = __float_as_uint(small);
-#else
-        memcpy(&pair.small, &small, sizeof pair.small);
-#endif
-    }
-    return pair;
-}
-
-/*md
 ## The kernel
 
 Everything but the multiply is chapter 8's `tf32+rows`, whose walk along a

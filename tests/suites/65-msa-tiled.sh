@@ -94,7 +94,9 @@ fi
 # The large-logit check (logits near 90): the FP32 kernels pass it, the
 # TF32 ones are left out of it, and a softmax that never moves its
 # reference passes the ordinary check and fails this one.
-expect_status "chapter9-msa --only-new --logits refuses: no FP32 kernel of its own" 2 \
+expect_status "chapter9-msa --kernel fused-tiled-tf32 --logits refuses: no FP32 kernel left" 2 \
+    build/chapter9-msa --kernel fused-tiled-tf32 --logits 90 B=1 S=100 N=16 D=256 H=8 --check-only
+gpu_expect "chapter9-msa --only-new: fused-tiled-tf32x3 passes the large-logit check" 0 \
     build/chapter9-msa --only-new --logits 90 B=1 S=100 N=16 D=256 H=8 --check-only
 gpu_expect "chapter7 passes the large-logit check" 0 build/chapter7 --only-new B=1 S=100 N=16 D=256 H=8 --logits 90 --check-only
 gpu_expect "chapter9-msa: its FP32 contenders pass the large-logit check" 0 build/chapter9-msa B=1 S=100 N=16 D=256 H=8 --logits 90 --check-only

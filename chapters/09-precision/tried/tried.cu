@@ -11,7 +11,7 @@
 The chapter's TF32 attention rounds only the queries to TF32 and hands the
 keys, the values and the weights to the tensor cores as plain floats, which
 the instruction cuts. This variant rounds every operand to nearest
-(`ROUNDED` true in `tiled_attention_tf32`): each stage of keys and values
+(`TF32_ROUNDED` in `tiled_attention_tf32`): each stage of keys and values
 in place, once per block, by the threads that copied it
 (`round_stage_to_tf32`), and every weight with `cvt.rna.tf32.f32` before
 its product. The projections are the same cuBLAS TF32 GEMMs.
@@ -31,11 +31,12 @@ the layer and each rounded weight feeds a single `mma.sync` ($d / 8 = 1$).
 
 // book:hide
 #include "../layer.cu"
+#include "../projections.cu"
 // book:show
 
 static void tiled_launch_tf32_rounded(const msa_args *args)
 {
-    tiled_layer(args, true, tf32_gemm, launch_tf32_for<true>);
+    tiled_layer(args, true, tf32_gemm, launch_tf32_for<TF32_ROUNDED>);
 }
 
 // book:hide
