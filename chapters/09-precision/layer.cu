@@ -628,7 +628,11 @@ that the split into launches sends through memory, up to 537 MB of
 $Q K V G$ written and read back and $\hat X$ and $O$ beside them, are some
 2 GB at $S = 512$, over 0.4 ms at 4.8 TB/s: a floor of its own for this
 design. In FP32 it is a small part of the time; with TF32 it is a large
-share of it.
+share of it. That is the price of chapter 7's decision to take the
+projections out of the attention kernel, and it shows where to go next:
+keep $Q$ and $G$ out of memory altogether by computing them inside the
+attention kernel for the block's own rows, where, unlike $K$ and $V$, they
+need no recomputation.
 
 The 3xTF32 layer is as accurate as chapter 7's FP32 one: its error stays
 at the FP32 kernels' level at every shape, some two orders of magnitude
@@ -654,9 +658,5 @@ and the loads, splits and products of a warp wait on each other. That is
 where the 3xTF32 layer has the most to gain: more warps or fewer
 registers per product (a warp-group `wgmma` GEMM, whose operands come from
 shared memory, would free most of the fragment registers), and the split
-done by cheaper instructions. That is the price of chapter 7's decision to take the
-projections out of the attention kernel, and it shows where to go next:
-keep $Q$ and $G$ out of memory altogether by computing them inside the
-attention kernel for the block's own rows, where, unlike $K$ and $V$, they
-need no recomputation.
+done by cheaper instructions.
 */
