@@ -344,6 +344,7 @@ double msa_scale_logits(msa_inputs *in, msa_size z, double largest)
         exit(EXIT_FAILURE);
     }
     double *x = buffers, *q = buffers + block, *k = buffers + 2 * block;
+    double highest = 0.0, lowest = 0.0; /* the largest and the smallest logit */
     for (long column = 0; column < (long)z.B * z.N; column++) {
         layer_norm_column(x, in, z, column / z.N, column % z.N);
         project(q, x, in->wq, z.S, z.D);
@@ -354,13 +355,17 @@ double msa_scale_logits(msa_inputs *in, msa_size z, double largest)
                     double score = 0.0;
                     for (int c = 0; c < d; c++)
                         score += q[(size_t)s * z.D + h * d + c] * k[(size_t)j * z.D + h * d + c];
-                    score = fabs(score) / sqrt((double)d);
-                    if (score > found)
-                        found = score;
+                    score /= sqrt((double)d);
+                    highest = fmax(highest, score);
+                    lowest = fmin(lowest, score);
                 }
     }
     free(buffers);
-    if (found > 0.0) {
+    /* The logit of largest magnitude becomes +largest, never -largest: a
+     * softmax that forgets its maximum overflows on a large positive logit
+     * only, so the sign of wq's scale is chosen to make one. */
+    found = highest >= -lowest ? highest : lowest;
+    if (found != 0.0) {
         const float factor = (float)(largest / found);
         for (size_t i = 0; i < (size_t)z.D * z.D; i++)
             in->wq[i] *= factor;

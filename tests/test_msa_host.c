@@ -442,20 +442,27 @@ static void test_mask_kinds(void **state)
     msa_inputs_free(&in);
 }
 
-/* msa_scale_logits makes the largest |logit| of the layer what it is asked
- * for: the referee then sees logits of that size, and no larger. */
+/* msa_scale_logits makes the logit of largest magnitude +90, whatever its
+ * sign was: the referee then sees logits of that size, and no larger, and a
+ * softmax without its maximum sees exp(90), which overflows a float. Over
+ * a few seeds, the largest logit is negative at least once. */
 static void test_scale_logits(void **state)
 {
     (void)state;
     const msa_size z = {1, 6, 2, 8, 2};
-    msa_inputs in;
-    assert_int_equal(msa_inputs_alloc(&in, z), 0);
-    msa_draw_inputs(&in, z, 5);
-    const double before = msa_scale_logits(&in, z, 90.0);
-    assert_true(before > 0.0 && before < 10.0);
-    const double after = msa_scale_logits(&in, z, 90.0); /* measures again, scales by ~1 */
-    assert_true(fabs(after - 90.0) < 90.0 * 1e-5);
-    msa_inputs_free(&in);
+    int negative = 0;
+    for (unsigned seed = 1; seed <= 12; seed++) {
+        msa_inputs in;
+        assert_int_equal(msa_inputs_alloc(&in, z), 0);
+        msa_draw_inputs(&in, z, seed);
+        const double before = msa_scale_logits(&in, z, 90.0);
+        assert_true(before != 0.0 && fabs(before) < 10.0);
+        negative += before < 0.0;
+        const double after = msa_scale_logits(&in, z, 90.0); /* measures again, scales by ~1 */
+        assert_true(fabs(after - 90.0) < 90.0 * 1e-5);
+        msa_inputs_free(&in);
+    }
+    assert_true(negative > 0);
 }
 
 int main(void)

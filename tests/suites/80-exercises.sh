@@ -306,8 +306,9 @@ graded_gpu "property: no access out of bounds (memcheck)" "$reasons_table" \
     02-naive-any-length--reads-past-T "memcheck at B=1 T=129 C=32 NH=1 \(seed [0-9]+\): "
 graded_gpu "property: no race on shared memory (racecheck)" "$reasons_table" \
     05-shared-stage-tiles--missing-barrier "racecheck at B=1 T=256 C=128 NH=2 \(seed [0-9]+\): "
-graded_gpu "property: no misused barrier (synccheck)" "$reasons_table" \
-    06-msa-layernorm--warp-barrier-mask "synccheck at B=1 S=5 N=3 D=64 H=2 \(seed [0-9]+\): .*Invalid arguments"
+graded_gpu "property: no misused barrier (compute-sanitizer)" "$reasons_table" \
+    06-msa-layernorm--warp-barrier-mask \
+    "(memcheck|synccheck) at B=1 S=5 N=3 D=64 H=2 \(seed [0-9]+\): .*(Illegal instruction|Invalid arguments)"
 graded_gpu "property: a softmax that survives large logits (--logits 90)" "$reasons_table" \
     06-msa-softmax--no-maximum "large logits: (NaN or unwritten output|wrong) at .*--logits 90"
 graded_gpu "property: accuracy at other magnitudes (--input-scale)" "$reasons_table" \
@@ -362,7 +363,8 @@ expect_output "make grade EX=exercises/NAME.cu grades that one exercise" \
 
 # ---------------------------------------------------------------- the proof
 # Every untouched exercise fails cleanly (on its host part, a refused size,
-# NaN or wrong values: no compile error, crash or hang), and every solution
+# NaN or wrong values, or memcheck finding the access the exercise is about:
+# no compile error, crash or hang), and every solution
 # passes everything it is graded on.
 if [ -z "$solution_files" ]; then
     skip "every untouched exercise fails, every solution passes" \
@@ -379,7 +381,7 @@ else
             pass "untouched exercise $name fails on its host part"
         else
             graded_gpu "untouched exercise $name fails" "$stubs_table" "$name" \
-                "(refused size|NaN or unwritten|wrong at|large logits)"
+                "(refused size|NaN or unwritten|wrong at|large logits|memcheck at)"
         fi
         graded_pass "solution $name passes" "$solutions_table" "$name"
     done
