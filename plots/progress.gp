@@ -63,8 +63,8 @@ do for [i = 1:refs] {
     set label i ref_name[i] at graph 1.01, first at left front font ',12' tc rgb ref_colour[i]
 }
 
-set title sprintf("%s at %s: the story against its champions and floors\n%s, %s", \
-                  title, shape, gpu, date)
+set title sprintf("%s: the story against its champions and floors\nat %s, %s, %s", \
+                  title, shape, gpu, date)  # the shape on the second line: it fits
 set ylabel "median time, ms (log scale)"
 set logscale y
 set xrange [-0.6:bars - 0.4]
