@@ -56,7 +56,7 @@ typedef struct {
     int choice_given;
     const char *errors_path;     /* NULL: no accuracy rows */
     double input_scale;          /* the triangle's inputs are drawn in +-input_scale (1) */
-    double logits;               /* 0, or the largest |logit| the MSA weights are scaled to */
+    double logits;               /* 0, or the largest logit (+L) the MSA weights are scaled to */
 } cli_options;
 
 typedef enum {

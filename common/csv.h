@@ -16,7 +16,7 @@ extern "C" {
 #define CSV_HEADER \
     "chapter,kernel,problem,shape,median_ms,min_ms,max_ms,gflops,gbps,gpu,cuda,commit,date"
 /* One checked run's error against the referee (--errors FILE): the input
- * scale (the triangle's inputs drawn in +-scale) and the largest |logit|
+ * scale (the triangle's inputs drawn in +-scale) and the largest logit
  * of an MSA layer scaled by --logits (0 where not used). */
 #define CSV_ACCURACY_HEADER \
     "chapter,kernel,problem,shape,input_scale,largest_logit,rel_l2,max_abs,gpu,cuda,commit,date"
