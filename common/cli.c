@@ -236,7 +236,7 @@ void cli_print_usage(const cli_spec *spec, FILE *out)
     if (spec->scales_inputs)
         fprintf(out, "  --input-scale X    draw the inputs in +-X instead of +-1\n");
     if (spec->scales_logits)
-        fprintf(out, "  --logits L         scale wq so that the logit of largest magnitude is +L\n");
+        fprintf(out, "  --logits L         scale wq: kept keys' largest-magnitude logit becomes +L\n");
     if (spec->allows_files)
         fprintf(out, "  --load DIR         read the inputs from DIR/<name>.npy\n"
                      "  --save DIR         write the inputs, the output and the run's shape\n"

@@ -349,9 +349,12 @@ double msa_scale_logits(msa_inputs *in, msa_size z, double largest)
         layer_norm_column(x, in, z, column / z.N, column % z.N);
         project(q, x, in->wq, z.S, z.D);
         project(k, x, in->wk, z.S, z.D);
+        const long b = column / z.N, n = column % z.N;
         for (int h = 0; h < z.H; h++)
             for (int s = 0; s < z.S; s++)
                 for (int j = 0; j < z.S; j++) {
+                    if (in->mask[((size_t)b * z.S + j) * z.N + n] == 0.0f)
+                        continue; /* a masked key's logit reaches no softmax */
                     double score = 0.0;
                     for (int c = 0; c < d; c++)
                         score += q[(size_t)s * z.D + h * d + c] * k[(size_t)j * z.D + h * d + c];

@@ -102,12 +102,12 @@ extern const char *const msa_mask_kind_names[MSA_MASK_KIND_COUNT];
  * pad masks sequences s >= S - S/10 (none when S < 10). */
 void msa_apply_mask_kind(float *mask, msa_size size, msa_mask_kind kind);
 
-/* Scales wq so that the logit Q K^T / sqrt(d) of largest magnitude in the
- * layer, over every head and every pair of sequences of every column, kept
- * or not, becomes +largest (the check with large logits: a softmax that
- * does not subtract its maximum overflows; with every key kept, as the
- * grader runs it, on that very logit). Returns that logit before the
- * scaling, with its sign. */
+/* Scales wq so that the logit Q K^T / sqrt(d) of largest magnitude that a
+ * softmax of the layer sees (every head, every query, every kept key of
+ * every column) becomes +largest: the check with large logits, where a
+ * softmax that does not subtract its maximum overflows on that very logit,
+ * under any mask. Returns that logit before the scaling, with its sign; 0,
+ * and wq left as it was, when every key is masked. */
 double msa_scale_logits(msa_inputs *inputs, msa_size size, double largest);
 
 /* A mask value of 0 masks its key; any other value keeps it (the referee

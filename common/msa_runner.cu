@@ -445,8 +445,8 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     }
     if (options.logits > 0) {
         const double found = msa_scale_logits(&inputs, size, options.logits);
-        printf("wq scaled: the logit of largest magnitude goes from %.3g to +%.3g\n", found,
-               options.logits);
+        printf("wq scaled: the kept keys' logit of largest magnitude goes from %.3g to +%.3g\n",
+               found, options.logits);
     }
     msa_mask_census census = msa_count_mask_columns(inputs.mask, size);
     printf("inputs %s; mask columns: %ld all kept, %ld all masked, %ld single kept, %ld partial\n",

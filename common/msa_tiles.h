@@ -132,21 +132,31 @@ static __device__ __forceinline__ void prefetch_l2(const float *address)
  * in flight. KEY_STRIDE and VALUE_STRIDE (floats) are the row strides in
  * shared memory, which the tensor-core kernel pads against bank conflicts. */
 
-/* Starts the copies of stage `stage`'s key and value rows and biases. */
+/* Starts the copies of stage `stage`'s key and value rows and biases. A
+ * thread copies the same 16-byte piece (`part`) of every row it takes, rows
+ * `key_step` apart; PARTS divides 32, so a warp's copies cover whole rows. The
+ * row pointers move by a constant from one row to the next: no 64-bit
+ * multiply per copy (the address arithmetic once cost about as many
+ * instructions as the tensor-core kernel's products). */
 template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
 __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_column &c,
                                             int stage, float *keys, float *values, float *bias)
 {
     constexpr int PARTS = HD / 4; /* 16-byte pieces per row */
+    static_assert(32 % PARTS == 0, "a row's pieces must not straddle two warps");
+    const int part = threadIdx.x % PARTS, key_step = blockDim.x / PARTS;
+    const size_t width = 4 * (size_t)p.D; /* floats from one row of P to the next */
     const int first = stage * TILED_STAGE_KEYS;
-    for (int chunk = threadIdx.x; chunk < TILED_STAGE_KEYS * PARTS; chunk += blockDim.x) {
-        const int key = chunk / PARTS, part = chunk % PARTS;
+    /* Past the end, the first key stands in (its weight will be 0). */
+    const float *stand_in = c.head + 2 * p.D + 4 * part;
+    int key = threadIdx.x / PARTS;
+    const float *row = stand_in + (first + key) * width;
+    for (; key < TILED_STAGE_KEYS; key += key_step, row += key_step * width) {
         const int position = first + key;
         const bool inside = position < c.length;
-        /* Past the end, the first key stands in (its weight will be 0). */
-        const float *row = c.head + (size_t)(inside ? position : 0) * (4 * p.D) + 4 * part;
-        copy_async_16(keys + key * KEY_STRIDE + 4 * part, row + 2 * p.D);
-        copy_async_16(values + key * VALUE_STRIDE + 4 * part, row + 3 * p.D);
+        const float *from = inside ? row : stand_in;
+        copy_async_16(keys + key * KEY_STRIDE + 4 * part, from);
+        copy_async_16(values + key * VALUE_STRIDE + 4 * part, from + p.D);
         if (part == 0) {
             if (inside)
                 copy_async_4(bias + key, c.key_bias + position);

@@ -186,6 +186,10 @@ static void test_tensor_core(void)
         host_in[i] = (1.0f + i / 256.0f + i * 1.1920929e-7f) * (i % 2 ? -1.0f : 1.0f) *
                      ldexpf(1.0f, i % 40 - 20);
     host_in[0] = 1.0f + 0.5f * 0.0009765625f; /* exactly half-way between two TF32 values */
+    host_in[2] = -ldexpf(1.0f + 3.0f * 0.00048828125f, 60); /* half-way, negative, large */
+    host_in[4] = 0.0f;
+    host_in[6] = -0.0f;
+    host_in[8] = 1.0e-40f; /* subnormal */
     float *in;
     uint32_t *out, rounded[COUNT], cut[COUNT];
     CUDA_CHECK(cudaMalloc(&in, sizeof host_in));
@@ -206,7 +210,8 @@ static void test_tensor_core(void)
     report(ok_cut, "tf32_operand<false> passes the float's bits on");
 
     /* The device's split is the host's (the figure tf32-split is drawn from
-     * the host's), and big + small gives the float back exactly. */
+     * the host's), its integer rounding gives what cvt.rna gives, and
+     * big + small is the float again, exactly. */
     uint32_t *parts, split[3 * COUNT];
     CUDA_CHECK(cudaMalloc(&parts, sizeof split));
     split_kernel<<<1, COUNT>>>(parts, in);
@@ -214,13 +219,15 @@ static void test_tensor_core(void)
     CUDA_CHECK(cudaMemcpy(split, parts, sizeof split, cudaMemcpyDeviceToHost));
     int ok_split = 1;
     for (int i = 0; i < COUNT; i++) {
-        const tf32_pair cut = split_operand<false>(host_in[i]);
-        const tf32_pair rounded = split_operand<true>(host_in[i]);
-        ok_split &= split[3 * i] == cut.big && split[3 * i + 1] == cut.small &&
-                    split[3 * i + 2] == rounded.small && rounded.big == cut.big &&
-                    bits_as_float(cut.big) + bits_as_float(cut.small) == host_in[i];
+        const tf32_pair host_cut = split_operand<false>(host_in[i]);
+        const tf32_pair host_rounded = split_operand<true>(host_in[i]);
+        ok_split &= split[3 * i] == rounded[i] && split[3 * i] == host_cut.big &&
+                    split[3 * i + 1] == host_cut.small && split[3 * i + 2] == host_rounded.small &&
+                    host_rounded.big == host_cut.big &&
+                    bits_as_float(host_cut.big) + bits_as_float(host_cut.small) == host_in[i];
     }
-    report(ok_split, "split_operand gives the host's big and small parts, which add up to x");
+    report(ok_split, "split_operand rounds as cvt.rna does and gives the host's big and small "
+                     "parts, which add up to x");
     CUDA_CHECK(cudaFree(parts));
     CUDA_CHECK(cudaFree(in));
     CUDA_CHECK(cudaFree(out));

@@ -465,6 +465,39 @@ static void test_scale_logits(void **state)
     assert_true(negative > 0);
 }
 
+/* Only the logits of kept keys count: with one key kept per column, the
+ * largest kept logit becomes 90 while the layer's largest over every key
+ * stays larger; with every key masked there is nothing to scale. (Counting
+ * masked keys too, a drawn mask could hide the very logit meant to
+ * overflow, and a softmax without its maximum passed.) */
+static void test_scale_logits_kept_keys_only(void **state)
+{
+    (void)state;
+    const msa_size z = {1, 6, 2, 8, 2};
+    const size_t cells = (size_t)z.B * z.S * z.N;
+    int larger = 0;
+    for (unsigned seed = 1; seed <= 12; seed++) {
+        msa_inputs in;
+        assert_int_equal(msa_inputs_alloc(&in, z), 0);
+        msa_draw_inputs(&in, z, seed);
+        for (size_t i = 0; i < cells; i++) /* every key masked */
+            in.mask[i] = 0.0f;
+        const float wq0 = in.wq[0];
+        assert_true(msa_scale_logits(&in, z, 90.0) == 0.0);
+        assert_true(in.wq[0] == wq0);
+        for (int s = 0; s < z.S; s++) /* only sequence 0 kept, in every column */
+            for (int n = 0; n < z.N; n++)
+                in.mask[(size_t)s * z.N + n] = s == 0 ? 1.0f : 0.0f;
+        msa_scale_logits(&in, z, 90.0);
+        assert_true(fabs(msa_scale_logits(&in, z, 90.0) - 90.0) < 90.0 * 1e-5);
+        for (size_t i = 0; i < cells; i++)
+            in.mask[i] = 1.0f;
+        larger += fabs(msa_scale_logits(&in, z, 90.0)) > 90.0 * (1.0 + 1e-3);
+        msa_inputs_free(&in);
+    }
+    assert_true(larger > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_msa_counts),
         cmocka_unit_test(test_mask_kinds),
         cmocka_unit_test(test_scale_logits),
+        cmocka_unit_test(test_scale_logits_kept_keys_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

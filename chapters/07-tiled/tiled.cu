@@ -352,8 +352,11 @@ A block has as many warps, up to four, as $S$ can fill. Keys are taken
 lane's rows, their weights, and adds them in. The weights of a step are
 checked together against the $2^8$ limit, with one vote across the warp,
 because a branch only pays when all 32 lanes go the same way. The weights
-overwrite the scores in place; in the rare step whose weights are too
-large, the scores are simply computed again before the reference moves.
+get registers of their own, so the rare step whose weights are too large
+still has its scores to move the reference from. (Writing the weights over
+the scores, to save registers, saves none: the compiler keeps a copy of
+the scores for the rare step anyway, and pays a move for each one, every
+step.)
 `LAZY` chooses the lazy rescale (false: the reference moves at every step).
 */
 
@@ -414,7 +417,7 @@ __device__ __forceinline__ void fp32_step(const float (&q)[ROWS][HD / SPLIT],
                                           int part)
 {
     constexpr int F = HD / SPLIT;
-    float s[ROWS][STEP], added[ROWS];
+    float s[ROWS][STEP], w[ROWS][STEP], added[ROWS];
     fp32_scores<HD, ROWS, SPLIT, STEP>(s, q, m, keys, bias, all_kept, part);
 
     bool move = !LAZY || first;
@@ -425,16 +428,14 @@ __device__ __forceinline__ void fp32_step(const float (&q)[ROWS][HD / SPLIT],
             added[r] = 0.0f;
 #pragma unroll
             for (int j = 0; j < STEP; j++) {
-                s[r][j] = exp2_fast(s[r][j]);
-                added[r] += s[r][j];
+                w[r][j] = exp2_fast(s[r][j]);
+                added[r] += w[r][j];
             }
             too_large |= !(added[r] <= TILED_RENORM_LIMIT); /* also catches inf and NaN */
         }
         move = __any_sync(0xffffffffu, too_large);
-        if (move) /* rare: start again from the scores */
-            fp32_scores<HD, ROWS, SPLIT, STEP>(s, q, m, keys, bias, all_kept, part);
     }
-    if (move) { /* the reference moves up to the step's maximum (warp-uniform branch) */
+    if (move) { /* rare: the reference moves up to the step's maximum (warp-uniform branch) */
 #pragma unroll
         for (int r = 0; r < ROWS; r++) {
             float top = s[r][0];
@@ -451,8 +452,8 @@ __device__ __forceinline__ void fp32_step(const float (&q)[ROWS][HD / SPLIT],
             added[r] = 0.0f;
 #pragma unroll
             for (int j = 0; j < STEP; j++) {
-                s[r][j] = exp2_fast(s[r][j] - shift);
-                added[r] += s[r][j];
+                w[r][j] = exp2_fast(s[r][j] - shift);
+                added[r] += w[r][j];
             }
         }
         first = false;
@@ -469,10 +470,10 @@ __device__ __forceinline__ void fp32_step(const float (&q)[ROWS][HD / SPLIT],
             const float4 v = *reinterpret_cast<const float4 *>(values + j * HD + part * F + c);
 #pragma unroll
             for (int r = 0; r < ROWS; r++) {
-                acc[r][c] = fmaf(s[r][j], v.x, acc[r][c]);
-                acc[r][c + 1] = fmaf(s[r][j], v.y, acc[r][c + 1]);
-                acc[r][c + 2] = fmaf(s[r][j], v.z, acc[r][c + 2]);
-                acc[r][c + 3] = fmaf(s[r][j], v.w, acc[r][c + 3]);
+                acc[r][c] = fmaf(w[r][j], v.x, acc[r][c]);
+                acc[r][c + 1] = fmaf(w[r][j], v.y, acc[r][c + 1]);
+                acc[r][c + 2] = fmaf(w[r][j], v.z, acc[r][c + 2]);
+                acc[r][c + 3] = fmaf(w[r][j], v.w, acc[r][c + 3]);
             }
         }
     }

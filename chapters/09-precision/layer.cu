@@ -562,8 +562,8 @@ What the split costs there: three products for one, 259 GFLOP of
 tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense
 TF32 peak of 535 TFLOP/s. And beside each product the lanes now split: per
 step of 8 values of $k$ a warp splits 16 values of $A$ and 8 of $B$ (a
-`cvt.rna.tf32.f32` and a subtraction each) for its 48 products, about one
-instruction on the lanes per product. The bytes stay as they were, $X$
+`round_to_tf32`'s two integer instructions and a subtraction each) for its
+48 products, more than one instruction on the lanes per product. The bytes stay as they were, $X$
 read and $Y$ written once. In the attention the split triples the
 products too, 206 GFLOP of tensor-core work for its 68.7 GFLOP at this
 shape, and adds the splits of keys, values and weights: a warp splits a

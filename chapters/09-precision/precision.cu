@@ -86,11 +86,13 @@ their own size.
 float: the big part rounded to TF32, and the residual, rounded too or
 handed over as it is (the kernel below chooses; see "A cheaper split").
 It is written for the host as well, so that the figure above is drawn from
-the very function the kernel runs; on the host it does with integer
-arithmetic what `cvt.rna.tf32.f32` does on the device (round half away
-from zero at the 10th stored bit of the mantissa). The MSA layer at the end
-of this chapter splits its operands with it too, so it lives in
-`common/tf32_split.h`: `round_to_tf32` (`to_tf32` on the device), the
+the very function the kernel runs, and it rounds with integer arithmetic,
+on the host and on the device alike: add half a unit of the 10th stored
+bit of the mantissa to the float's bits, then clear the 13 bits below it.
+For a finite float that is exactly what `cvt.rna.tf32.f32` gives (round
+half away from zero; a carry out of the mantissa moves the exponent up, as
+it should). The MSA layer at the end of this chapter splits its operands
+with it too, so it lives in `common/tf32_split.h`: `round_to_tf32`, the
 subtraction, and a `tf32_pair` of the two operands.
 
 ## The kernel
@@ -103,7 +105,7 @@ multiply of a step of 8 values of $k$ now splits each operand into two
 fragments and issues three `mma.sync` where chapter 8 issued one.
 
 Twice the fragments and three times the products: the instructions around
-the products now cost more than the products. Two changes keep them few.
+the products now cost more than the products. Three changes keep them few.
 
 **Loads of 8 bytes.** The tensor core sums over the 8 values of $k$ of a
 step in an order of its own; it does not care which $k$ a column of $A$
@@ -118,9 +120,18 @@ multiple of 32 (and for $HS = 8$, 40, ... as well). Three tiles of
 $128 \times 72$ floats are 108 KB, and two blocks still fit on a
 multiprocessor.
 
-**A cheaper split.** Rounding the big part takes one `cvt.rna.tf32.f32` and
-the residual one subtraction; rounding the small part would take a second
-`cvt`. The kernel hands the small part over as it is and lets the tensor
+**Rounding with integers.** PTX has an instruction for the rounding,
+`cvt.rna.tf32.f32`, but on the H200 it costs more than the two integer
+instructions of `round_to_tf32`, and the kernel rounds two values for every
+product it issues. The same kernel with the conversion instruction
+(`tf32x3+cvt` in the appendix) takes
+{{median_ms|tf32x3+cvt|B=8 T=1024 C=768 NH=12}} ms where `tf32x3` takes
+{{median_ms|tf32x3|B=8 T=1024 C=768 NH=12}} ms, for results identical to
+the last bit.
+
+**The small part cut, not rounded.** The residual takes one subtraction;
+rounding it too would take two more instructions. The kernel hands the
+small part over as it is and lets the tensor
 core drop its 13 low bits, as chapter 8 observed it does: the small part
 then loses at most $2^{-10}$ of itself instead of $2^{-11}$, $2^{-21}$ of
 $|x|$ instead of $2^{-22}$. Whatever the hardware does with those bits,
@@ -136,7 +147,13 @@ products.
 
 #define TF32X3_PAD 8 /* floats added to each row: 8-byte loads without bank conflicts */
 
-template <bool ROUND_SMALL>
+/* The kernel's split: the big part rounded, the small part handed over for the
+ * tensor core to cut. (The appendix's variants bring splits of their own.) */
+struct split_cut {
+    static __device__ __forceinline__ tf32_pair of(float x) { return split_operand<false>(x); }
+};
+
+template <class Split>
 __device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
                                                      const float *query_tile,
                                                      const float *key_tile, int warp_row,
@@ -152,18 +169,16 @@ __device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][
 #pragma unroll
         for (int n = 0; n < TF32_N_TILES; n++) {
             const float2 w = *reinterpret_cast<const float2 *>(b_lane + 8 * n * stride + k);
-            b[n][0] = split_operand<ROUND_SMALL>(w.x); /* fragment row t:     k + 2t */
-            b[n][1] = split_operand<ROUND_SMALL>(w.y); /* fragment row t + 4: k + 2t + 1 */
+            b[n][0] = Split::of(w.x); /* fragment row t:     k + 2t */
+            b[n][1] = Split::of(w.y); /* fragment row t + 4: k + 2t + 1 */
         }
 #pragma unroll
         for (int m = 0; m < TF32_M_TILES; m++) {
             const float *p = a_lane + 16 * m * stride + k;
             const float2 top = *reinterpret_cast<const float2 *>(p);              /* row g */
             const float2 bottom = *reinterpret_cast<const float2 *>(p + 8 * stride); /* g + 8 */
-            const tf32_pair a0 = split_operand<ROUND_SMALL>(top.x),
-                            a1 = split_operand<ROUND_SMALL>(bottom.x),
-                            a2 = split_operand<ROUND_SMALL>(top.y),
-                            a3 = split_operand<ROUND_SMALL>(bottom.y);
+            const tf32_pair a0 = Split::of(top.x), a1 = Split::of(bottom.x),
+                            a2 = Split::of(top.y), a3 = Split::of(bottom.y);
             const uint32_t a_big[4] = {a0.big, a1.big, a2.big, a3.big};
             const uint32_t a_small[4] = {a0.small, a1.small, a2.small, a3.small};
 #pragma unroll
@@ -176,24 +191,24 @@ __device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][
     }
 }
 
-template <bool ROUND_SMALL>
+template <class Split>
 struct tf32x3_multiply {
     static __device__ __forceinline__ void tile(float (&sum)[TF32_M_TILES][TF32_N_TILES][4],
                                                 const float *query_tile, const float *key_tile,
                                                 int warp_row, int warp_col, int HS)
     {
-        tf32x3_multiply_tile<ROUND_SMALL>(sum, query_tile, key_tile, warp_row, warp_col, HS);
+        tf32x3_multiply_tile<Split>(sum, query_tile, key_tile, warp_row, warp_col, HS);
     }
 };
 
 /* Chapter 8's walk along a row of tiles, with the three-product multiply. */
-template <bool ROUND_SMALL>
+template <class Split>
 __global__ void __launch_bounds__(TF32_THREADS, 2)
     tf32x3_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
 {
     extern __shared__ float4 tf32x3_space[];
     float *tiles = reinterpret_cast<float *>(tf32x3_space);
-    tf32_walk_row<tf32x3_multiply<ROUND_SMALL>, TF32X3_PAD>(preatt, inp, B, T, NH, HS, tiles);
+    tf32_walk_row<tf32x3_multiply<Split>, TF32X3_PAD>(preatt, inp, B, T, NH, HS, tiles);
 }
 
 // book:hide
@@ -209,7 +224,7 @@ static void tf32x3_launch_with(const triangle_args *args, tf32_kernel_function k
 
 static void tf32x3_launch(const triangle_args *args)
 {
-    tf32x3_launch_with(args, tf32x3_rows_scores<false>);
+    tf32x3_launch_with(args, tf32x3_rows_scores<split_cut>);
 }
 
 extern const triangle_kernel tf32x3_kernel = {tf32_refuses, tf32x3_launch};
@@ -276,7 +291,7 @@ strongest FP32 champion, `cublas-rows`
 
 Against its floors: three times the 0.012 ms of TF32 arithmetic is still
 below the 0.052 ms the scores take to write, so the memory floor binds, and
-`tf32x3` is at about three times it. It is not the tensor cores that hold it
+`tf32x3` is at nearly three times it. It is not the tensor cores that hold it
 back (they are busy on a small fraction of the cycles), but the same
 things as in chapter 8, now with more instructions around each product:
 the loads of the fragments, the split, the stores, and too few warps to

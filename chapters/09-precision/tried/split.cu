@@ -8,8 +8,8 @@
 /*md
 # Precision on tensor cores: the splits not kept
 
-Two variants of `tf32x3` were measured beside it. This file #includes the
-chapter, so that both use its split, its copies and its stores.
+Three variants of `tf32x3` were measured beside it. This file #includes the
+chapter, so that all three use its copies and its stores.
 */
 
 #include "../precision.cu"
@@ -17,18 +17,50 @@ chapter, so that both use its split, its copies and its stores.
 /*md
 ## Rounding the small part too
 
-`tf32x3+rounded` rounds the residual to TF32 with a second
-`cvt.rna.tf32.f32` instead of letting the tensor core drop its low bits.
+`tf32x3+rounded` rounds the residual to TF32 too, with a second
+`round_to_tf32`, instead of letting the tensor core drop its low bits.
 That halves the error of the small part ($2^{-22}$ of $|x|$ instead of
-$2^{-21}$), and costs one instruction per operand.
+$2^{-21}$), and costs two instructions per operand.
 */
 
 // book:hide
+struct split_rounded {
+    static __device__ __forceinline__ tf32_pair of(float x) { return split_operand<true>(x); }
+};
+
 static void tf32x3_rounded_launch(const triangle_args *args)
 {
-    tf32x3_launch_with(args, tf32x3_rows_scores<true>);
+    tf32x3_launch_with(args, tf32x3_rows_scores<split_rounded>);
 }
 extern const triangle_kernel tf32x3_rounded_kernel = {tf32_refuses, tf32x3_rounded_launch};
+// book:show
+
+/*md
+## Rounding with the conversion instruction
+
+`tf32x3+cvt` rounds the big part with `cvt.rna.tf32.f32`, the instruction
+PTX offers for it, instead of `round_to_tf32`'s two integer instructions.
+Both give the same TF32 value for every finite float (the device test of
+`common/` checks it), so the results are identical to the last bit; only
+the time differs.
+*/
+
+struct split_cvt {
+    static __device__ __forceinline__ tf32_pair of(float x)
+    {
+        tf32_pair pair;
+        pair.big = to_tf32(x); /* cvt.rna.tf32.f32 */
+        pair.small = __float_as_uint(x - __uint_as_float(pair.big));
+        return pair;
+    }
+};
+
+// book:hide
+static void tf32x3_cvt_launch(const triangle_args *args)
+{
+    tf32x3_launch_with(args, tf32x3_rows_scores<split_cvt>);
+}
+extern const triangle_kernel tf32x3_cvt_kernel = {tf32_refuses, tf32x3_cvt_launch};
 // book:show
 
 /*md
