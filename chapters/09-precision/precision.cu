@@ -84,7 +84,8 @@ their own size.
 
 `split_operand` returns the two operands the tensor core is given for a
 float: the big part rounded to TF32, and the residual, rounded too or
-handed over as it is (the kernel below chooses; see "A cheaper split").
+handed over as it is (the kernel below chooses; see "The small part cut,
+not rounded").
 It is written for the host as well, so that the figure above is drawn from
 the very function the kernel runs, and it rounds with integer arithmetic,
 on the host and on the device alike: add half a unit of the 10th stored
