@@ -136,8 +136,8 @@ static __device__ __forceinline__ void prefetch_l2(const float *address)
  * thread copies the same 16-byte piece (`part`) of every row it takes, rows
  * `key_step` apart; PARTS divides 32, so a warp's copies cover whole rows. The
  * row pointers move by a constant from one row to the next: no 64-bit
- * multiply per copy (the address arithmetic once cost about as many
- * instructions as the tensor-core kernel's products). */
+ * multiply per copy (the address arithmetic once cost the tensor-core
+ * kernel more instructions than its products). */
 template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
 __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_column &c,
                                             int stage, float *keys, float *values, float *bias)

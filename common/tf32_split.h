@@ -24,9 +24,10 @@ typedef struct {
  * same on the host and the device. Add half a unit of the 10th stored
  * mantissa bit, then cut the 13 bits below it: two integer instructions,
  * which cost less than the conversion does on sm_90 (chapter 9 measures the
- * difference; tests/test_device.cu checks that the two agree). A float within half a TF32 unit of FLT_MAX rounds to infinity,
- * as it should; a NaN whose payload lies only in the low 13 bits would become
- * infinity, and the split's small part (x - big, a NaN) still carries it. */
+ * difference; tests/test_device.cu checks that the two agree). A float
+ * within half a TF32 unit of FLT_MAX rounds to infinity, as it should; a NaN
+ * whose payload lies only in the low 13 bits would become infinity, and the
+ * split's small part (x - big, a NaN) still carries it. */
 static __host__ __device__ __forceinline__ uint32_t round_to_tf32(float x)
 {
     uint32_t bits;
