@@ -137,15 +137,6 @@ static void test_warp_reductions(void)
 
 /* ---------------------------------------------------------------- TF32 and mma.sync */
 
-/* The nearest TF32 value, ties away from zero, as cvt.rna.tf32.f32 rounds:
- * add half of the 13 dropped bits' weight to the magnitude, then drop them. */
-static uint32_t host_round_tf32(float x)
-{
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    return (bits + 0x1000u) & 0xffffe000u;
-}
-
 __global__ void tf32_kernel(uint32_t *rounded, uint32_t *cut, const float *in)
 {
     rounded[threadIdx.x] = tf32_operand<true>(in[threadIdx.x]);
@@ -203,7 +194,7 @@ static void test_tensor_core(void)
     for (int i = 0; i < COUNT; i++) {
         uint32_t bits;
         memcpy(&bits, &host_in[i], sizeof bits);
-        ok_round &= rounded[i] == host_round_tf32(host_in[i]);
+        ok_round &= rounded[i] == round_to_tf32(host_in[i]); /* tf32_split.h, on the host */
         ok_cut &= cut[i] == bits;
     }
     report(ok_round, "tf32_operand<true> rounds to the nearest TF32 value, ties away from zero");
