@@ -553,18 +553,20 @@ of 2.31 ms at the 66.9 TFLOP/s of the H200: the target a layer on the
 tensor cores must beat to be worth its complexity. So the 3xTF32 layer
 brings a GEMM of its own, `tf32x3_gemm`, for `tiled_layer` to call where
 the TF32 layer calls cuBLAS. It is made of pieces the chapters already
-have: chapter 8's tile of $128 \times 128$ outputs and its warps of
-$64 \times 32$, chapter 5's stages in shared memory filled by `cp.async`
-while the previous stage is multiplied, and the triangle's split multiply.
-Its code closes the chapter.
+have (chapter 5's stages in shared memory filled by `cp.async` while the
+previous stage is multiplied, the triangle's split) and one new one:
+Hopper's warp-group instruction, `wgmma`, which takes one of its operands
+straight from shared memory. Its code closes the chapter.
 
 What the split costs there: three products for one, 259 GFLOP of
 tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense
-TF32 peak of 535 TFLOP/s. And beside each product the lanes now split: per
-step of 8 values of $k$ a warp splits 16 values of $A$ and 8 of $B$ (a
-`round_to_tf32`'s two integer instructions and a subtraction each) for its
-48 products, more than one instruction on the lanes per product. The bytes stay as they were, $X$
-read and $Y$ written once. In the attention the split triples the
+TF32 peak of 535 TFLOP/s. The lanes split too, but less than in the
+triangle: the weights are split once per call, before the GEMM, and a
+warp splits only its own 16 rows of $X$, 4 values a lane per step of 8
+values of $k$, for the step's three `wgmma`s of $64 \times 128 \times 8$.
+$X$ is read and $Y$ written once; the weights, split, are twice their
+size, and every block reads them from the L2 cache.
+In the attention the split triples the
 products too, 206 GFLOP of tensor-core work for its 68.7 GFLOP at this
 shape, and adds the splits of keys, values and weights: a warp splits a
 fragment of keys or of values (two floats a lane) for its two m-tiles, six
@@ -576,6 +578,7 @@ of features of $O$, $3d / 8$ products.
 /* The projections in 3xTF32 (a tiled_gemm_fn): chapters/09-precision/projections.cu. */
 void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
                  const float *w, int ldw, int out, int in, long rows);
+size_t tf32x3_scratch_floats(msa_size z); /* the layer's, and the split weights' */
 
 static void tiled_launch_tf32x3(const msa_args *args)
 {
@@ -583,7 +586,7 @@ static void tiled_launch_tf32x3(const msa_args *args)
 }
 
 extern const msa_kernel fused_tiled_tf32x3_kernel =
-    {tiled_refuses, tiled_scratch_floats, tiled_launch_tf32x3};
+    {tiled_refuses, tf32x3_scratch_floats, tiled_launch_tf32x3};
 // book:show
 
 /*md
@@ -650,13 +653,12 @@ AlphaFold shape. It is not yet where the arithmetic says it could be. Its
 {{speedup|fused-tiled-tf32|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} times the
 TF32 layer's, for three times its products, and above the 2.31 ms floor of
 the FP32 lanes computed above, while three times the products at the dense
-TF32 peak would take 0.87 ms. Both of its big kernels, the projection GEMM
-and the attention, keep the tensor cores busy only a small part of the
-time: with 200 registers a lane they run few warps per multiprocessor
-(one block of eight warps for the GEMM, two of four for the attention),
-and the loads, splits and products of a warp wait on each other. That is
-where the 3xTF32 layer has the most to gain: more warps or fewer
-registers per product (a warp-group `wgmma` GEMM, whose operands come from
-shared memory, would free most of the fragment registers), and the split
-done by cheaper instructions.
+TF32 peak would take 0.87 ms. Moving the projections from `mma.sync` to
+`wgmma` took the layer from
+{{median_ms|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms to its
+{{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} (the appendix keeps the
+`mma.sync` GEMM). The attention is now the larger half of the layer, and it
+is still built of `mma.sync`: 200 registers a lane, two blocks of four
+warps per multiprocessor, the loads, splits and products of a warp waiting
+on each other. That is where the 3xTF32 layer has the most left to gain.
 */

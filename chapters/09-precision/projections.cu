@@ -1,5 +1,6 @@
 // chapters/09-precision/projections.cu - Chapter 9: the MSA layer's projection GEMMs in 3xTF32,
-// Y = X W^T on the tensor cores (cuBLAS has no 3xTF32 on Hopper); fused-tiled-tf32x3 calls it.
+// Y = X W^T on Hopper's warp-group tensor-core instruction (cuBLAS has no 3xTF32 on Hopper);
+// fused-tiled-tf32x3 calls it.
 //
 //   make build/chapter9-msa
 //   build/chapter9-msa --kernel fused-tiled-tf32x3 B=1 S=512 N=256 D=256 H=8 --reps 20
@@ -9,167 +10,270 @@
 
 `tf32x3_gemm` computes $Y = X W^T$ for row-major $X$ (rows $\times$ in)
 and $W$ (out $\times$ in), which is how the layer stores its activations
-and its weights: both operands run along $k$ in memory, so a row of $X$
-is a row of $A$ and a row of $W$ a column of $B$, `mma.sync`'s
-`.row.col` as it is. A block computes a tile of $128 \times 128$ outputs
-with eight warps of $64 \times 32$, chapter 8's tile, and walks $k$ in
-stages of 32 through a ring of three buffers in shared memory, filled by
-`cp.async` two stages ahead (chapter 5). The multiply of a stage is the
-triangle's `tf32x3` multiply: the fragments loaded as pairs of
-neighbouring floats (fragment column $t$ is $k = 2t$), rows padded to
-$32 + 8$ floats so that those 8-byte loads are free of bank conflicts, the
-$B$ fragments of a step split once, then each m-tile's $A$ fragment split
-and multiplied with them.
+and its weights: both operands run along $k$ in memory ("K-major"), the
+only order the tensor cores accept TF32 operands in.
+
+`mma.sync` is a warp's instruction, and every operand passes through the
+warp's registers: in the triangle's kernel half of a lane's registers
+held fragments and their split parts. Hopper has a second, larger
+instruction, `wgmma.mma_async`: the four warps of a *warp group* multiply
+a $64 \times 8$ tile $A$ by an $8 \times 128$ tile $B$ in one instruction,
+$A$ from their registers (each warp its 16 rows, in `mma.sync`'s
+fragment), $B$ straight from shared memory, the $64 \times 128$ sums in
+the registers, 64 a lane. The instruction only starts the product
+(*async*): the warp group goes on, and later waits for it. And it issues
+eight times the work of an `mma.sync` per instruction: where the
+triangle's warps kept the tensor cores busy a fraction of the time, two
+warp groups can keep them busy.
+
+Reading $B$ from shared memory means the tensor cores read it in the
+order they want, which `common/wgmma.h` describes: *core matrices* of 8
+rows by 4 values of $k$, 128 contiguous bytes each, and a *descriptor*
+that says where the first one is and how far the next one lies along $k$
+and along the rows. The split cannot happen on the way any more: the
+tensor cores read $B$ as it is. So the weights are split before the GEMM,
+once per call, by a small kernel that writes $W_{\text{big}}$ and
+$W_{\text{small}}$ in exactly the order a stage of the GEMM holds them
+(`x3_weight_index`): a block's copies of a stage of $W$ are then one
+contiguous run of 32 KB. $A$, the activations, is split as before, in the
+registers, after its fragments are loaded from the stage.
+
+A block computes $128 \times 128$ outputs with two warp groups of
+$64 \times 128$ and walks $k$ in stages of 32 through a ring of four
+buffers, filled by `cp.async` three stages ahead (chapter 5). Each stage
+is 4 steps of 8 values of $k$, and each step three `wgmma`s: small times
+big, big times small, big times big, as in `mma_tf32x3`.
 */
 
 // book:hide
 #include <stdint.h>
 
 #include "msa.h"
-#include "msa_tiled_layer.h" /* tiled_gemm_fn's arguments */
-#include "tf32_split.h"      /* split_operand, mma_tf32x3 */
+#include "msa_tiled_layer.h" /* tiled_gemm_fn's arguments, tiled_scratch_floats */
+#include "tf32_split.h"      /* split_operand */
+#include "wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
 // book:show
 
-#define X3_TILE 128                  /* rows and columns of Y per block */
-#define X3_DEPTH 32                  /* values of k per stage */
-#define X3_STAGES 3                  /* buffers in the ring */
-#define X3_STRIDE (X3_DEPTH + 8)     /* floats per row of a stage: 8 mod 32, as in tf32x3 */
-#define X3_THREADS 256               /* 8 warps: 2 x 4 of 64 x 32 outputs */
-#define X3_STAGE_FLOATS (2 * X3_TILE * X3_STRIDE) /* the rows of X, then the rows of W */
+#define X3_ROWS 128               /* rows of Y per block: two warp groups of 64 */
+#define X3_COLS 128               /* columns of Y per block: one wgmma's n */
+#define X3_DEPTH 32               /* values of k per stage */
+#define X3_STAGES 4               /* buffers in the ring */
+#define X3_THREADS 256            /* two warp groups */
+#define X3_A_STRIDE (X3_DEPTH + 4) /* floats per row of X in a stage: the fragments' loads
+                                     (rows g, columns t) hit 32 different banks */
+#define X3_A_FLOATS (X3_ROWS * X3_A_STRIDE)
+#define X3_B_FLOATS (X3_COLS * X3_DEPTH) /* one part of W's stage: big, or small */
+#define X3_STAGE_FLOATS (X3_A_FLOATS + 2 * X3_B_FLOATS)
 
-/* Starts the copies of the stage at k0: rows of X and of W, the values of
- * k below `in`. Past the last row (or output column) the last one stands in;
- * what is computed from it is never stored. */
-__device__ __forceinline__ void x3_fetch(float *stage, const float *x, int ldx, const float *w,
-                                         int ldw, long first_row, long rows, int first_col,
-                                         int out, int k0, int in)
+/* Where part `part` (0 big, 1 small) of W's element (col, k) lives in the
+ * split weights: tile of X3_COLS columns after tile, stage after stage, big
+ * part then small, each stage as a stage of the GEMM holds it, in core
+ * matrices of 8 columns by 4 values of k (32 floats, 128 bytes): the 8 core
+ * matrices along a stage's k side by side, then the next 8 columns. For
+ * the host too. */
+static __host__ __device__ __forceinline__ size_t x3_weight_index(int col, int k, int part,
+                                                                  int stages)
 {
-    constexpr int PARTS = X3_DEPTH / 4; /* 16-byte pieces per row */
-    for (int chunk = threadIdx.x; chunk < X3_TILE * PARTS; chunk += X3_THREADS) {
-        const int r = chunk / PARTS, k = k0 + 4 * (chunk % PARTS);
-        if (k >= in)
-            continue;
-        const long row = min(first_row + r, rows - 1);
-        const int col = min(first_col + r, out - 1);
-        float *to = stage + r * X3_STRIDE + (k - k0);
-        copy_async_16(to, x + row * ldx + k);
-        copy_async_16(to + X3_TILE * X3_STRIDE, w + (size_t)col * ldw + k);
-    }
+    const int tile = col / X3_COLS, n = col % X3_COLS, stage = k / X3_DEPTH, kk = k % X3_DEPTH;
+    const size_t first = (((size_t)tile * stages + stage) * 2 + part) * X3_B_FLOATS;
+    return first + (size_t)(n / 8) * (8 * X3_DEPTH) + (kk / 4) * 32 + (n % 8) * 4 + kk % 4;
 }
 
-/* sum += the stage's X rows times its W rows, over `depth` values of k (a
- * multiple of 8): 4 x 4 tiles of 16 x 8 per warp, three products each. */
-__device__ __forceinline__ void x3_multiply(float (&sum)[4][4][4], const float *stage,
-                                            int warp_row, int warp_col, int depth)
+/* The descriptor of step `step` (8 values of k) of one part of a stage of W:
+ * along k the next core matrix is 128 bytes on, along n 8 * X3_DEPTH floats. */
+__device__ __forceinline__ uint64_t x3_descriptor(const float *part, int step)
+{
+    return wgmma_descriptor(part + step * 2 * 32, 128, 8 * X3_DEPTH * (int)sizeof(float));
+}
+
+/* One thread per element of the split weights: W's values, zero past its
+ * `out` columns and `in` values of k, split in two. */
+__global__ void x3_split_weights(float *split, const float *__restrict__ w, int ldw, int out,
+                                 int in, int stages, long count)
+{
+    const long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    const int depth = stages * X3_DEPTH, col = (int)(i / depth), k = (int)(i % depth);
+    const float value = col < out && k < in ? w[(size_t)col * ldw + k] : 0.0f;
+    const tf32_pair pair = split_operand<false>(value);
+    split[x3_weight_index(col, k, 0, stages)] = __uint_as_float(pair.big);
+    split[x3_weight_index(col, k, 1, stages)] = __uint_as_float(pair.small);
+}
+
+/* Starts the copies of stage `s` (values k0 = 32 s on): the block's rows of X
+ * below `in` (past the last row the last one stands in; what is computed
+ * from it is never stored), and both parts of W's stage, as they lie. */
+__device__ __forceinline__ void x3_fetch(float *stage, const float *x, int ldx,
+                                         const float *w_stage, long first_row, long rows, int k0,
+                                         int in)
+{
+    constexpr int PARTS = X3_DEPTH / 4; /* 16-byte pieces per row of X */
+    for (int chunk = threadIdx.x; chunk < X3_ROWS * PARTS; chunk += X3_THREADS) {
+        const int r = chunk / PARTS, k = k0 + 4 * (chunk % PARTS);
+        if (k < in)
+            copy_async_16(stage + r * X3_A_STRIDE + (k - k0),
+                          x + min(first_row + r, rows - 1) * ldx + k);
+    }
+    for (int chunk = threadIdx.x; chunk < 2 * X3_B_FLOATS / 4; chunk += X3_THREADS)
+        copy_async_16(stage + X3_A_FLOATS + 4 * chunk, w_stage + 4 * chunk);
+}
+
+/* sum = the stage's X rows times its W columns over STEPS steps of 8 values
+ * of k: this warp's A fragments loaded and split, then three wgmmas per
+ * step, and the wait for them. STEPS is a template argument so that no
+ * branch sits between the wgmmas (the compiler would fence each of them). */
+template <int STEPS>
+__device__ __forceinline__ void x3_multiply(float (&sum)[64], const float *stage)
 {
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-    const float *a_lane = stage + (warp_row + g) * X3_STRIDE + 2 * t;
-    const float *b_lane = stage + (X3_TILE + warp_col + g) * X3_STRIDE + 2 * t;
+    const float *a_lane = stage + (threadIdx.x / 32 * 16 + g) * X3_A_STRIDE + t; /* warp w: rows 16w.. */
+    const float *w_big = stage + X3_A_FLOATS, *w_small = w_big + X3_B_FLOATS;
+    uint32_t big[STEPS][4], small[STEPS][4];
 #pragma unroll
-    for (int k = 0; k < X3_DEPTH; k += 8) {
-        if (k >= depth)
-            break;
-        tf32_pair b[4][2]; /* this step's B fragments, split once */
+    for (int j = 0; j < STEPS; j++) {
+        const float *p = a_lane + 8 * j;
+        const float v[4] = {p[0], p[8 * X3_A_STRIDE], p[4], p[8 * X3_A_STRIDE + 4]};
 #pragma unroll
-        for (int n = 0; n < 4; n++) {
-            const float2 v = *reinterpret_cast<const float2 *>(b_lane + 8 * n * X3_STRIDE + k);
-            b[n][0] = split_operand<false>(v.x); /* fragment row t:     k + 2t */
-            b[n][1] = split_operand<false>(v.y); /* fragment row t + 4: k + 2t + 1 */
-        }
-#pragma unroll
-        for (int m = 0; m < 4; m++) {
-            const float *p = a_lane + 16 * m * X3_STRIDE + k;
-            const float2 top = *reinterpret_cast<const float2 *>(p);                    /* g */
-            const float2 bottom = *reinterpret_cast<const float2 *>(p + 8 * X3_STRIDE); /* g+8 */
-            const tf32_pair a0 = split_operand<false>(top.x), a1 = split_operand<false>(bottom.x),
-                            a2 = split_operand<false>(top.y), a3 = split_operand<false>(bottom.y);
-            const uint32_t big[4] = {a0.big, a1.big, a2.big, a3.big};
-            const uint32_t small[4] = {a0.small, a1.small, a2.small, a3.small};
-#pragma unroll
-            for (int n = 0; n < 4; n++)
-                mma_tf32x3(sum[m][n], big, small, b[n][0], b[n][1]);
+        for (int i = 0; i < 4; i++) {
+            const tf32_pair pair = split_operand<false>(v[i]);
+            big[j][i] = pair.big;
+            small[j][i] = pair.small;
         }
     }
+    wgmma_hold(sum);
+    wgmma_fence();
+#pragma unroll
+    for (int j = 0; j < STEPS; j++) {
+        wgmma_tf32_m64n128k8(sum, small[j], x3_descriptor(w_big, j), j > 0); /* j = 0: afresh */
+        wgmma_tf32_m64n128k8(sum, big[j], x3_descriptor(w_small, j), true);
+        wgmma_tf32_m64n128k8(sum, big[j], x3_descriptor(w_big, j), true);
+    }
+    wgmma_commit();
+    wgmma_wait<0>();
+    wgmma_hold(sum);
 }
 
 /*md
-The kernel adds each stage's products in accumulators of their own, fresh
-at zero, and those to the output's running sums in the FP32 lanes: with
-$k$ up to 264, 99 products would otherwise feed each accumulator, and the
-tensor core's one-sided additions would leave twice the error that
-the triangle's `tf32x3` showed at $HS = 128$. Twelve products per chain
-cost 64 more registers and one addition per output and stage.
+The kernel adds each stage's products in sums of their own, which the
+stage's first `wgmma` starts afresh, and those to the output's running
+sums in the FP32 lanes: with $k$ up to 264, 99 products would otherwise
+feed each accumulator, and the tensor core's one-sided additions would
+leave twice the error that the triangle's `tf32x3` showed at $HS = 128$.
+Twelve products per chain cost 64 more registers and one addition per
+output and stage.
 */
 
 __global__ void __launch_bounds__(X3_THREADS, 1)
     tf32x3_gemm_kernel(float *y, int ldy, const float *__restrict__ x, int ldx,
-                       const float *__restrict__ w, int ldw, int out, int in, long rows)
+                       const float *__restrict__ w_split, int out, int in, long rows)
 {
     extern __shared__ float4 x3_space[];
     float *ring = reinterpret_cast<float *>(x3_space);
-    const int col_tiles = (out + X3_TILE - 1) / X3_TILE; /* neighbouring blocks share rows of X */
-    const long first_row = (long)(blockIdx.x / col_tiles) * X3_TILE;
-    const int first_col = (int)(blockIdx.x % col_tiles) * X3_TILE;
-    const int warp = threadIdx.x / 32, warp_row = warp / 4 * 64, warp_col = warp % 4 * 32;
+    const int col_tiles = (out + X3_COLS - 1) / X3_COLS; /* neighbouring blocks share rows of X */
+    const long first_row = (long)(blockIdx.x / col_tiles) * X3_ROWS;
+    const int col_tile = (int)(blockIdx.x % col_tiles);
     const int stages = (in + X3_DEPTH - 1) / X3_DEPTH;
+    const float *w_tile = w_split + (size_t)col_tile * stages * 2 * X3_B_FLOATS;
 
     for (int s = 0; s < X3_STAGES - 1; s++) {
         if (s < stages)
-            x3_fetch(ring + s * X3_STAGE_FLOATS, x, ldx, w, ldw, first_row, rows, first_col, out,
-                     s * X3_DEPTH, in);
+            x3_fetch(ring + s * X3_STAGE_FLOATS, x, ldx, w_tile + (size_t)s * 2 * X3_B_FLOATS,
+                     first_row, rows, s * X3_DEPTH, in);
         copy_async_commit();
     }
-    float total[4][4][4] = {};
+    float total[64] = {}, sum[64] = {};
     for (int s = 0; s < stages; s++) {
         copy_async_wait<X3_STAGES - 2>(); /* this thread's copies of stage s have landed */
+        fence_shared_for_wgmma();          /* where the tensor cores will read them */
         __syncthreads(); /* everyone's have, and stage s - 1's buffer is free again */
         const int next = s + X3_STAGES - 1;
         if (next < stages)
-            x3_fetch(ring + next % X3_STAGES * X3_STAGE_FLOATS, x, ldx, w, ldw, first_row, rows,
-                     first_col, out, next * X3_DEPTH, in);
+            x3_fetch(ring + next % X3_STAGES * X3_STAGE_FLOATS, x, ldx,
+                     w_tile + (size_t)next * 2 * X3_B_FLOATS, first_row, rows, next * X3_DEPTH,
+                     in);
         copy_async_commit();
-        float sum[4][4][4] = {};
-        x3_multiply(sum, ring + s % X3_STAGES * X3_STAGE_FLOATS, warp_row, warp_col,
-                    min(X3_DEPTH, in - s * X3_DEPTH));
+        const float *stage = ring + s % X3_STAGES * X3_STAGE_FLOATS;
+        switch (min(X3_DEPTH, in - s * X3_DEPTH) / 8) { /* only the last stage may be short */
+        case 4: x3_multiply<4>(sum, stage); break;
+        case 3: x3_multiply<3>(sum, stage); break;
+        case 2: x3_multiply<2>(sum, stage); break;
+        default: x3_multiply<1>(sum, stage); break;
+        }
 #pragma unroll
-        for (int m = 0; m < 4; m++)
-#pragma unroll
-            for (int n = 0; n < 4; n++)
-#pragma unroll
-                for (int e = 0; e < 4; e++)
-                    total[m][n][e] += sum[m][n][e];
+        for (int i = 0; i < 64; i++)
+            total[i] += sum[i];
     }
 
+    /* total[4j .. 4j + 3]: columns 8j + 2t, 8j + 2t + 1 of rows g and g + 8 */
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 #pragma unroll
-    for (int m = 0; m < 4; m++)
+    for (int half = 0; half < 2; half++) {
+        const long row = first_row + threadIdx.x / 32 * 16 + g + 8 * half;
+        if (row >= rows)
+            continue;
 #pragma unroll
-        for (int half = 0; half < 2; half++) {
-            const long row = first_row + warp_row + 16 * m + g + 8 * half;
-            if (row >= rows)
-                continue;
-#pragma unroll
-            for (int n = 0; n < 4; n++) {
-                const int col = first_col + warp_col + 8 * n + 2 * t;
-                if (col < out) /* out is a multiple of 8: col + 1 is inside too */
-                    *reinterpret_cast<float2 *>(y + row * ldy + col) =
-                        make_float2(total[m][n][2 * half], total[m][n][2 * half + 1]);
-            }
+        for (int j = 0; j < 16; j++) {
+            const int col = col_tile * X3_COLS + 8 * j + 2 * t;
+            if (col < out) /* out is a multiple of 8: col + 1 is inside too */
+                *reinterpret_cast<float2 *>(y + row * ldy + col) =
+                    make_float2(total[4 * j + 2 * half], total[4 * j + 2 * half + 1]);
         }
+    }
 }
 
 // book:hide
+/* The split weights' floats for `out` columns and `in` values of k. */
+static size_t x3_split_floats(int out, int in)
+{
+    const size_t cols = (size_t)(out + X3_COLS - 1) / X3_COLS * X3_COLS;
+    const size_t depth = (size_t)(in + X3_DEPTH - 1) / X3_DEPTH * X3_DEPTH;
+    return 2 * cols * depth;
+}
+
+/* The layer's scratch, then room for the largest of its weights split: the
+ * stacked projections (4D x D) or the output's (D x (D + TILED_EXTRA)). */
+size_t tf32x3_scratch_floats(msa_size z)
+{
+    const size_t stack = x3_split_floats(4 * z.D, z.D);
+    const size_t output = x3_split_floats(z.D, z.D + TILED_EXTRA);
+    return tiled_scratch_floats(z) + (stack > output ? stack : output);
+}
+
 /* The layer's sizes (tiled_refuses): in and out multiples of 8, strides
- * multiples of 4 (16-byte copies, 8-byte stores), rows at least 1. */
+ * multiples of 4 (16-byte copies, 8-byte stores), rows at least 1. The
+ * split weights go after the layer's scratch; each call splits its own. */
 void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
                  const float *w, int ldw, int out, int in, long rows)
 {
+    static bool can_run; /* asked of the driver once */
+    if (!can_run) {
+        char why[160];
+        if (wgmma_refuses((const void *)tf32x3_gemm_kernel, why, sizeof why)) {
+            fprintf(stderr, "fused-tiled-tf32x3: %s\n", why);
+            exit(EXIT_FAILURE);
+        }
+        can_run = true;
+    }
+    const size_t at = tiled_scratch_floats(args->size);
+    if (args->scratch_floats < at + x3_split_floats(out, in)) {
+        fprintf(stderr, "tf32x3_gemm: %zu floats of scratch, %zu needed\n", args->scratch_floats,
+                at + x3_split_floats(out, in));
+        exit(EXIT_FAILURE);
+    }
+    float *w_split = args->scratch + at;
+    const int stages = (in + X3_DEPTH - 1) / X3_DEPTH;
+    const long count = (long)x3_split_floats(out, in) / 2;
+    x3_split_weights<<<(unsigned)((count + 255) / 256), 256, 0, args->stream>>>(
+        w_split, w, ldw, out, in, stages, count);
+    LAUNCH_CHECK();
+
     const size_t bytes = X3_STAGES * X3_STAGE_FLOATS * sizeof(float);
     gpu_allow_shared_memory((const void *)tf32x3_gemm_kernel, bytes);
-    const long row_tiles = (rows + X3_TILE - 1) / X3_TILE;
-    const long blocks = row_tiles * ((out + X3_TILE - 1) / X3_TILE);
-    tf32x3_gemm_kernel<<<(unsigned)blocks, X3_THREADS, bytes, args->stream>>>(y, ldy, x, ldx, w,
-                                                                             ldw, out, in, rows);
+    const long row_tiles = (rows + X3_ROWS - 1) / X3_ROWS;
+    const long blocks = row_tiles * ((out + X3_COLS - 1) / X3_COLS);
+    tf32x3_gemm_kernel<<<(unsigned)blocks, X3_THREADS, bytes, args->stream>>>(
+        y, ldy, x, ldx, w_split, out, in, rows);
     LAUNCH_CHECK();
 }
 // book:show

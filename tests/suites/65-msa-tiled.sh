@@ -57,6 +57,8 @@ gpu_expect "fused-tiled kernels pass with another seed" 0 build/chapter7 --only-
 # chapter 9's forgets how its score columns are permuted. Each check must fail (exit 1).
 gpu_expect "chapter7 mutant is rejected by the check (FP32)" 1 build/chapter7-mutant --kernel fused-tiled B=1 S=100 N=16 D=256 H=8 --check-only
 gpu_expect "chapter9 mutant is rejected by the check (TF32)" 1 build/chapter9-msa-mutant --kernel fused-tiled-tf32 B=1 S=100 N=16 D=256 H=8 --check-only
+# Chapter 9's mutant-gemm leaves a product out of the 3xTF32 projections.
+gpu_expect "chapter9 mutant-gemm is rejected by the check (3xTF32)" 1 build/chapter9-msa-mutant-gemm --kernel fused-tiled-tf32x3 B=1 S=100 N=16 D=256 H=8 --check-only
 
 # .npy out and back in: the inputs of one run, checked again by the other kernel.
 npy_dir=$LOGS/chapter7-npy
