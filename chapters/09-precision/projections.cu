@@ -38,6 +38,8 @@ $W_{\text{small}}$ in exactly the order a stage of the GEMM holds them
 contiguous run of 32 KB. $A$, the activations, is split as before, in the
 registers, after its fragments are loaded from the stage.
 
+{{figure|weight-stage}}
+
 A block computes $128 \times 128$ outputs with two warp groups of
 $64 \times 128$ and walks $k$ in stages of 32 through a ring of four
 buffers, filled by `cp.async` three stages ahead (chapter 5). Each stage

@@ -101,3 +101,6 @@ figure_is_drawn_from tile-grid chapters/02-naive/naive.cu \
 figure_is_drawn_from warp-sectors chapters/03-registers/registers.cu \
     's|return tile_col \* REGISTERS_TILE + tx \* REGISTERS_THREAD_TILE;|return tile_col * REGISTERS_TILE + tx;|' \
     "a thread's keys are neighbours" "^note0 = \"16 keys, 1 apart"
+figure_is_drawn_from weight-stage chapters/09-precision/projections.cu \
+    's|(kk / 4) \* 32 + (n % 8) \* 4|(kk / 4) * 4 + (n % 8) * 32|' \
+    "a core matrix's 16-byte rows run along n" "^whole = 0$"
