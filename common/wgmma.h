@@ -144,7 +144,8 @@ static inline int wgmma_refuses(const void *kernel, char *why, size_t capacity)
                  major, minor);
         return 1;
     }
-    if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess || attributes.binaryVersion != 90) {
+    if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess ||
+        attributes.binaryVersion != 90) {
         (void)cudaGetLastError();
         snprintf(why, capacity, "the kernel was not built for sm_90a (build with ARCH=sm_90)");
         return 1;

@@ -657,7 +657,7 @@ TF32 peak would take 0.87 ms. Moving the projections from `mma.sync` to
 `wgmma` took the layer from
 {{median_ms|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms to its
 {{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} (the appendix keeps the
-`mma.sync` GEMM). The attention is now the larger half of the layer, and it
+`mma.sync` GEMM). The attention is now the layer's longest launch, and it
 is still built of `mma.sync`: 200 registers a lane, two blocks of four
 warps per multiprocessor, the loads, splits and products of a warp waiting
 on each other. That is where the 3xTF32 layer has the most left to gain.

@@ -21,10 +21,9 @@ a $64 \times 8$ tile $A$ by an $8 \times 128$ tile $B$ in one instruction,
 $A$ from their registers (each warp its 16 rows, in `mma.sync`'s
 fragment), $B$ straight from shared memory, the $64 \times 128$ sums in
 the registers, 64 a lane. The instruction only starts the product
-(*async*): the warp group goes on, and later waits for it. And it issues
-eight times the work of an `mma.sync` per instruction: where the
-triangle's warps kept the tensor cores busy a fraction of the time, two
-warp groups can keep them busy.
+(*async*): the warp group goes on, and later waits for it. Each of its
+four warps asks for sixteen times the work of an `mma.sync` with one
+instruction, and none of $B$'s fragments passes through its registers.
 
 Reading $B$ from shared memory means the tensor cores read it in the
 order they want, which `common/wgmma.h` describes: *core matrices* of 8
@@ -129,7 +128,8 @@ template <int STEPS>
 __device__ __forceinline__ void x3_multiply(float (&sum)[64], const float *stage)
 {
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-    const float *a_lane = stage + (threadIdx.x / 32 * 16 + g) * X3_A_STRIDE + t; /* warp w: rows 16w.. */
+    /* warp w of the block: rows 16w to 16w + 15 */
+    const float *a_lane = stage + (threadIdx.x / 32 * 16 + g) * X3_A_STRIDE + t;
     const float *w_big = stage + X3_A_FLOATS, *w_small = w_big + X3_B_FLOATS;
     uint32_t big[STEPS][4], small[STEPS][4];
 #pragma unroll

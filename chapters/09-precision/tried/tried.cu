@@ -65,19 +65,19 @@ weights split once):
 */
 
 // book:hide
-#define SYNC_TILE 128                  /* rows and columns of Y per block */
-#define SYNC_DEPTH 32                  /* values of k per stage */
-#define SYNC_STAGES 3                  /* buffers in the ring */
-#define SYNC_STRIDE (SYNC_DEPTH + 8)     /* floats per row of a stage: 8 mod 32, as in tf32x3 */
-#define SYNC_THREADS 256               /* 8 warps: 2 x 4 of 64 x 32 outputs */
+#define SYNC_TILE 128                /* rows and columns of Y per block */
+#define SYNC_DEPTH 32                /* values of k per stage */
+#define SYNC_STAGES 3                /* buffers in the ring */
+#define SYNC_STRIDE (SYNC_DEPTH + 8) /* floats per row of a stage: 8 mod 32, as in tf32x3 */
+#define SYNC_THREADS 256             /* 8 warps: 2 x 4 of 64 x 32 outputs */
 #define SYNC_STAGE_FLOATS (2 * SYNC_TILE * SYNC_STRIDE) /* the rows of X, then the rows of W */
 
 /* Starts the copies of the stage at k0: rows of X and of W, the values of
  * k below `in`. Past the last row (or output column) the last one stands in;
  * what is computed from it is never stored. */
 __device__ __forceinline__ void sync_fetch(float *stage, const float *x, int ldx, const float *w,
-                                         int ldw, long first_row, long rows, int first_col,
-                                         int out, int k0, int in)
+                                           int ldw, long first_row, long rows, int first_col,
+                                           int out, int k0, int in)
 {
     constexpr int PARTS = SYNC_DEPTH / 4; /* 16-byte pieces per row */
     for (int chunk = threadIdx.x; chunk < SYNC_TILE * PARTS; chunk += SYNC_THREADS) {
@@ -95,7 +95,7 @@ __device__ __forceinline__ void sync_fetch(float *stage, const float *x, int ldx
 /* sum += the stage's X rows times its W rows, over `depth` values of k (a
  * multiple of 8): 4 x 4 tiles of 16 x 8 per warp, three products each. */
 __device__ __forceinline__ void sync_multiply(float (&sum)[4][4][4], const float *stage,
-                                            int warp_row, int warp_col, int depth)
+                                              int warp_row, int warp_col, int depth)
 {
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const float *a_lane = stage + (warp_row + g) * SYNC_STRIDE + 2 * t;
@@ -114,7 +114,7 @@ __device__ __forceinline__ void sync_multiply(float (&sum)[4][4][4], const float
 #pragma unroll
         for (int m = 0; m < 4; m++) {
             const float *p = a_lane + 16 * m * SYNC_STRIDE + k;
-            const float2 top = *reinterpret_cast<const float2 *>(p);                    /* g */
+            const float2 top = *reinterpret_cast<const float2 *>(p);                      /* g */
             const float2 bottom = *reinterpret_cast<const float2 *>(p + 8 * SYNC_STRIDE); /* g+8 */
             const tf32_pair a0 = split_operand<false>(top.x), a1 = split_operand<false>(bottom.x),
                             a2 = split_operand<false>(top.y), a3 = split_operand<false>(bottom.y);
@@ -129,11 +129,12 @@ __device__ __forceinline__ void sync_multiply(float (&sum)[4][4][4], const float
 
 __global__ void __launch_bounds__(SYNC_THREADS, 1)
     tf32x3_sync_gemm_kernel(float *y, int ldy, const float *__restrict__ x, int ldx,
-                       const float *__restrict__ w, int ldw, int out, int in, long rows)
+                            const float *__restrict__ w, int ldw, int out, int in, long rows)
 {
     extern __shared__ float4 sync_space[];
     float *ring = reinterpret_cast<float *>(sync_space);
-    const int col_tiles = (out + SYNC_TILE - 1) / SYNC_TILE; /* neighbouring blocks share rows of X */
+    /* neighbouring blocks share rows of X */
+    const int col_tiles = (out + SYNC_TILE - 1) / SYNC_TILE;
     const long first_row = (long)(blockIdx.x / col_tiles) * SYNC_TILE;
     const int first_col = (int)(blockIdx.x % col_tiles) * SYNC_TILE;
     const int warp = threadIdx.x / 32, warp_row = warp / 4 * 64, warp_col = warp % 4 * 32;
@@ -141,8 +142,8 @@ __global__ void __launch_bounds__(SYNC_THREADS, 1)
 
     for (int s = 0; s < SYNC_STAGES - 1; s++) {
         if (s < stages)
-            sync_fetch(ring + s * SYNC_STAGE_FLOATS, x, ldx, w, ldw, first_row, rows, first_col, out,
-                     s * SYNC_DEPTH, in);
+            sync_fetch(ring + s * SYNC_STAGE_FLOATS, x, ldx, w, ldw, first_row, rows, first_col,
+                       out, s * SYNC_DEPTH, in);
         copy_async_commit();
     }
     float total[4][4][4] = {};
@@ -151,12 +152,12 @@ __global__ void __launch_bounds__(SYNC_THREADS, 1)
         __syncthreads(); /* everyone's have, and stage s - 1's buffer is free again */
         const int next = s + SYNC_STAGES - 1;
         if (next < stages)
-            sync_fetch(ring + next % SYNC_STAGES * SYNC_STAGE_FLOATS, x, ldx, w, ldw, first_row, rows,
-                     first_col, out, next * SYNC_DEPTH, in);
+            sync_fetch(ring + next % SYNC_STAGES * SYNC_STAGE_FLOATS, x, ldx, w, ldw, first_row,
+                       rows, first_col, out, next * SYNC_DEPTH, in);
         copy_async_commit();
         float sum[4][4][4] = {};
         sync_multiply(sum, ring + s % SYNC_STAGES * SYNC_STAGE_FLOATS, warp_row, warp_col,
-                    min(SYNC_DEPTH, in - s * SYNC_DEPTH));
+                      min(SYNC_DEPTH, in - s * SYNC_DEPTH));
 #pragma unroll
         for (int m = 0; m < 4; m++)
 #pragma unroll
@@ -187,14 +188,14 @@ __global__ void __launch_bounds__(SYNC_THREADS, 1)
 /* The layer's sizes (tiled_refuses): in and out multiples of 8, strides
  * multiples of 4 (16-byte copies, 8-byte stores), rows at least 1. */
 static void tf32x3_sync_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
-                 const float *w, int ldw, int out, int in, long rows)
+                             const float *w, int ldw, int out, int in, long rows)
 {
     const size_t bytes = SYNC_STAGES * SYNC_STAGE_FLOATS * sizeof(float);
     gpu_allow_shared_memory((const void *)tf32x3_sync_gemm_kernel, bytes);
     const long row_tiles = (rows + SYNC_TILE - 1) / SYNC_TILE;
     const long blocks = row_tiles * ((out + SYNC_TILE - 1) / SYNC_TILE);
-    tf32x3_sync_gemm_kernel<<<(unsigned)blocks, SYNC_THREADS, bytes, args->stream>>>(y, ldy, x, ldx, w,
-                                                                             ldw, out, in, rows);
+    tf32x3_sync_gemm_kernel<<<(unsigned)blocks, SYNC_THREADS, bytes, args->stream>>>(
+        y, ldy, x, ldx, w, ldw, out, in, rows);
     LAUNCH_CHECK();
 }
 
