@@ -14,8 +14,8 @@ and its weights: both operands run along $k$ in memory ("K-major"), the
 only order the tensor cores accept TF32 operands in.
 
 `mma.sync` is a warp's instruction, and every operand passes through the
-warp's registers: in the triangle's kernel half of a lane's registers
-held fragments and their split parts. Hopper has a second, larger
+warp's registers: in the triangle's kernel each lane loads and splits the
+fragments of both operands, beside its 64 sums. Hopper has a second, larger
 instruction, `wgmma.mma_async`: the four warps of a *warp group* multiply
 a $64 \times 8$ tile $A$ by an $8 \times 128$ tile $B$ in one instruction,
 $A$ from their registers (each warp its 16 rows, in `mma.sync`'s
