@@ -37,8 +37,10 @@ NVCCFLAGS = -O3 -arch=$(KERNEL_ARCH) -std=c++17 -Icommon -lineinfo -Xcompiler -f
 # Chapter 9's projection GEMM issues wgmma, which only sm_90a (Hopper's
 # architecture-specific target) has; everything else builds for $(ARCH).
 KERNEL_ARCH = $(ARCH)
+WGMMA_CHAPTER := 09-precision
 WGMMA_ARCH := $(if $(filter sm_90,$(ARCH)),sm_90a,$(ARCH))
-$(BUILD)/obj/chapters/09-precision/%.o $(BUILD)/obj/mutant/09-precision%.o: KERNEL_ARCH = $(WGMMA_ARCH)
+$(BUILD)/obj/chapters/$(WGMMA_CHAPTER)/%.o $(BUILD)/obj/mutant/$(WGMMA_CHAPTER)%.o: \
+    KERNEL_ARCH = $(WGMMA_ARCH)
 NVCCLIBS := -lcublas -lgomp
 # `make PTXAS_VERBOSE=1` prints registers, shared memory and spills per kernel.
 ifeq ($(PTXAS_VERBOSE),1)
@@ -179,7 +181,7 @@ profile: $(GPU_PROGRAMS)
 ptxas:
 	@for src in $(foreach dir,$(CHAPTER_DIRS),$(wildcard $(dir)/*.cu $(dir)/tried/*.cu)); do \
 	  echo "== $$src"; arch=$(ARCH); \
-	  case $$src in chapters/09-precision/*) arch=$(WGMMA_ARCH);; esac; \
+	  case $$src in chapters/$(WGMMA_CHAPTER)/*) arch=$(WGMMA_ARCH);; esac; \
 	  $(NVCC) -arch=$$arch $(filter-out -arch=%,$(NVCCFLAGS)) -Xptxas -v -I$$(dirname $$src) \
 	    -c $$src -o /dev/null 2>&1 \
 	    | grep -E "Compiling entry|registers|spill" || exit 1; \
