@@ -553,10 +553,11 @@ of 2.31 ms at the 66.9 TFLOP/s of the H200: the target a layer on the
 tensor cores must beat to be worth its complexity. So the 3xTF32 layer
 brings a GEMM of its own, `tf32x3_gemm`, for `tiled_layer` to call where
 the TF32 layer calls cuBLAS. It is made of pieces the chapters already
-have (chapter 5's stages in shared memory filled by `cp.async` while the
-previous stage is multiplied, the triangle's split) and one new one:
-Hopper's warp-group instruction, `wgmma`, which takes one of its operands
-straight from shared memory. Its code closes the chapter.
+have (chapter 5's ring of stages in shared memory, filled while an earlier
+stage is multiplied; the triangle's split) and two new ones from Hopper:
+the warp-group instruction `wgmma`, which takes one of its operands
+straight from shared memory, and the copy engine (TMA), which fills a
+stage with one instruction. Its code closes the chapter.
 
 What the split costs there: three products for one, 259 GFLOP of
 tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense

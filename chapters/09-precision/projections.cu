@@ -1,6 +1,6 @@
 // chapters/09-precision/projections.cu - Chapter 9: the MSA layer's projection GEMMs in 3xTF32,
-// Y = X W^T on Hopper's warp-group tensor-core instruction (cuBLAS has no 3xTF32 on Hopper);
-// fused-tiled-tf32x3 calls it.
+// Y = X W^T on Hopper's warp-group tensor-core instruction, fed by its copy engine (cuBLAS has
+// no 3xTF32 on Hopper); fused-tiled-tf32x3 calls it.
 //
 //   make build/chapter9-msa
 //   build/chapter9-msa --kernel fused-tiled-tf32x3 B=1 S=512 N=256 D=256 H=8 --reps 20
@@ -41,9 +41,47 @@ registers, after its fragments are loaded from the stage.
 
 A block computes $128 \times 128$ outputs with two warp groups of
 $64 \times 128$ and walks $k$ in stages of 32 through a ring of four
-buffers, filled by `cp.async` three stages ahead (chapter 5). Each stage
-is 4 steps of 8 values of $k$, and each step three `wgmma`s: small times
-big, big times small, big times big, as in `mma_tf32x3`.
+buffers. Each stage is 4 steps of 8 values of $k$, and each step three
+`wgmma`s: small times big, big times small, big times big, as in
+`mma_tf32x3`.
+
+Who fills the ring? Chapter 5's answer, every thread issuing `cp.async`
+copies of 16 bytes and a block barrier per stage, was this GEMM's first
+version, and it left the tensor cores idle more than half of the time.
+Measured on the H200 (notes/precision.md), the copies and the products
+each took about half of its time, one after the other, not side by side:
+the lanes that compute the addresses of some 200 copies a stage and wait
+for room to issue them are the lanes that must feed the tensor cores, and
+the barrier makes both warp groups do it at the same moment. Hopper has a
+copy engine, the *tensor memory accelerator* (TMA), which moves a whole
+tile with one instruction (`common/bulk_copy.h`): a box of $X$, 128 rows
+by 32 values of $k$, described once per call by a *tensor map*
+(`common/tensor_map.h`), and the stage of $W$, one contiguous run, by a
+plain bulk copy. So one thread does all the copying, two instructions a
+stage, and the warp groups only multiply. They no longer meet at a block
+barrier either: each buffer has two shared-memory barriers (`mbarrier`),
+*full*, which completes when the copy engine has landed the stage's 48 KB,
+and *empty*, which completes when the 8 warps are done with it. A warp
+group that finds its stage there goes on, whatever the other is doing, and
+while one adds its sums in the FP32 lanes the other's `wgmma`s keep the
+tensor cores busy.
+
+The copying thread is thread 0, between its own stages: at the start of
+stage $s$ it starts the copies of stage $s + 2$ into the buffer of stage
+$s - 2$, which both warp groups are done with unless one has fallen two
+stages behind. A ninth warp that only copies would be the textbook
+arrangement, but it costs registers: a multiprocessor's four schedulers
+each have 64 KB of them, nine warps put three on one scheduler, and the
+compiler must fit every warp in 168 registers a lane, where the two levels
+of sums need more (it spilled, and the GEMM was slower; the notes have the
+numbers).
+
+The copy engine lays a box of $X$ down with the 128-byte swizzle: row $r$
+at byte $128 r$, its 16-byte piece $c$ at position $c \oplus (r \bmod 8)$.
+A lane's fragment values (rows $g$ and $g + 8$, columns $t$ and $t + 4$
+of a step) then lie in 32 different banks for the 32 lanes of a warp,
+without the padding the `cp.async` version needed, and the box can land
+as one piece.
 */
 
 // book:hide
@@ -51,20 +89,20 @@ big, big times small, big times big, as in `mma_tf32x3`.
 
 #include "msa.h"
 #include "msa_tiled_layer.h" /* tiled_gemm_fn's arguments, tiled_scratch_floats */
+#include "bulk_copy.h"       /* tensor_copy_box, bulk_copy, mbarrier_* */
+#include "tensor_map.h"      /* tensor_map_rows, tensor_map_box_index */
 #include "tf32_split.h"      /* split_operand */
 #include "wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
 // book:show
 
 #define X3_ROWS 128               /* rows of Y per block: two warp groups of 64 */
 #define X3_COLS 128               /* columns of Y per block: one wgmma's n */
-#define X3_DEPTH 32               /* values of k per stage */
+#define X3_DEPTH TENSOR_MAP_BOX_COLS /* values of k per stage: 32, one box of X wide */
 #define X3_STAGES 4               /* buffers in the ring */
 #define X3_THREADS 256            /* two warp groups */
-#define X3_A_STRIDE (X3_DEPTH + 4) /* floats per row of X in a stage: the fragments' loads
-                                     (rows g, columns t) hit 32 different banks */
-#define X3_A_FLOATS (X3_ROWS * X3_A_STRIDE)
+#define X3_A_FLOATS (X3_ROWS * X3_DEPTH) /* a box of X, swizzled */
 #define X3_B_FLOATS (X3_COLS * X3_DEPTH) /* one part of W's stage: big, or small */
-#define X3_STAGE_FLOATS (X3_A_FLOATS + 2 * X3_B_FLOATS)
+#define X3_STAGE_FLOATS (X3_A_FLOATS + 2 * X3_B_FLOATS) /* 48 KB */
 
 /* Where part `part` (0 big, 1 small) of W's element (col, k) lives in the
  * split weights: tile of X3_COLS columns after tile, stage after stage, big
@@ -102,22 +140,30 @@ __global__ void x3_split_weights(float *split, const float *__restrict__ w, int 
     split[x3_weight_index(col, k, 1, stages)] = __uint_as_float(pair.small);
 }
 
-/* Starts the copies of stage `s` (values k0 = 32 s on): the block's rows of X
- * below `in` (past the last row the last one stands in; what is computed
- * from it is never stored), and both parts of W's stage, as they lie. */
-__device__ __forceinline__ void x3_fetch(float *stage, const float *x, int ldx,
-                                         const float *w_stage, long first_row, long rows, int k0,
-                                         int in)
+/* The ring's barriers: full[b] completes when stage s's copies into buffer
+ * b = s % X3_STAGES have landed, empty[b] when the 8 multiplying warps are
+ * done with it. */
+struct x3_ring_barriers {
+    uint64_t full[X3_STAGES], empty[X3_STAGES];
+};
+
+#define X3_AHEAD 2 /* stages copied ahead of the one multiplied */
+
+/* By the copying thread: as soon as its buffer is free, stage s's copies,
+ * the block's box of X (rows past the last and values of k past `in` land
+ * as zeros) and both parts of W's stage, as they lie. */
+__device__ __forceinline__ void x3_copy_stage(int s, float *ring, x3_ring_barriers &ring_barrier,
+                                              const CUtensorMap *x_map, const float *w_tile,
+                                              int first_row)
 {
-    constexpr int PARTS = X3_DEPTH / 4; /* 16-byte pieces per row of X */
-    for (int chunk = threadIdx.x; chunk < X3_ROWS * PARTS; chunk += X3_THREADS) {
-        const int r = chunk / PARTS, k = k0 + 4 * (chunk % PARTS);
-        if (k < in)
-            copy_async_16(stage + r * X3_A_STRIDE + (k - k0),
-                          x + min(first_row + r, rows - 1) * ldx + k);
-    }
-    for (int chunk = threadIdx.x; chunk < 2 * X3_B_FLOATS / 4; chunk += X3_THREADS)
-        copy_async_16(stage + X3_A_FLOATS + 4 * chunk, w_stage + 4 * chunk);
+    const int b = s % X3_STAGES;
+    if (s >= X3_STAGES) /* the buffer's last stage, s - X3_STAGES, is done with */
+        mbarrier_wait(&ring_barrier.empty[b], (s / X3_STAGES - 1) % 2);
+    float *stage = ring + b * X3_STAGE_FLOATS;
+    mbarrier_expect_bytes(&ring_barrier.full[b], X3_STAGE_FLOATS * sizeof(float));
+    tensor_copy_box(stage, x_map, first_row, s * X3_DEPTH, &ring_barrier.full[b]);
+    bulk_copy(stage + X3_A_FLOATS, w_tile + (size_t)s * 2 * X3_B_FLOATS,
+              2 * X3_B_FLOATS * sizeof(float), &ring_barrier.full[b]);
 }
 
 /* sum = the stage's X rows times its W columns over STEPS steps of 8 values
@@ -128,14 +174,16 @@ template <int STEPS>
 __device__ __forceinline__ void x3_multiply(float (&sum)[64], const float *stage)
 {
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-    /* warp w of the block: rows 16w to 16w + 15 */
-    const float *a_lane = stage + (threadIdx.x / 32 * 16 + g) * X3_A_STRIDE + t;
+    const int row = threadIdx.x / 32 * 16 + g; /* warp w of the block: rows 16w to 16w + 15 */
     const float *w_big = stage + X3_A_FLOATS, *w_small = w_big + X3_B_FLOATS;
     uint32_t big[STEPS][4], small[STEPS][4];
 #pragma unroll
     for (int j = 0; j < STEPS; j++) {
-        const float *p = a_lane + 8 * j;
-        const float v[4] = {p[0], p[8 * X3_A_STRIDE], p[4], p[8 * X3_A_STRIDE + 4]};
+        const int k = 8 * j + t;
+        const float v[4] = {stage[tensor_map_box_index(row, k)],
+                            stage[tensor_map_box_index(row + 8, k)],
+                            stage[tensor_map_box_index(row, k + 4)],
+                            stage[tensor_map_box_index(row + 8, k + 4)]};
 #pragma unroll
         for (int i = 0; i < 4; i++) {
             const tf32_pair pair = split_operand<false>(v[i]);
@@ -167,41 +215,44 @@ output and stage.
 */
 
 __global__ void __launch_bounds__(X3_THREADS, 1)
-    tf32x3_gemm_kernel(float *y, int ldy, const float *__restrict__ x, int ldx,
+    tf32x3_gemm_kernel(float *y, int ldy, const __grid_constant__ CUtensorMap x_map,
                        const float *__restrict__ w_split, int out, int in, long rows)
 {
     extern __shared__ float4 x3_space[];
-    float *ring = reinterpret_cast<float *>(x3_space);
+    /* the swizzled boxes want 1024-byte alignment (the launch adds room) */
+    float *ring = reinterpret_cast<float *>(((uintptr_t)x3_space + 1023) & ~(uintptr_t)1023);
+    __shared__ x3_ring_barriers ring_barrier;
     const int col_tiles = (out + X3_COLS - 1) / X3_COLS; /* neighbouring blocks share rows of X */
     const long first_row = (long)(blockIdx.x / col_tiles) * X3_ROWS;
     const int col_tile = (int)(blockIdx.x % col_tiles);
     const int stages = (in + X3_DEPTH - 1) / X3_DEPTH;
     const float *w_tile = w_split + (size_t)col_tile * stages * 2 * X3_B_FLOATS;
+    if (threadIdx.x == 0)
+        for (int b = 0; b < X3_STAGES; b++) {
+            mbarrier_init(&ring_barrier.full[b], 1); /* the copying thread's expect_bytes */
+            mbarrier_init(&ring_barrier.empty[b], X3_THREADS / 32); /* each warp's */
+        }
+    __syncthreads();
+    const bool copies = threadIdx.x == 0;
+    for (int s = 0; copies && s < X3_AHEAD && s < stages; s++)
+        x3_copy_stage(s, ring, ring_barrier, &x_map, w_tile, (int)first_row);
 
-    for (int s = 0; s < X3_STAGES - 1; s++) {
-        if (s < stages)
-            x3_fetch(ring + s * X3_STAGE_FLOATS, x, ldx, w_tile + (size_t)s * 2 * X3_B_FLOATS,
-                     first_row, rows, s * X3_DEPTH, in);
-        copy_async_commit();
-    }
     float total[64] = {}, sum[64] = {};
     for (int s = 0; s < stages; s++) {
-        copy_async_wait<X3_STAGES - 2>(); /* this thread's copies of stage s have landed */
-        fence_shared_for_wgmma();          /* where the tensor cores will read them */
-        __syncthreads(); /* everyone's have, and stage s - 1's buffer is free again */
-        const int next = s + X3_STAGES - 1;
-        if (next < stages)
-            x3_fetch(ring + next % X3_STAGES * X3_STAGE_FLOATS, x, ldx,
-                     w_tile + (size_t)next * 2 * X3_B_FLOATS, first_row, rows, next * X3_DEPTH,
-                     in);
-        copy_async_commit();
-        const float *stage = ring + s % X3_STAGES * X3_STAGE_FLOATS;
+        const int b = s % X3_STAGES;
+        if (copies && s + X3_AHEAD < stages)
+            x3_copy_stage(s + X3_AHEAD, ring, ring_barrier, &x_map, w_tile, (int)first_row);
+        mbarrier_wait(&ring_barrier.full[b], s / X3_STAGES % 2); /* stage s has landed */
+        const float *stage = ring + b * X3_STAGE_FLOATS;
         switch (min(X3_DEPTH, in - s * X3_DEPTH) / 8) { /* only the last stage may be short */
         case 4: x3_multiply<4>(sum, stage); break;
         case 3: x3_multiply<3>(sum, stage); break;
         case 2: x3_multiply<2>(sum, stage); break;
         default: x3_multiply<1>(sum, stage); break;
         }
+        __syncwarp();
+        if (threadIdx.x % 32 == 0) /* this warp's products of stage s are done */
+            mbarrier_arrive(&ring_barrier.empty[b]);
 #pragma unroll
         for (int i = 0; i < 64; i++)
             total[i] += sum[i];
@@ -270,12 +321,18 @@ void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ld
         w_split, w, ldw, out, in, stages, count);
     LAUNCH_CHECK();
 
-    const size_t bytes = X3_STAGES * X3_STAGE_FLOATS * sizeof(float);
+    CUtensorMap x_map;
+    char why[200];
+    if (tensor_map_rows(&x_map, x, rows, in, ldx, X3_ROWS, why, sizeof why)) {
+        fprintf(stderr, "tf32x3_gemm: %s\n", why);
+        exit(EXIT_FAILURE);
+    }
+    const size_t bytes = X3_STAGES * X3_STAGE_FLOATS * sizeof(float) + 1024; /* + alignment */
     gpu_allow_shared_memory((const void *)tf32x3_gemm_kernel, bytes);
     const long row_tiles = (rows + X3_ROWS - 1) / X3_ROWS;
     const long blocks = row_tiles * ((out + X3_COLS - 1) / X3_COLS);
     tf32x3_gemm_kernel<<<(unsigned)blocks, X3_THREADS, bytes, args->stream>>>(
-        y, ldy, x, ldx, w_split, out, in, rows);
+        y, ldy, x_map, w_split, out, in, rows);
     LAUNCH_CHECK();
 }
 // book:show

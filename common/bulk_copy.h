@@ -1,0 +1,123 @@
+/* bulk_copy.h - Hopper's copy engine (the tensor memory accelerator, TMA)
+ * and the shared-memory barriers that count its bytes, wrapped for CUDA C:
+ * a one-dimensional bulk copy (cp.async.bulk), a box of a matrix through a
+ * tensor map (cp.async.bulk.tensor, tensor_map.h), and mbarrier. Device
+ * code only, sm_90 and later; compiled for an older target the wrappers
+ * trap. Chapter 9's projection GEMM teaches and uses them.
+ *
+ * One thread starts a copy of many kilobytes with one instruction; the
+ * engine moves it while every thread of the block goes on. A barrier is a
+ * 64-bit word in shared memory that completes a *phase* when the arrivals
+ * it was initialised to expect have come and the bytes it was told to
+ * expect (mbarrier_expect_bytes) have landed; then the next phase starts.
+ * A thread waits for a phase by its parity (0, 1, 0, ...). Unlike
+ * __syncthreads, a barrier makes nobody wait for anybody but the data.
+ * The copies land through the "async proxy", where the tensor cores read;
+ * a thread that has seen the phase complete may read them with plain loads.
+ */
+#ifndef WORKBOOK_BULK_COPY_H
+#define WORKBOOK_BULK_COPY_H
+
+#include <cuda.h> /* CUtensorMap */
+#include <stdint.h>
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define BULK_COPY_MISSING 1 /* a device pass for a target without the copy engine */
+#endif
+
+static __device__ __forceinline__ uint32_t shared_address(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+/* Before first use, by one thread; a __syncthreads must follow. */
+static __device__ __forceinline__ void mbarrier_init(uint64_t *barrier, unsigned arrivals)
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)),
+                 "r"(arrivals)
+                 : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+/* One arrival, and `bytes` more to land before the phase completes. */
+static __device__ __forceinline__ void mbarrier_expect_bytes(uint64_t *barrier, unsigned bytes)
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("{\n.reg .b64 state;\n"
+                 "mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}\n" ::"r"(
+                     shared_address(barrier)),
+                 "r"(bytes)
+                 : "memory");
+#endif
+}
+
+/* One arrival. */
+static __device__ __forceinline__ void mbarrier_arrive(uint64_t *barrier)
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("{\n.reg .b64 state;\n"
+                 "mbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(shared_address(barrier))
+                 : "memory");
+#endif
+}
+
+/* Waits until the phase of parity `parity` has completed. */
+static __device__ __forceinline__ void mbarrier_wait(uint64_t *barrier, unsigned parity)
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    unsigned done;
+    do {
+        asm volatile("{\n.reg .pred p;\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(shared_address(barrier)), "r"(parity)
+                     : "memory");
+    } while (!done);
+#endif
+}
+
+/* Copies `bytes` (a multiple of 16; both addresses 16-byte aligned) from
+ * global to shared memory; their landing counts against the barrier. */
+static __device__ __forceinline__ void bulk_copy(void *shared_destination, const void *source,
+                                                 unsigned bytes, uint64_t *barrier)
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%0], [%1], %2, [%3];\n" ::"r"(shared_address(shared_destination)),
+                 "l"(source), "r"(bytes), "r"(shared_address(barrier))
+                 : "memory");
+#endif
+}
+
+/* Copies the box of the matrix `map` describes whose first element is
+ * (row, col), laid out as the map says (tensor_map.h), to shared memory
+ * (1024-byte aligned for a swizzled map). Parts of the box outside the
+ * matrix are filled with zeros; the whole box counts against the barrier. */
+static __device__ __forceinline__ void tensor_copy_box(void *shared_destination,
+                                                       const CUtensorMap *map, int row, int col,
+                                                       uint64_t *barrier)
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(shared_address(shared_destination)),
+                 "l"(map), "r"(col), "r"(row), "r"(shared_address(barrier))
+                 : "memory");
+#endif
+}
+
+#endif
