@@ -649,17 +649,21 @@ the shallow one and
 extra-MSA one, and
 {{speedup|fused-tiled-tf32x3|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} times as fast as
 PyTorch compiled in FP32 ({{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms) at the
-AlphaFold shape. It is not yet where the arithmetic says it could be. Its
-{{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at that shape are
+AlphaFold shape. At that shape its
+{{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms are under the
+2.31 ms that the layer's dense work needs at the full FP32 peak, computed
+above: FP32 accuracy, faster than FP32 arithmetic can go on this card.
+
+It is not yet where the tensor cores could take it. Its time is
 {{speedup|fused-tiled-tf32|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} times the
-TF32 layer's, for three times its products, and above the 2.31 ms floor of
-the FP32 lanes computed above, while three times the products at the dense
-TF32 peak would take 0.87 ms. Moving the projections from `mma.sync` to
-`wgmma` took the layer from
+TF32 layer's, for three times its products, while three times the products
+at the dense TF32 peak would take 0.87 ms. Moving the projections from
+`mma.sync` to `wgmma` fed by the copy engine took the layer from
 {{median_ms|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms to its
 {{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} (the appendix keeps the
-`mma.sync` GEMM). The attention is now the layer's longest launch, and it
-is still built of `mma.sync`: 200 registers a lane, two blocks of four
-warps per multiprocessor, the loads, splits and products of a warp waiting
+`mma.sync` GEMM). The attention is now more than half of the layer's time
+(notes/precision.md has the launches one by one), and it is still built of
+`mma.sync`: 220 registers a lane, two blocks of four warps per
+multiprocessor, the loads, splits and products of a warp waiting
 on each other. That is where the 3xTF32 layer has the most left to gain.
 */

@@ -59,6 +59,8 @@ gpu_expect "chapter7 mutant is rejected by the check (FP32)" 1 build/chapter7-mu
 gpu_expect "chapter9 mutant is rejected by the check (TF32)" 1 build/chapter9-msa-mutant --kernel fused-tiled-tf32 B=1 S=100 N=16 D=256 H=8 --check-only
 # Chapter 9's mutant-gemm leaves a product out of the 3xTF32 projections.
 gpu_expect "chapter9 mutant-gemm is rejected by the check (3xTF32)" 1 build/chapter9-msa-mutant-gemm --kernel fused-tiled-tf32x3 B=1 S=100 N=16 D=256 H=8 --check-only
+# mutant-swizzle reads the copy engine's box of X as if it were not swizzled.
+gpu_expect "chapter9 mutant-swizzle is rejected by the check (3xTF32)" 1 build/chapter9-msa-mutant-swizzle --kernel fused-tiled-tf32x3 B=1 S=100 N=16 D=256 H=8 --check-only
 
 # .npy out and back in: the inputs of one run, checked again by the other kernel.
 npy_dir=$LOGS/chapter7-npy
