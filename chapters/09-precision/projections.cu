@@ -50,8 +50,9 @@ copies of 16 bytes and a block barrier per stage, was this GEMM's first
 version, and it left the tensor cores idle more than half of the time.
 Measured on the H200 (notes/precision.md), the copies and the products
 each took about half of its time, one after the other, not side by side:
-the lanes that compute the addresses of some 200 copies a stage and wait
-for room to issue them are the lanes that must feed the tensor cores, and
+the lanes that compute the addresses of a stage's 3072 copies (12 a
+thread) and wait for room to issue them are the lanes that must feed the
+tensor cores, and
 the barrier makes both warp groups do it at the same moment. Hopper has a
 copy engine, the *tensor memory accelerator* (TMA), which moves a whole
 tile with one instruction (`common/bulk_copy.h`): a box of $X$, 128 rows
@@ -82,6 +83,8 @@ A lane's fragment values (rows $g$ and $g + 8$, columns $t$ and $t + 4$
 of a step) then lie in 32 different banks for the 32 lanes of a warp,
 without the padding the `cp.async` version needed, and the box can land
 as one piece.
+
+{{figure|swizzled-box}}
 */
 
 // book:hide
