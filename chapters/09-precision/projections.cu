@@ -52,9 +52,8 @@ Measured on the H200 (notes/precision.md), the copies and the products
 each took about half of its time, one after the other, not side by side:
 the lanes that compute the addresses of a stage's 3072 copies (12 a
 thread) and wait for room to issue them are the lanes that must feed the
-tensor cores, and
-the barrier makes both warp groups do it at the same moment. Hopper has a
-copy engine, the *tensor memory accelerator* (TMA), which moves a whole
+tensor cores, and the barrier makes both warp groups do it at the same
+moment. Hopper has a copy engine, the *tensor memory accelerator* (TMA), which moves a whole
 tile with one instruction (`common/bulk_copy.h`): a box of $X$, 128 rows
 by 32 values of $k$, described once per call by a *tensor map*
 (`common/tensor_map.h`), and the stage of $W$, one contiguous run, by a
