@@ -54,14 +54,20 @@ triangle's split multiply on `mma.sync`, each warp splitting the fragments
 of both operands itself (a value of $W$ by the two warps of a column, a
 value of $X$ by the four of a row). It took 201 registers a lane, one
 block of 8 warps per multiprocessor, and its products waited on its loads
-and splits. The layer with it, against the chapter's (`wgmma`, the
-weights split once):
+and splits. The layer with it, against the chapter's (`wgmma` fed by the
+copy engine, the weights split once):
 
 | shape | fused-tiled-tf32x3 | fused-tiled-tf32x3+mma |
 |---|---|---|
 | B=1 S=128 N=256 D=256 H=8 | {{median_ms|fused-tiled-tf32x3|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32x3+mma|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
 | B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
 | B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled-tf32x3|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled-tf32x3+mma|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
+
+Between the two came a `wgmma` GEMM fed the way this one is, by
+`cp.async` from every thread and a block barrier per stage: faster than
+`mma.sync`, slower than the copy engine's version for the same products.
+It is not kept as a contender; notes/precision.md has its times, measured
+in a throwaway build, and the variants that showed where they went.
 */
 
 // book:hide
