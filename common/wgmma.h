@@ -43,18 +43,6 @@ static __device__ __forceinline__ uint64_t wgmma_descriptor(const float *shared,
            (uint64_t)(row_step_bytes >> 4) << 32;
 }
 
-/* Orders this thread's writes to shared memory (cp.async's included, once
- * waited for) before the tensor cores' reads, which go through the "async
- * proxy". A barrier must follow for other threads' writes. */
-static __device__ __forceinline__ void fence_shared_for_wgmma()
-{
-#ifdef WGMMA_MISSING
-    __trap();
-#else
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
-
 /* Before the first wgmma that reads registers written since the last one. */
 static __device__ __forceinline__ void wgmma_fence()
 {
