@@ -24,7 +24,7 @@ set bmargin 8.5
 set key outside bottom center horizontal maxrows 2 samplen 1.5 font ',13'
 
 draw = "plot data using ".place.":9:(kind_colour($7)):xtic(2) with boxes lc rgb variable, " . \
-       "data using ".place.":9:(sprintf('%.1f%%', $9)) with labels boxed offset 0,0.7 font ',12', " . \
+       "data using ".place.":9:(sprintf('%.1f%%', $9)) with labels boxed rotate by 90 left offset 0,0.5 font ',11', " . \
        "100 with lines dt 2 lw 1.5 lc rgb '#444444' title 'the peak of its pipe'" . kinds_key('cuBLAS')
 
 # the caption the book shows under the plot

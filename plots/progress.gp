@@ -42,7 +42,7 @@ x = add_ref('memory floor', memory_floor, '#2e7d4f', 3)
 
 lowest = fastest
 do for [i = 1:refs] { lowest = ref_ms[i] < lowest ? ref_ms[i] : lowest }
-set yrange [lowest / 2 : slowest * 4]
+set yrange [lowest / 2 : slowest * 8]   # room above the tallest bar for its upright label
 # each line's name in the right margin at its height, in order; a name that
 # would touch the one below moves up (a line of type is about 1/22 of the
 # plot's height on a log axis)
@@ -54,7 +54,7 @@ do for [i = 1:refs] { do for [j = 1:refs - i] {
         t = ref_dash[j]; ref_dash[j] = ref_dash[j + 1]; ref_dash[j + 1] = t
     }
 } }
-step = (slowest * 4 / (lowest / 2)) ** (1.0 / 22)
+step = (slowest * 8 / (lowest / 2)) ** (1.0 / 22)
 at = 0
 do for [i = 1:refs] {
     at = ref_ms[i] > at * step ? ref_ms[i] : at * step
@@ -76,7 +76,7 @@ set boxwidth 0.7
 set key outside bottom center horizontal maxrows 2 samplen 1.5 font ',13'
 
 draw = "plot data using ".place.":4:(kind_colour($7)):xtic(2) with boxes lc rgb variable, " . \
-       "data using ".place.":4:(sprintf('%.3g', $4)) with labels boxed offset 0,0.7 font ',12'" . \
+       "data using ".place.":4:(sprintf('%.3g', $4)) with labels boxed rotate by 90 left offset 0,0.5 font ',11'" . \
        kinds_key(champions)
 
 # the caption the book shows under the plot
