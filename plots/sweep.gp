@@ -33,7 +33,9 @@ set format y "%g"
 set xtics 1, 2    # a tic at each power of two: the sizes make bench sweeps
 set mxtics 1
 set grid xtics ytics lc rgb '#e3e3e3'
-set key inside left top Left reverse samplen 3 spacing 1.2 opaque   # the top left is empty: the slowest line rises to the right
+set key outside bottom center horizontal maxrows 3 samplen 3   # below the plot: the lines get its whole width
+set bmargin 8   # room for the key under the axis label
+height = 640    # and for the plot above it: 520 as every plot, plus the key
 set offsets graph 0.04, graph 0.04, 0, 0
 
 # kernel i's time on its rows; the others' are missing, and a line skips them
