@@ -1,7 +1,8 @@
 /* wgmma.h - Hopper's warp-group matrix multiply (wgmma.mma_async, sm_90a),
  * wrapped for CUDA C: the TF32 instruction chapter 9's projection GEMM
- * issues, the descriptor of an operand in shared memory, and the fences and
- * waits around it. Device code only. Chapter 9 teaches it.
+ * (64 x 128 tiles) and its triangle (64 x 64 and 64 x 32) issue, the
+ * descriptor of an operand in shared memory, and the fences and waits
+ * around it. Device code only. Chapter 9 teaches it.
  *
  * A warp group is four consecutive warps (128 threads, warp 4i to 4i + 3).
  * wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 multiplies a 64 x 8
@@ -77,11 +78,24 @@ static __device__ __forceinline__ void wgmma_wait()
 /* Tells the compiler that the tensor cores may have written d: an empty
  * statement that "writes" every register, so that no read of d is moved
  * before a wgmma_wait, and no write of d after a wgmma. */
-static __device__ __forceinline__ void wgmma_hold(float (&d)[64])
+template <int REGISTERS>
+static __device__ __forceinline__ void wgmma_hold(float (&d)[REGISTERS])
 {
 #pragma unroll
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < REGISTERS; i++)
         asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* The lanes' own writes to shared memory, made visible to the tensor cores:
+ * after the threads store an operand and before the (block) barrier that
+ * precedes the wgmma that reads it. */
+static __device__ __forceinline__ void fence_shared_for_wgmma()
+{
+#ifdef WGMMA_MISSING
+    __trap();
+#else
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
 }
 
 /* d = a b + (accumulate ? d : 0) for the warp group's 64 x 128 tile, k = 8:
@@ -110,6 +124,48 @@ static __device__ __forceinline__ void wgmma_tf32_m64n128k8(float (&d)[64], cons
                    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
                    "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
                    "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"((int)accumulate), "l"(b));
+#endif
+}
+
+/* The same for a 64 x 64 tile (d: 32 floats a lane, d[4j .. 4j + 3] the
+ * C fragment of columns 8j to 8j + 7). */
+static __device__ __forceinline__ void wgmma_tf32_m64n64k8(float (&d)[32], const uint32_t (&a)[4],
+                                                           uint64_t b, bool accumulate)
+{
+#ifdef WGMMA_MISSING
+    __trap();
+#else
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %36, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+                 "{%32, %33, %34, %35}, %37, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"((int)accumulate), "l"(b));
+#endif
+}
+
+/* The same for a 64 x 32 tile (d: 16 floats a lane, d[4j .. 4j + 3] the
+ * C fragment of columns 8j to 8j + 7). */
+static __device__ __forceinline__ void wgmma_tf32_m64n32k8(float (&d)[16], const uint32_t (&a)[4],
+                                                           uint64_t b, bool accumulate)
+{
+#ifdef WGMMA_MISSING
+    __trap();
+#else
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %20, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+                 "{%16, %17, %18, %19}, %21, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"((int)accumulate), "l"(b));
 #endif
 }

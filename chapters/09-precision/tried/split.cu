@@ -13,6 +13,7 @@ chapter, so that all three use its copies and its stores.
 */
 
 #include "../precision.cu"
+#include "../triangle.cu" /* tf32x3+wgmma: the tried program races the chapter's kernels */
 
 /*md
 ## Rounding the small part too

@@ -1,0 +1,356 @@
+// chapters/09-precision/triangle.cu - Chapter 9: the triangle's 3xTF32 on wgmma.
+//
+//   build/chapter9-trimul --kernel tf32x3+wgmma T=4096
+
+/*md
+## The triangle again, on `wgmma`
+
+The GEMM of the projections took from Hopper what chapter 8's walk never
+used: `wgmma`, which one warp group issues for a $64 \times N$ tile, with
+$B$ read by the tensor cores straight from shared memory. The triangle is
+the same kind of product, so `tf32x3+wgmma` walks a row of tiles with it.
+
+A block holds 128 query rows of one head, 64 to each of its two warp
+groups, and walks the key tiles from the first to the diagonal. The
+queries never change along the walk, so each warp group splits its rows
+once, at the start, into the $A$ fragments of all of $HS$ (the big and the
+small part: $HS$ registers a lane) and keeps them in registers. The keys
+change every tile: the threads load a tile of keys, split each value once,
+and write the two parts in the order of `wgmma`'s core matrices
+(`key_index`: 8 keys by 4 values of $k$, 128 contiguous bytes), so that
+one descriptor names a step of 8 values of $k$ for all of a tile's keys. A
+step is three `wgmma`, small by big, big by small, big by big, as before.
+
+Two things keep the tensor cores fed. The keys of the next tile are split
+into their buffer while this tile's products run. And each lane has two
+sets of sums: the products of tile $c + 1$ start before the scores of
+tile $c$ are stored, so that the stores, which chapter 8 found to be half
+of the time, run beside the products instead of after them. Three key
+buffers let a buffer be refilled while one is multiplied and one still
+waits; a block barrier per tile says when a buffer is full.
+*/
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "triangle.h"
+#include "tf32_split.h"  /* split_operand, tf32_pair */
+#include "wgmma.h"       /* wgmma_tf32_m64n64k8, wgmma_descriptor, fences */
+
+#define WG_QUERIES 128 /* query rows of a block: two warp groups of 64 */
+#define WG_THREADS 256
+#define WG_BUFFERS 3   /* key tiles in shared memory: multiplied, waiting, being split */
+
+/* The shape of the walk for head size HS: fewer keys a tile for the larger
+ * heads, whose split rows take more registers. */
+template <int HS>
+struct wg_shape {
+    static constexpr int KEYS = HS <= 96 ? 64 : 32;  /* keys a tile: wgmma's N */
+    static constexpr int SUMS = KEYS / 2;            /* a lane's sums of one set */
+    static constexpr int PART = KEYS * HS;           /* floats of one part of a key tile */
+    static constexpr int PIECES = KEYS * HS / 4;     /* 16-byte pieces of a tile of keys */
+    static constexpr int LOADS = (PIECES + WG_THREADS - 1) / WG_THREADS; /* a thread's */
+};
+
+/* Where key n, value k of a tile lies in one part: core matrices of 8 keys
+ * by 4 values, the next 4 values 32 floats on, the next 8 keys 8 HS on. */
+template <int HS>
+__host__ __device__ __forceinline__ int key_index(int n, int k)
+{
+    return (n / 8) * (8 * HS) + (k / 4) * 32 + (n % 8) * 4 + k % 4;
+}
+
+/* Thread's piece r of a tile: key n, values 4c to 4c + 3. Eight lanes in a
+ * row take one piece of 8 keys: one core matrix, 128 contiguous bytes. */
+template <int HS>
+__device__ __forceinline__ bool key_piece(int r, int &n, int &c)
+{
+    const int piece = threadIdx.x + WG_THREADS * r, per_key = HS / 4;
+    n = piece / (8 * per_key) * 8 + piece % 8;
+    c = piece / 8 % per_key;
+    return piece < wg_shape<HS>::PIECES;
+}
+
+template <int HS>
+__device__ __forceinline__ void load_keys(float4 (&raw)[wg_shape<HS>::LOADS], const float *keys,
+                                          size_t row_stride)
+{
+#pragma unroll
+    for (int r = 0; r < wg_shape<HS>::LOADS; r++) {
+        int n, c;
+        if (key_piece<HS>(r, n, c))
+            raw[r] = __ldg(reinterpret_cast<const float4 *>(keys + n * row_stride + 4 * c));
+    }
+}
+
+/* The loaded keys, split, into a buffer: its big part, then its small part. */
+template <int HS>
+__device__ __forceinline__ void store_keys(const float4 (&raw)[wg_shape<HS>::LOADS], float *buffer)
+{
+#pragma unroll
+    for (int r = 0; r < wg_shape<HS>::LOADS; r++) {
+        int n, c;
+        if (!key_piece<HS>(r, n, c))
+            continue;
+        const tf32_pair x = split_operand<false>(raw[r].x), y = split_operand<false>(raw[r].y),
+                        z = split_operand<false>(raw[r].z), w = split_operand<false>(raw[r].w);
+        float *at = buffer + key_index<HS>(n, 4 * c);
+        *reinterpret_cast<uint4 *>(at) = make_uint4(x.big, y.big, z.big, w.big);
+        *reinterpret_cast<uint4 *>(at + wg_shape<HS>::PART) =
+            make_uint4(x.small, y.small, z.small, w.small);
+    }
+}
+
+/* Step `step` (values 8 step to 8 step + 7 of k) of one part of a key tile. */
+template <int HS>
+__device__ __forceinline__ uint64_t key_descriptor(const float *part, int step)
+{
+    return wgmma_descriptor(part + step * 64, 32 * (int)sizeof(float), 8 * HS * (int)sizeof(float));
+}
+
+template <int SUMS>
+__device__ __forceinline__ void wgmma_tile(float (&sum)[SUMS], const uint32_t (&a)[4], uint64_t b,
+                                           bool accumulate)
+{
+    if constexpr (SUMS == 32)
+        wgmma_tf32_m64n64k8(sum, a, b, accumulate);
+    else
+        wgmma_tf32_m64n32k8(sum, a, b, accumulate);
+}
+
+/*md
+The walk, for one warp group: start the products of a tile into one set of
+sums, then for every tile split the next keys, wait at the block barrier
+until every thread has, start the next tile's products into the other set,
+wait for this tile's (`wgmma_wait<1>`: all but the newest group done), and
+store it. The loop is written out for both sets, so that every register is
+named at compile time.
+*/
+
+/* The buffer of tile c's keys (its big part, then its small part). */
+template <int HS>
+__device__ __forceinline__ float *key_buffer(float *buffers, int c)
+{
+    return buffers + c % WG_BUFFERS * 2 * wg_shape<HS>::PART;
+}
+
+/* Tile c + 1's keys (already loaded) split into their buffer, tile c + 2's
+ * loaded, and a block barrier: every buffer written before it is full. */
+template <int HS>
+__device__ __forceinline__ void prepare_keys(int c, int tiles, float *buffers,
+                                             float4 (&raw)[wg_shape<HS>::LOADS],
+                                             const float *keys, size_t row_stride)
+{
+    constexpr int KEYS = wg_shape<HS>::KEYS;
+    store_keys<HS>(raw, key_buffer<HS>(buffers, c + 1));
+    fence_shared_for_wgmma();
+    if (c + 2 < tiles)
+        load_keys<HS>(raw, keys + (size_t)(c + 2) * KEYS * row_stride, row_stride);
+    __syncthreads();
+}
+
+/* Starts the warp group's three products of a whole tile (HS / 8 steps). */
+template <int HS>
+__device__ __forceinline__ void start_products(float (&sum)[wg_shape<HS>::SUMS],
+                                               const float *buffer,
+                                               const uint32_t (&big)[HS / 8][4],
+                                               const uint32_t (&small)[HS / 8][4])
+{
+    const float *big_keys = buffer, *small_keys = buffer + wg_shape<HS>::PART;
+    wgmma_hold(sum);
+    wgmma_fence();
+#pragma unroll
+    for (int j = 0; j < HS / 8; j++) {
+        wgmma_tile(sum, small[j], key_descriptor<HS>(big_keys, j), j > 0); /* j = 0: afresh */
+        wgmma_tile(sum, big[j], key_descriptor<HS>(small_keys, j), true);
+        wgmma_tile(sum, big[j], key_descriptor<HS>(big_keys, j), true);
+    }
+    wgmma_commit();
+}
+
+/* Tile c's scores on or below the diagonal, from a finished set of sums. */
+template <int HS>
+__device__ __forceinline__ void store_scores(float (&sum)[wg_shape<HS>::SUMS], int c,
+                                             float *scores, int T, int first_query, float scale)
+{
+    constexpr int KEYS = wg_shape<HS>::KEYS;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    wgmma_hold(sum);
+#pragma unroll
+    for (int half = 0; half < 2; half++) {
+        const int query = first_query + warp * 16 + g + 8 * half;
+        float *row = scores + (size_t)query * T + (size_t)c * KEYS;
+#pragma unroll
+        for (int j = 0; j < KEYS / 8; j++) {
+            const int col = 8 * j + 2 * t;
+            if (c * KEYS + col <= query) /* col + 1 may pass it: causal entries are ignored */
+                *reinterpret_cast<float2 *>(row + col) =
+                    make_float2(sum[4 * j + 2 * half] * scale, sum[4 * j + 2 * half + 1] * scale);
+        }
+    }
+}
+
+template <int HS>
+__global__ void __launch_bounds__(WG_THREADS, 1)
+    tf32x3_wgmma_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH)
+{
+    constexpr int KEYS = wg_shape<HS>::KEYS, SUMS = wg_shape<HS>::SUMS;
+    extern __shared__ float4 tf32x3_wgmma_space[];
+    float *buffers = reinterpret_cast<float *>(tf32x3_wgmma_space);
+    /* the longest rows first, so that the short ones fill the last wave */
+    const int heads = B * NH, rows = T / WG_QUERIES;
+    const int head = (int)(blockIdx.x % heads), tile_row = rows - 1 - (int)(blockIdx.x / heads);
+    const int b = head / NH, h = head % NH, C = NH * HS, first = tile_row * WG_QUERIES;
+    const size_t row_stride = 3 * (size_t)C;
+    const float *sequence = inp + (size_t)b * T * row_stride + h * HS, *keys = sequence + C;
+    const int tiles = (first + WG_QUERIES) / KEYS;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+
+    float4 raw[wg_shape<HS>::LOADS];
+    load_keys<HS>(raw, keys, row_stride); /* in flight while the queries are split */
+    uint32_t big[HS / 8][4], small[HS / 8][4];
+    const float *q0 = sequence + (size_t)(first + warp * 16 + g) * row_stride;
+    const float *q1 = q0 + 8 * row_stride;
+#pragma unroll
+    for (int j = 0; j < HS / 8; j++) {
+        const float v[4] = {q0[8 * j + t], q1[8 * j + t], q0[8 * j + t + 4], q1[8 * j + t + 4]};
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const tf32_pair p = split_operand<false>(v[i]);
+            big[j][i] = p.big;
+            small[j][i] = p.small;
+        }
+    }
+    store_keys<HS>(raw, buffers);
+    fence_shared_for_wgmma();
+    if (tiles > 1)
+        load_keys<HS>(raw, keys + (size_t)KEYS * row_stride, row_stride);
+    __syncthreads();
+
+    const float scale = 1.0f / sqrtf((float)HS);
+    float *scores = preatt + (size_t)head * T * T;
+    float sum0[SUMS], sum1[SUMS];
+    start_products<HS>(sum0, buffers, big, small);
+    for (int c = 0;; c++) {
+        if (c + 1 >= tiles) {
+            wgmma_wait<0>();
+            store_scores<HS>(sum0, c, scores, T, first, scale);
+            break;
+        }
+        prepare_keys<HS>(c, tiles, buffers, raw, keys, row_stride);
+        start_products<HS>(sum1, key_buffer<HS>(buffers, c + 1), big, small);
+        wgmma_wait<1>();
+        store_scores<HS>(sum0, c, scores, T, first, scale);
+        c++;
+        if (c + 1 >= tiles) {
+            wgmma_wait<0>();
+            store_scores<HS>(sum1, c, scores, T, first, scale);
+            break;
+        }
+        prepare_keys<HS>(c, tiles, buffers, raw, keys, row_stride);
+        start_products<HS>(sum0, key_buffer<HS>(buffers, c + 1), big, small);
+        wgmma_wait<1>();
+        store_scores<HS>(sum1, c, scores, T, first, scale);
+    }
+}
+
+/*md
+## What it buys
+
+On {{gpu|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} at the default size
+`tf32x3+wgmma` takes {{median_ms|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} ms
+where `tf32x3` takes {{median_ms|tf32x3|B=8 T=1024 C=768 NH=12}} ms:
+{{speedup|tf32x3+wgmma|tf32x3|B=8 T=1024 C=768 NH=12}} times as fast, at
+the same error ({{rel_l2|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}}); at
+$T = 4096$ {{median_ms|tf32x3+wgmma|B=8 T=4096 C=768 NH=12}} ms against
+{{median_ms|tf32x3|B=8 T=4096 C=768 NH=12}} ms.
+
+Less than the instruction promises. Count one block's $128 \times 128$
+tile: $3 \cdot 128 \cdot 128 \cdot 64$ multiply-adds, 3072 cycles at the
+1024 TF32 multiply-adds a cycle that a multiprocessor's tensor cores give;
+and 64 KB of scores, which at one multiprocessor's share of the card's
+memory bandwidth take about as long. Run side by side, a tile would cost
+the larger of the two; the walk pays closer to their sum. Two things in
+this design stand in the way. Every `wgmma` reads its $B$ from shared
+memory, $8 \cdot N$ values for $64 \cdot N \cdot 8$ multiply-adds: a
+sixteenth of a byte per multiply-add whatever the tile's width, three
+times per step for the three products, and the split keys are written
+there too; shared memory is about as busy as the tensor cores. And the
+block barrier per tile keeps the two warp groups in step: they multiply
+at the same moment and store at the same moment. The way past both is the
+GEMM's: one warp group that only loads and splits the keys, into a ring of
+buffers that mbarriers guard, so that the two that multiply run out of
+step. The variants measured on the way are in the notes
+(notes/precision.md, "The triangle on `wgmma`").
+*/
+
+// book:hide
+template <int HS>
+static void tf32x3_wgmma_launch_hs(const triangle_args *args)
+{
+    const triangle_size s = args->size;
+    const size_t bytes = WG_BUFFERS * 2 * (size_t)wg_shape<HS>::PART * sizeof(float);
+    gpu_allow_shared_memory((const void *)tf32x3_wgmma_scores<HS>, bytes);
+    const unsigned blocks = (unsigned)((long)s.B * s.NH * (s.T / WG_QUERIES));
+    tf32x3_wgmma_scores<HS><<<blocks, WG_THREADS, bytes, args->stream>>>(args->preatt, args->inp,
+                                                                         s.B, s.T, s.NH);
+    LAUNCH_CHECK();
+}
+
+static void tf32x3_wgmma_launch(const triangle_args *args)
+{
+    static bool can_run; /* asked of the driver once, at the first launch (a size is refused
+                            before the program knows it has a GPU) */
+    if (!can_run) {
+        char why[160];
+        if (wgmma_refuses((const void *)tf32x3_wgmma_scores<64>, why, sizeof why)) {
+            fprintf(stderr, "tf32x3+wgmma: %s\n", why);
+            exit(EXIT_FAILURE);
+        }
+        can_run = true;
+    }
+    switch (args->size.HS) { /* tf32x3_wgmma_refuses lets only these through */
+    case 8: tf32x3_wgmma_launch_hs<8>(args); break;
+    case 16: tf32x3_wgmma_launch_hs<16>(args); break;
+    case 24: tf32x3_wgmma_launch_hs<24>(args); break;
+    case 32: tf32x3_wgmma_launch_hs<32>(args); break;
+    case 40: tf32x3_wgmma_launch_hs<40>(args); break;
+    case 48: tf32x3_wgmma_launch_hs<48>(args); break;
+    case 56: tf32x3_wgmma_launch_hs<56>(args); break;
+    case 64: tf32x3_wgmma_launch_hs<64>(args); break;
+    case 72: tf32x3_wgmma_launch_hs<72>(args); break;
+    case 80: tf32x3_wgmma_launch_hs<80>(args); break;
+    case 88: tf32x3_wgmma_launch_hs<88>(args); break;
+    case 96: tf32x3_wgmma_launch_hs<96>(args); break;
+    case 104: tf32x3_wgmma_launch_hs<104>(args); break;
+    case 112: tf32x3_wgmma_launch_hs<112>(args); break;
+    case 120: tf32x3_wgmma_launch_hs<120>(args); break;
+    default: tf32x3_wgmma_launch_hs<128>(args); break;
+    }
+}
+
+static int tf32x3_wgmma_refuses(triangle_size size, char *why, size_t capacity)
+{
+    if (size.T % WG_QUERIES != 0) {
+        snprintf(why, capacity, "T must be a multiple of %d (a block's query rows)", WG_QUERIES);
+        return 1;
+    }
+    if (size.HS % 8 != 0 || size.HS > 128) {
+        snprintf(why, capacity,
+                 "HS = C/NH = %d must be a multiple of 8 (one wgmma step) and at most 128 (the "
+                 "split query rows live in registers)",
+                 size.HS);
+        return 1;
+    }
+    if ((long)size.B * size.NH * (size.T / WG_QUERIES) > INT_MAX) {
+        snprintf(why, capacity, "B*NH*T/%d must be at most %d (one block each)", WG_QUERIES,
+                 INT_MAX);
+        return 1;
+    }
+    return 0;
+}
+
+extern const triangle_kernel tf32x3_wgmma_kernel = {tf32x3_wgmma_refuses, tf32x3_wgmma_launch};
+// book:show
