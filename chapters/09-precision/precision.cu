@@ -301,6 +301,10 @@ first version (`tf32x3+scalar` in the appendix: 4-byte loads, both parts
 rounded) bought
 {{speedup|tf32x3|tf32x3+scalar|B=8 T=1024 C=768 NH=12}} times.
 
+(The end of the chapter comes back to the triangle with Hopper's own
+matrix instruction, `wgmma`, once the projections of the MSA layer have
+taught it.)
+
 The figure puts every kernel of the triangle on one plane: its error
 against its time. The frontier runs from the TF32 kernels (fast, at
 $10^{-4}$) to the FP32 ones (at $10^{-7}$); 3xTF32 moves the FP32 end of
