@@ -272,18 +272,24 @@ tile: $3 \cdot 128 \cdot 128 \cdot 64$ multiply-adds, 3072 cycles at the
 1024 TF32 multiply-adds a cycle that a multiprocessor's tensor cores give;
 and 64 KB of scores, which at one multiprocessor's share of the card's
 memory bandwidth take about as long. Run side by side, a tile would cost
-the larger of the two; the walk pays closer to their sum. Two things in
-this design stand in the way. Every `wgmma` reads its $B$ from shared
-memory, $8 \cdot N$ values for $64 \cdot N \cdot 8$ multiply-adds: a
-sixteenth of a byte per multiply-add whatever the tile's width, three
-times per step for the three products, and the split keys are written
-there too; shared memory is about as busy as the tensor cores. And the
-block barrier per tile keeps the two warp groups in step: they multiply
-at the same moment and store at the same moment. The way past both is the
-GEMM's: one warp group that only loads and splits the keys, into a ring of
+the larger of the two; the walk pays closer to their sum. Nsight Compute
+(`ncu --section SpeedOfLight build/chapter9-trimul --kernel tf32x3+wgmma
+--check-only`) finds neither full: memory moves at 2.1 TB/s, 44% of the
+card's peak, and the L1 and shared-memory unit is 77% busy. That unit is
+the one to watch. Every `wgmma` reads its $B$ from shared memory, $8
+\cdot N$ values for $64 \cdot N \cdot 8$ multiply-adds: a sixteenth of a
+byte per multiply-add whatever the tile's width, three times per step for
+the three products, and the split keys are written there too. And only
+one block of eight warps fits on a multiprocessor (its registers hold the
+split queries and two sets of sums), two warps per scheduler to hide the
+waits. Two more designs were measured, and neither was faster. The GEMM's: a
+third warp group that only loads and splits the keys, into a ring of
 buffers that mbarriers guard, so that the two that multiply run out of
-step. The variants measured on the way are in the notes
-(notes/precision.md, "The triangle on `wgmma`").
+step and no block barrier holds them. And one block per multiprocessor
+that walks several rows of tiles as one stream, so that a row's first
+products overlap the last stores of the row before. Both are in the
+notes, with the others measured on the way (notes/precision.md, "The
+triangle on `wgmma`" and the section after it).
 */
 
 // book:hide
