@@ -20,8 +20,9 @@ do for [output = 1:2] {
     set yrange [3e-8:3e-3]
     set label 1 'the FP32 tolerance, 1e-5' at graph 0.02, first 1.3e-5 tc rgb grey font ',12'
     set label 2 'the TF32 tolerance is 2e-3' at graph 0.02, first 2.4e-3 tc rgb grey font ',12'
-    # FP32 kernels crowd at one error: their labels climb in steps, on leader lines
-    lift(kind, level) = kind == 0 ? 1.9 ** level : 1.35
+    # the FP32 and the 3xTF32 kernels crowd at one error each: their labels
+    # climb in steps, on leader lines
+    lift(kind, level) = kind == 1 ? 1.35 : 1.9 ** level
     plot 1e-5 with lines dt 2 lc rgb grey notitle, \
          data using 1:2:(0):($2 * (lift($3, $5) - 1)) with vectors nohead lc rgb light notitle, \
          data using ($3 == 0 ? $1 : 1/0):2 with circles fs solid lc rgb blue title 'FP32 lanes', \
