@@ -30,12 +30,27 @@ static __device__ __forceinline__ void copy_async_4_if(float *shared_destination
                  "l"(source), "r"((int)copy));
 }
 
-/* 16 bytes (both addresses 16-byte aligned), bypassing L1 (.cg). */
-static __device__ __forceinline__ void copy_async_16(float *shared_destination, const float *source)
+/* 16 bytes (both addresses 16-byte aligned), bypassing L1 (.cg), to an
+ * address in the shared window (shared_address below). */
+static __device__ __forceinline__ void copy_async_16_to(unsigned destination, const float *source)
 {
-    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(destination), "l"(source)
                  : "memory");
+}
+
+/* The same from a generic pointer to shared memory. */
+static __device__ __forceinline__ void copy_async_16(float *shared_destination, const float *source)
+{
+    copy_async_16_to((unsigned)__cvta_generic_to_shared(shared_destination), source);
+}
+
+/* Where a generic pointer to shared memory lies in the shared window. Worth
+ * taking once before a loop of copies: in the SASS of the MSA attention
+ * kernels on sm_90, each conversion inside the loop read the block's place
+ * in its cluster (S2R SR_CgaCtaId) again. */
+static __device__ __forceinline__ unsigned shared_address(const float *shared)
+{
+    return (unsigned)__cvta_generic_to_shared(shared);
 }
 
 /* Closes the copies issued since the last commit into one group. */

@@ -134,10 +134,13 @@ static __device__ __forceinline__ void prefetch_l2(const float *address)
 
 /* Starts the copies of stage `stage`'s key and value rows and biases. A
  * thread copies the same 16-byte piece (`part`) of every row it takes, rows
- * `key_step` apart; PARTS divides 32, so a warp's copies cover whole rows. The
- * row pointers move by a constant from one row to the next: no 64-bit
- * multiply per copy (the address arithmetic once cost the tensor-core
- * kernel more instructions than its products). */
+ * `key_step` apart; PARTS divides 32, so a warp's copies cover whole rows.
+ * The loop is kept short, because every instruction in it is one the
+ * tensor-core kernel's products wait behind: the shared addresses are taken
+ * once and move by a constant, as do the row pointers (no 64-bit multiply
+ * per copy); a stage wholly inside the column's kept keys (all but the last)
+ * skips the test per row; and the biases are a loop of their own, a thread
+ * per key, instead of a branch in every row's copy. */
 template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
 __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_column &c,
                                             int stage, float *keys, float *values, float *bias)
@@ -151,18 +154,34 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
     const float *stand_in = c.head + 2 * p.D + 4 * part;
     int key = threadIdx.x / PARTS;
     const float *row = stand_in + (first + key) * width;
-    for (; key < TILED_STAGE_KEYS; key += key_step, row += key_step * width) {
-        const int position = first + key;
-        const bool inside = position < c.length;
-        const float *from = inside ? row : stand_in;
-        copy_async_16(keys + key * KEY_STRIDE + 4 * part, from);
-        copy_async_16(values + key * VALUE_STRIDE + 4 * part, from + p.D);
-        if (part == 0) {
-            if (inside)
-                copy_async_4(bias + key, c.key_bias + position);
-            else
-                bias[key] = TILED_PAST_END_BIAS;
+    unsigned key_to = shared_address(keys + key * KEY_STRIDE + 4 * part);
+    unsigned value_to = shared_address(values + key * VALUE_STRIDE + 4 * part);
+    const size_t row_step = key_step * width;
+    const unsigned key_to_step = key_step * KEY_STRIDE * sizeof(float);
+    const unsigned value_to_step = key_step * VALUE_STRIDE * sizeof(float);
+    if (first + TILED_STAGE_KEYS <= c.length) {
+        for (; key < TILED_STAGE_KEYS; key += key_step) {
+            copy_async_16_to(key_to, row);
+            copy_async_16_to(value_to, row + p.D);
+            row += row_step;
+            key_to += key_to_step;
+            value_to += value_to_step;
         }
+    } else {
+        for (; key < TILED_STAGE_KEYS; key += key_step) {
+            const float *from = first + key < c.length ? row : stand_in;
+            copy_async_16_to(key_to, from);
+            copy_async_16_to(value_to, from + p.D);
+            row += row_step;
+            key_to += key_to_step;
+            value_to += value_to_step;
+        }
+    }
+    for (int k = threadIdx.x; k < TILED_STAGE_KEYS; k += blockDim.x) {
+        if (first + k < c.length)
+            copy_async_4(bias + k, c.key_bias + first + k);
+        else
+            bias[k] = TILED_PAST_END_BIAS;
     }
 }
 

@@ -70,6 +70,20 @@ static __device__ __forceinline__ uint32_t tf32_operand(float x)
     return ROUND ? to_tf32(x) : __float_as_uint(x);
 }
 
+/* d = a b + c for one 16 x 8 x 8 step of a warp, c left as it was: an
+ * accumulator that starts from a value shared by several (the attention's
+ * -m) needs no copies of it. */
+static __device__ __forceinline__ void mma_tf32_from(float (&d)[4], const float (&c)[4],
+                                                     const uint32_t (&a)[4], uint32_t b0,
+                                                     uint32_t b1)
+{
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(c[0]), "f"(c[1]),
+          "f"(c[2]), "f"(c[3]));
+}
+
 /* c += a b for one 16 x 8 x 8 step of a warp (fragments as above). */
 static __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], uint32_t b0,
                                                 uint32_t b1)

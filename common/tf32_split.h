@@ -79,4 +79,15 @@ static __device__ __forceinline__ void mma_tf32x3(float (&c)[4], const uint32_t 
     mma_tf32(c, a_big, b0.big, b1.big);
 }
 
+/* d = a b + c in 3xTF32, c left as it was (mma_tf32_from). */
+static __device__ __forceinline__ void mma_tf32x3_from(float (&d)[4], const float (&c)[4],
+                                                       const uint32_t (&a_big)[4],
+                                                       const uint32_t (&a_small)[4], tf32_pair b0,
+                                                       tf32_pair b1)
+{
+    mma_tf32_from(d, c, a_small, b0.big, b1.big);
+    mma_tf32(d, a_big, b0.small, b1.small);
+    mma_tf32(d, a_big, b0.big, b1.big);
+}
+
 #endif

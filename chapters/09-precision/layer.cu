@@ -121,13 +121,61 @@ static __host__ __device__ constexpr int parts_of(tf32_mode mode)
     return mode == TF32_SPLIT3 ? 2 : 1;
 }
 
+/* Which feature each value a lane holds stands for. A product sums over
+ * its k index, so any order of the features serves, as long as A and B agree
+ * on it: S = Q K^T sums over the features, O += P V over the keys.
+ * Features come in panels of 32 (all of them for d < 32); lane t's values
+ * of K (k = t and t + 4 of every feature block of 8) are d / 4 consecutive
+ * features of each panel, one or two 16-byte loads. */
+static __host__ __device__ constexpr int tf32_panel(int hd)
+{
+    return hd < 32 ? hd : 32;
+}
+
+/* S = Q K^T: the feature that k = t + 4 j (j = 0, 1) of feature block kk stands for. */
+static __host__ __device__ constexpr int score_feature(int hd, int kk, int t, int j)
+{
+    const int panel = tf32_panel(hd), blocks = panel / 8;
+    return kk / blocks * panel + t * (panel / 4) + 2 * (kk % blocks) + j;
+}
+
+/* O += P V: the key of the group of 8 that k = t + 4 j stands for. S's
+ * column 2t + j is key 2t + j, and its weight sits where A wants k = t + 4 j
+ * (lane (g, t), columns t and t + 4): so k = t + 4 j is key 2t + j. */
+static __host__ __device__ constexpr int weight_key(int t, int j)
+{
+    return 2 * t + j;
+}
+
 template <int HD>
 struct tf32_shape {
-    static constexpr int TILES = HD <= 32 ? 2 : 1;               /* m-tiles of 16 rows per warp */
-    static constexpr int KEY_STRIDE = HD + 4;                    /* 4 x odd: 12, 20, 36, 68 */
-    static constexpr int VALUE_STRIDE = HD == 8 ? 8 : HD + 8;    /* 8 x odd: 8, 24, 40, 72 */
+    static constexpr int TILES = HD <= 32 ? 2 : 1;     /* m-tiles of 16 rows per warp */
+    static constexpr int PANEL = tf32_panel(HD);
+    static constexpr int KEY_STRIDE = HD <= 16 ? HD : HD + 4; /* 8, 16, 36, 68 */
+    static constexpr int VALUE_STRIDE = HD + 4;               /* 12, 20, 36, 68 */
     typedef tiled_stages<HD, KEY_STRIDE, VALUE_STRIDE> Stages;
 };
+
+/* x[i] = row[i / W * P + i % W]: W consecutive floats from each panel of P,
+ * in loads of 16 bytes (8 for W = 2, 4 for W = 1). */
+template <int N, int W, int P>
+__device__ __forceinline__ void load_panels(float (&x)[N], const float *row)
+{
+    constexpr int STEP = W % 4 == 0 ? 4 : W;
+#pragma unroll
+    for (int i = 0; i < N; i += STEP) {
+        const float *at = row + i / W * P + i % W;
+        if constexpr (STEP == 4) {
+            const float4 v = *reinterpret_cast<const float4 *>(at);
+            x[i] = v.x, x[i + 1] = v.y, x[i + 2] = v.z, x[i + 3] = v.w;
+        } else if constexpr (STEP == 2) {
+            const float2 v = *reinterpret_cast<const float2 *>(at);
+            x[i] = v.x, x[i + 1] = v.y;
+        } else {
+            x[i] = *at;
+        }
+    }
+}
 
 // book:hide
 template <int HD, int TILES>
@@ -146,56 +194,72 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
                                           float (&l)[TILES][2], bool &first, const float *keys,
                                           const float *values, const float *bias, bool all_kept)
 {
-    constexpr int GROUPS = 4, KS = tf32_shape<HD>::KEY_STRIDE, VS = tf32_shape<HD>::VALUE_STRIDE;
+    typedef tf32_shape<HD> L;
+    constexpr int GROUPS = 4, KS = L::KEY_STRIDE, VS = L::VALUE_STRIDE, P = L::PANEL;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-    const int key_row = g / 2 + 4 * (g % 2); /* column 2t is key t, column 2t+1 key t+4 */
 
-    float s[TILES][GROUPS][4];
+    /* Lane (g, t) takes key row g of each group: its d / 4 features
+     * (score_feature), in one or two loads. */
+    float key[GROUPS][HD / 4];
 #pragma unroll
-    for (int mt = 0; mt < TILES; mt++)
+    for (int kg = 0; kg < GROUPS; kg++)
+        load_panels<HD / 4, P / 4, P>(key[kg], keys + (8 * kg + g) * KS + t * (P / 4));
+
+    /* The scores start from -m (the first product reads it; no copies), so
+     * that 2^s is the weight. Features outer, key groups inner: 4 x TILES
+     * independent products between two that feed the same accumulator. The
+     * keys go in as the stage holds them (rounded to TF32 there when
+     * TF32_ROUNDED, FP32 bits to be cut otherwise), or split here, once per
+     * warp, for three products. */
+    float start[TILES][4], s[TILES][GROUPS][4];
 #pragma unroll
-        for (int kg = 0; kg < GROUPS; kg++) {
-            s[mt][kg][0] = s[mt][kg][1] = -m[mt][0];
-            s[mt][kg][2] = s[mt][kg][3] = -m[mt][1];
-        }
-    if (!all_kept) {
-#pragma unroll
-        for (int kg = 0; kg < GROUPS; kg++) {
-            const float low = bias[8 * kg + t], high = bias[8 * kg + t + 4];
-#pragma unroll
-            for (int mt = 0; mt < TILES; mt++) {
-                s[mt][kg][0] += low;
-                s[mt][kg][1] += high;
-                s[mt][kg][2] += low;
-                s[mt][kg][3] += high;
-            }
-        }
+    for (int mt = 0; mt < TILES; mt++) {
+        start[mt][0] = start[mt][1] = -m[mt][0];
+        start[mt][2] = start[mt][3] = -m[mt][1];
     }
-    /* Features outer, key groups inner: 4 x TILES independent products between
-     * two that feed the same accumulator. The keys go in as the stage holds them
-     * (rounded to TF32 there when TF32_ROUNDED, FP32 bits to be cut otherwise),
-     * or split here, once per warp, for three products. */
 #pragma unroll
     for (int kk = 0; kk < HD / 8; kk++) {
+        const int at = kk / (P / 8) * (P / 4) + 2 * (kk % (P / 8)); /* score_feature's order */
 #pragma unroll
         for (int kg = 0; kg < GROUPS; kg++) {
-            const float *key = keys + (8 * kg + key_row) * KS + 8 * kk + t;
             if (MODE == TF32_SPLIT3) {
-                const tf32_pair b0 = split_operand<false>(key[0]);
-                const tf32_pair b1 = split_operand<false>(key[4]);
+                const tf32_pair b0 = split_operand<false>(key[kg][at]);
+                const tf32_pair b1 = split_operand<false>(key[kg][at + 1]);
 #pragma unroll
-                for (int mt = 0; mt < TILES; mt++)
-                    mma_tf32x3(s[mt][kg], qa[0][mt][kk], qa[parts_of(MODE) - 1][mt][kk],
-                               b0, b1);
+                for (int mt = 0; mt < TILES; mt++) {
+                    const uint32_t(&big)[4] = qa[0][mt][kk];
+                    const uint32_t(&small)[4] = qa[parts_of(MODE) - 1][mt][kk];
+                    if (kk == 0)
+                        mma_tf32x3_from(s[mt][kg], start[mt], big, small, b0, b1);
+                    else
+                        mma_tf32x3(s[mt][kg], big, small, b0, b1);
+                }
             } else {
-                const uint32_t b0 = __float_as_uint(key[0]), b1 = __float_as_uint(key[4]);
+                const uint32_t b0 = __float_as_uint(key[kg][at]);
+                const uint32_t b1 = __float_as_uint(key[kg][at + 1]);
 #pragma unroll
-                for (int mt = 0; mt < TILES; mt++)
-                    mma_tf32(s[mt][kg], qa[0][mt][kk], b0, b1);
+                for (int mt = 0; mt < TILES; mt++) {
+                    if (kk == 0)
+                        mma_tf32_from(s[mt][kg], start[mt], qa[0][mt][kk], b0, b1);
+                    else
+                        mma_tf32(s[mt][kg], qa[0][mt][kk], b0, b1);
+                }
             }
         }
     }
-
+    if (!all_kept) { /* the biases of this lane's keys, 2t and 2t + 1 */
+#pragma unroll
+        for (int kg = 0; kg < GROUPS; kg++) {
+            const float2 b = *reinterpret_cast<const float2 *>(bias + 8 * kg + 2 * t);
+#pragma unroll
+            for (int mt = 0; mt < TILES; mt++) {
+                s[mt][kg][0] += b.x;
+                s[mt][kg][1] += b.y;
+                s[mt][kg][2] += b.x;
+                s[mt][kg][3] += b.y;
+            }
+        }
+    }
     float w[TILES][GROUPS][4], added[TILES][2];
     bool move = !LAZY || first;
     if (!move) {
@@ -252,26 +316,31 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
         l[mt][1] += added[mt][1];
     }
 
-    /* O += P V: the weights of row g, keys t and t+4, are A's columns t and t+4. */
+    /* O += P V. The weights of row g sit at A's k = t and t + 4, which stand
+     * for keys 2t and 2t + 1 (weight_key): lane (g, t) takes feature g of
+     * each block of 8 from value rows 2t and 2t + 1. One float at a time: a
+     * B fragment's two values must sit in consecutive registers, and these
+     * come from two rows (a load of several features of one row would cost
+     * a move per value instead). */
     constexpr bool ROUND = MODE == TF32_ROUNDED;
     if (MODE == TF32_SPLIT3) {
-        tf32_split_pv<HD, TILES>(o, w, values + t * VS + g);
+        tf32_split_pv<HD, TILES>(o, w, values);
     } else {
 #pragma unroll
         for (int kg = 0; kg < GROUPS; kg++) {
             uint32_t a[TILES][4];
 #pragma unroll
             for (int mt = 0; mt < TILES; mt++) {
-                a[mt][0] = tf32_operand<ROUND>(w[mt][kg][0]); /* row g,     key t */
-                a[mt][1] = tf32_operand<ROUND>(w[mt][kg][2]); /* row g + 8, key t */
-                a[mt][2] = tf32_operand<ROUND>(w[mt][kg][1]); /* row g,     key t + 4 */
-                a[mt][3] = tf32_operand<ROUND>(w[mt][kg][3]); /* row g + 8, key t + 4 */
+                a[mt][0] = tf32_operand<ROUND>(w[mt][kg][0]); /* row g,     key 2t */
+                a[mt][1] = tf32_operand<ROUND>(w[mt][kg][2]); /* row g + 8, key 2t */
+                a[mt][2] = tf32_operand<ROUND>(w[mt][kg][1]); /* row g,     key 2t + 1 */
+                a[mt][3] = tf32_operand<ROUND>(w[mt][kg][3]); /* row g + 8, key 2t + 1 */
             }
-            const float *value = values + (8 * kg + t) * VS + g;
+            const float *v0 = values + (8 * kg + weight_key(t, 0)) * VS + g; /* k = t */
+            const float *v1 = values + (8 * kg + weight_key(t, 1)) * VS + g; /* k = t + 4 */
 #pragma unroll
             for (int dn = 0; dn < HD / 8; dn++) {
-                const uint32_t b0 = __float_as_uint(value[8 * dn]);
-                const uint32_t b1 = __float_as_uint(value[4 * VS + 8 * dn]);
+                const uint32_t b0 = __float_as_uint(v0[8 * dn]), b1 = __float_as_uint(v1[8 * dn]);
 #pragma unroll
                 for (int mt = 0; mt < TILES; mt++)
                     mma_tf32(o[mt][dn], a[mt], b0, b1);
@@ -332,21 +401,22 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
 #pragma unroll
         for (int half = 0; half < 2; half++) {
             const int row = min(warp_row + 16 * mt + g + 8 * half, p.S - 1);
-            const float *query = p.proj + (size_t)column_row(c, row) * width + c.h * HD + t;
+            const float *query = p.proj + (size_t)column_row(c, row) * width + c.h * HD;
             if (t == 0)
                 prefetch_l2(query + p.D); /* the gate logits, needed at the end */
 #pragma unroll
             for (int kk = 0; kk < HD / 8; kk++) {
+                const float *f = query + score_feature(HD, kk, t, 0); /* and f[1]: k = t + 4 */
                 if (MODE == TF32_SPLIT3) { /* split once, for the whole walk */
-                    const tf32_pair a0 = split_operand<false>(query[8 * kk] * p.q_scale);
-                    const tf32_pair a2 = split_operand<false>(query[8 * kk + 4] * p.q_scale);
+                    const tf32_pair a0 = split_operand<false>(f[0] * p.q_scale);
+                    const tf32_pair a2 = split_operand<false>(f[1] * p.q_scale);
                     qa[0][mt][kk][half] = a0.big;
                     qa[SMALL][mt][kk][half] = a0.small;
                     qa[0][mt][kk][2 + half] = a2.big;
                     qa[SMALL][mt][kk][2 + half] = a2.small;
                 } else {
-                    qa[0][mt][kk][half] = to_tf32(query[8 * kk] * p.q_scale);         /* column t */
-                    qa[0][mt][kk][2 + half] = to_tf32(query[8 * kk + 4] * p.q_scale); /* t + 4 */
+                    qa[0][mt][kk][half] = to_tf32(f[0] * p.q_scale);     /* k = t */
+                    qa[0][mt][kk][2 + half] = to_tf32(f[1] * p.q_scale); /* k = t + 4 */
                 }
             }
             m[mt][half] = 0.0f;
@@ -507,6 +577,7 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
                                               const float (&w)[TILES][4][4], const float *values)
 {
     constexpr int VS = tf32_shape<HD>::VALUE_STRIDE;
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int column_of[4] = {0, 2, 1, 3}; /* A's element e is the weight w[e] of C's pattern */
     float sum[TILES][HD / 8][4] = {};
 #pragma unroll
@@ -520,11 +591,12 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
                 big[mt][e] = a.big;
                 small[mt][e] = a.small;
             }
-        const float *value = values + 8 * kg * VS; /* key t of the group, feature g */
+        const float *v0 = values + (8 * kg + weight_key(t, 0)) * VS + g; /* k = t */
+        const float *v1 = values + (8 * kg + weight_key(t, 1)) * VS + g; /* k = t + 4 */
 #pragma unroll
         for (int dn = 0; dn < HD / 8; dn++) {
-            const tf32_pair b0 = split_operand<false>(value[8 * dn]);
-            const tf32_pair b1 = split_operand<false>(value[4 * VS + 8 * dn]);
+            const tf32_pair b0 = split_operand<false>(v0[8 * dn]);
+            const tf32_pair b1 = split_operand<false>(v1[8 * dn]);
 #pragma unroll
             for (int mt = 0; mt < TILES; mt++)
                 mma_tf32x3(sum[mt][dn], big[mt], small[mt], b0, b1);
