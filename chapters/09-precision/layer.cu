@@ -37,29 +37,60 @@ of 8.
 
 ## From scores to weights without shuffles
 
-The weights come out in $C$'s pattern (columns $2t$ and $2t + 1$) but the
-next product wants them in $A$'s (columns $t$ and $t + 4$). The usual
-repair is a round of shuffles. We avoid it by choosing which key each
-column of the score tile stands for: column $2t$ holds key $t$ and column
-$2t + 1$ holds key $t + 4$. A column of $C$ is a column of $B$, so all
-this costs is that lane $(g, t)$ loads its $B$ values from key row
-$\pi(g) = \lfloor g/2 \rfloor + 4\,(g \bmod 2)$ instead of row $g$ (and
-takes the biases of keys $t$ and $t + 4$). The weights then sit exactly
-where $A$ needs them: lane $(g, t)$ holds, for row $g$, the weights of keys
-$t$ and $t + 4$.
+The weights come out in $C$'s pattern (lane $(g, t)$: columns $2t$ and
+$2t + 1$) but the next product wants them in $A$'s (columns $t$ and
+$t + 4$). The usual repair is a round of shuffles. We avoid it with a
+freedom every product has: it sums over its $k$, and which key each $k$
+stands for is ours to choose, as long as $A$ and $B$ agree. In
+$O \mathrel{+}= P V$, let $k = t + 4j$ stand for key $2t + j$
+(`weight_key`). Then lane $(g, t)$'s weights of keys $2t$ and $2t + 1$,
+columns $2t$ and $2t + 1$ of the score tile, are exactly its $A$ values at
+$k = t$ and $t + 4$: they stay where they are. All $B$ has to do is agree:
+lane $(g, t)$ reads value rows $2t$ and $2t + 1$ of the group, at feature
+$g$ of each block of 8.
 
-The loads of $B$ from shared memory are single floats at 32 different
-addresses; they are free of bank conflicts when the 32 addresses fall in 32
-different banks. Lane $(g, t)$ reads key row $\pi(g)$ at feature $t$ for
-$K$, and key row $t$ at feature $g$ for $V$. With a key row stride of
-$4u$ floats, $u$ odd, the first pattern falls in banks
-$4\,(u\,\pi(g) \bmod 8) + t$: multiplying by an odd $u$ permutes the eight
-values of $\pi(g)$ modulo 8, so the 32 lanes cover all 32 banks. The
-second pattern, with a value row stride of $8u$, $u$ odd, falls in banks
-$8\,(u\,t \bmod 4) + g$, again all 32. So $K$ rows are padded to $d + 4$
-floats (12, 20, 36 and 68: four times 3, 5, 9 and 17) and $V$ rows to
-$d + 8$, or exactly 8 for $d = 8$ (8, 24, 40 and 72: eight times 1, 3, 5
-and 9).
+## Loads of 16 bytes for the keys
+
+The same freedom serves $S = Q K^T$, whose $k$ is the feature. As $B$,
+lane $(g, t)$ holds rows $k = t$ and $t + 4$ of key column $g$ in each of
+the $d / 8$ blocks of features: $d / 4$ values of one key row. In their
+natural order they are features $t, t + 4, t + 8, \ldots$, four apart, and
+take $d / 4$ loads of one float. So we number the features differently
+(`score_feature`): in block $kk$, $k = t + 4j$ stands for feature
+$8t + 2kk + j$ at $d = 32$ (in panels of 32 beyond that, all $d$ features
+in one panel below it). Lane $t$'s values are then features $8t$ to
+$8t + 7$ of the row, two loads of 16 bytes instead of eight of 4. $Q$,
+which is loaded once and kept in registers for the whole walk, is loaded
+in the same order. At $d = 32$ a step of 32 keys now loads 8 times from
+shared memory for $K$ where it loaded 32 times.
+
+The values stay single floats. A $B$ fragment's two values must sit in
+consecutive registers, and $k = t$ and $t + 4$ are two keys, two rows: a
+load of several features of one row would need a move per value to pair
+them up, as many instructions as the loads it saves.
+
+Both patterns are free of bank conflicts for the strides the kernel pads
+its rows to. A 16-byte load is served eight lanes at a time: two values
+of $g$, rows $g$ and $g + 1$, each with four lanes $t$ reading 16 bytes at
+$8t$, banks $0..3, 8..11, 16..19$ and $24..27$ of their row. The two rows
+fit together when the second starts 4 banks on, a key stride of 4 modulo
+8 floats: 36 and 68 for $d = 32$ and 64. At $d = 16$ a lane's one load
+covers features $4t$ to $4t + 3$, 16 banks per row, and the stride is 16;
+at $d = 8$ it is an 8-byte load, served 16 lanes (four rows) at a time,
+and the stride is 8. The values' single floats fall in banks
+$2t \cdot v + g$ for a value stride $v$; with $v$ = 4 modulo 16 (20, 36,
+68), $2tv$ is $8t$ modulo 32, and with $v$ = 12 ($d = 8$) it is $24t$:
+either way the 32 lanes take 32 different banks. So $K$ rows are padded
+to 8, 16, 36 and 68 floats and $V$ rows to $d + 4$. Nsight Compute counts
+no excess shared-memory wavefronts for either at $d = 32$.
+
+One more move goes. A step's scores must start at $-m$, the row's
+reference, so that $2^s$ is the weight; written as `s = -m` and then
+accumulated into, that is a copy of $-m$ into each of the 32 scores of a
+lane. Instead the first block of features takes its accumulator from a
+fragment that holds $-m$ and writes its result to the scores
+(`mma_tf32_from`, $D = A B + C$ with $C$ left as it was), and the copies
+are gone.
 
 ## Rounding, or cutting
 
@@ -126,7 +157,7 @@ static __host__ __device__ constexpr int parts_of(tf32_mode mode)
  * on it: S = Q K^T sums over the features, O += P V over the keys.
  * Features come in panels of 32 (all of them for d < 32); lane t's values
  * of K (k = t and t + 4 of every feature block of 8) are d / 4 consecutive
- * features of each panel, one or two 16-byte loads. */
+ * features of each panel: loads of 16 bytes (one of 8 at d = 8). */
 static __host__ __device__ constexpr int tf32_panel(int hd)
 {
     return hd < 32 ? hd : 32;
