@@ -170,6 +170,36 @@ static __host__ __device__ constexpr int score_feature(int hd, int kk, int t, in
     return kk / blocks * panel + t * (panel / 4) + 2 * (kk % blocks) + j;
 }
 
+/* Where in a lane's loaded values of a key row (load_panels below, from
+ * feature t * panel / 4 of each panel) feature block kk's k = t begins; k =
+ * t + 4 is the value after it. */
+static __host__ __device__ constexpr int score_slot(int hd, int kk)
+{
+    const int panel = tf32_panel(hd), blocks = panel / 8;
+    return kk / blocks * (panel / 4) + 2 * (kk % blocks);
+}
+
+/* Checked as the chapter compiles, for every head size: the renumbering
+ * takes each feature once, and the value a lane finds at score_slot is the
+ * feature score_feature names. */
+static constexpr bool score_order_holds(int hd)
+{
+    const int panel = tf32_panel(hd), width = panel / 4;
+    unsigned long long seen = 0;
+    for (int kk = 0; kk < hd / 8; kk++)
+        for (int t = 0; t < 4; t++)
+            for (int j = 0; j < 2; j++) {
+                const int f = score_feature(hd, kk, t, j), i = score_slot(hd, kk) + j;
+                if (f < 0 || f >= hd || (seen >> f & 1) || f != i / width * panel + i % width + t * width)
+                    return false;
+                seen |= 1ull << f;
+            }
+    return seen == (hd == 64 ? ~0ull : (1ull << hd) - 1);
+}
+static_assert(score_order_holds(8) && score_order_holds(16) && score_order_holds(32) &&
+                  score_order_holds(64),
+              "score_feature must number each feature once, in the order the keys are loaded");
+
 /* O += P V: the key of the group of 8 that k = t + 4 j stands for. S's
  * column 2t + j is key 2t + j, and its weight sits where A wants k = t + 4 j
  * (lane (g, t), columns t and t + 4): so k = t + 4 j is key 2t + j. */
@@ -250,7 +280,7 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
     }
 #pragma unroll
     for (int kk = 0; kk < HD / 8; kk++) {
-        const int at = kk / (P / 8) * (P / 4) + 2 * (kk % (P / 8)); /* score_feature's order */
+        const int at = score_slot(HD, kk);
 #pragma unroll
         for (int kg = 0; kg < GROUPS; kg++) {
             if (MODE == TF32_SPLIT3) {
