@@ -410,19 +410,6 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
     }
 }
 
-/* The gate, 1 / (1 + 2^(-x log2 e)), with denormals flushed to zero in the
- * exponential and the reciprocal (ex2.approx.ftz, rcp.approx.ftz): two
- * special-function instructions and two multiply-adds, where sigmoid()'s
- * __expf and __fdividef add checks for denormals around each. Flushing
- * moves no gate by more than 2^-126: 2^(-x log2 e) is a denormal only where
- * the gate rounds to 1 anyway (x > 87), and the gate is one only below that. */
-static __device__ __forceinline__ float gate_ftz(float x)
-{
-    float gate;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(gate) : "f"(1.0f + exp2_fast(-1.44269504f * x)));
-    return gate;
-}
-
 /* Rounds to TF32, in place, the key and value rows this thread copied into a
  * stage (the same chunks as fetch_stage): once its own copies have landed and
  * before the barrier that shows them to the other warps. Each value is then
@@ -489,8 +476,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
                     qa[0][mt][kk][2 + half] = a2.big;
                     qa[SMALL][mt][kk][2 + half] = a2.small;
                 } else {
-                    qa[0][mt][kk][half] = round_to_tf32(f[0] * p.q_scale);     /* k = t */
-                    qa[0][mt][kk][2 + half] = round_to_tf32(f[1] * p.q_scale); /* k = t + 4 */
+                    qa[0][mt][kk][half] = to_tf32(f[0] * p.q_scale);     /* k = t */
+                    qa[0][mt][kk][2 + half] = to_tf32(f[1] * p.q_scale); /* k = t + 4 */
                 }
             }
             m[mt][half] = 0.0f;
@@ -561,8 +548,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
             for (int dn = 0; dn < HD / 8; dn++) {
                 const float2 gl = gate[mt][half][dn], bg = gate_bias[dn];
                 float2 y;
-                y.x = o[mt][dn][2 * half] * inverse * gate_ftz(gl.x + bg.x);
-                y.y = o[mt][dn][2 * half + 1] * inverse * gate_ftz(gl.y + bg.y);
+                y.x = o[mt][dn][2 * half] * inverse * sigmoid(gl.x + bg.x);
+                y.y = o[mt][dn][2 * half + 1] * inverse * sigmoid(gl.y + bg.y);
                 *reinterpret_cast<float2 *>(out + 8 * dn) = y;
             }
             if (c.h == 0 && t < 2) /* 1 0 0 0, then 0 0 0 0 */
