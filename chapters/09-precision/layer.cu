@@ -260,7 +260,7 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 
     /* Lane (g, t) takes key row g of each group: its d / 4 features
-     * (score_feature), in one or two loads. */
+     * (score_feature), in loads of 16 bytes (one of 8 at d = 8). */
     float key[GROUPS][HD / 4];
 #pragma unroll
     for (int kg = 0; kg < GROUPS; kg++)
