@@ -152,12 +152,11 @@ static __host__ __device__ constexpr int parts_of(tf32_mode mode)
     return mode == TF32_SPLIT3 ? 2 : 1;
 }
 
-/* Which feature each value a lane holds stands for. A product sums over
- * its k index, so any order of the features serves, as long as A and B agree
- * on it: S = Q K^T sums over the features, O += P V over the keys.
- * Features come in panels of 32 (all of them for d < 32); lane t's values
- * of K (k = t and t + 4 of every feature block of 8) are d / 4 consecutive
- * features of each panel: loads of 16 bytes (one of 8 at d = 8). */
+/* Which feature each value a lane holds stands for. A product sums over its k,
+ * so any order serves if A and B agree on it: S = Q K^T sums over the features,
+ * O += P V over the keys. Features come in panels of 32 (all of them for d < 32);
+ * lane t's values of K (k = t and t + 4 of every feature block of 8) are d / 4
+ * consecutive features of each panel: loads of 16 bytes (one of 8 at d = 8). */
 static __host__ __device__ constexpr int tf32_panel(int hd)
 {
     return hd < 32 ? hd : 32;
@@ -170,18 +169,16 @@ static __host__ __device__ constexpr int score_feature(int hd, int kk, int t, in
     return kk / blocks * panel + t * (panel / 4) + 2 * (kk % blocks) + j;
 }
 
-/* Where in a lane's loaded values of a key row (load_panels below, from
- * feature t * panel / 4 of each panel) feature block kk's k = t begins; k =
- * t + 4 is the value after it. */
+/* Where feature block kk's k = t sits among a lane's loaded values of a key
+ * row (load_panels, from feature t * panel / 4 of each panel); k = t + 4 follows. */
 static __host__ __device__ constexpr int score_slot(int hd, int kk)
 {
     const int panel = tf32_panel(hd), blocks = panel / 8;
     return kk / blocks * (panel / 4) + 2 * (kk % blocks);
 }
 
-/* Checked as the chapter compiles, for every head size: the renumbering
- * takes each feature once, and the value a lane finds at score_slot is the
- * feature score_feature names. */
+/* Checked as the chapter compiles, for every head size: the renumbering takes
+ * each feature once, and lane t finds at score_slot the feature it names. */
 static constexpr bool score_order_holds(int hd)
 {
     const int panel = tf32_panel(hd), width = panel / 4;
@@ -190,15 +187,15 @@ static constexpr bool score_order_holds(int hd)
         for (int t = 0; t < 4; t++)
             for (int j = 0; j < 2; j++) {
                 const int f = score_feature(hd, kk, t, j), i = score_slot(hd, kk) + j;
-                if (f < 0 || f >= hd || (seen >> f & 1) || f != i / width * panel + i % width + t * width)
+                if (f < 0 || f >= hd || (seen >> f & 1) ||
+                    f != i / width * panel + i % width + t * width)
                     return false;
                 seen |= 1ull << f;
             }
     return seen == (hd == 64 ? ~0ull : (1ull << hd) - 1);
 }
 static_assert(score_order_holds(8) && score_order_holds(16) && score_order_holds(32) &&
-                  score_order_holds(64),
-              "score_feature must number each feature once, in the order the keys are loaded");
+              score_order_holds(64), "score_feature must name each feature once, as loaded");
 
 /* O += P V: the key of the group of 8 that k = t + 4 j stands for. S's
  * column 2t + j is key 2t + j, and its weight sits where A wants k = t + 4 j
