@@ -59,15 +59,15 @@ take $d / 4$ loads of one float. So we number the features differently
 (`score_feature`): in block $kk$, $k = t + 4j$ stands for feature
 $8t + 2kk + j$ at $d = 32$ (in panels of 32 beyond that, all $d$ features
 in one panel below it). Lane $t$'s values are then features $8t$ to
-$8t + 7$ of the row, two loads of 16 bytes instead of eight of 4. $Q$,
-which is loaded once and kept in registers for the whole walk, is loaded
-in the same order. At $d = 32$ a step of 32 keys now loads 8 times from
-shared memory for $K$ where it loaded 32 times.
+$8t + 7$ of the row, two loads of 16 bytes instead of eight of 4 (the
+figure). $Q$, loaded once and kept in registers for the whole walk, is
+loaded in the same order. A step of 32 keys at $d = 32$ loads $K$ 8 times.
 
-The values stay single floats. A $B$ fragment's two values must sit in
-consecutive registers, and $k = t$ and $t + 4$ are two keys, two rows: a
-load of several features of one row would need a move per value to pair
-them up, as many instructions as the loads it saves.
+{{figure|key-order}}
+
+The values stay single floats: a $B$ fragment's two values must sit in
+consecutive registers, and $k = t$ and $t + 4$ are two keys, two rows, so
+a load of several features of one row would cost a move per value.
 
 Both patterns are free of bank conflicts for the strides the kernel pads
 its rows to. A 16-byte load is served eight lanes at a time: two values
