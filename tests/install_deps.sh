@@ -5,6 +5,7 @@
 #   libcmocka-dev   the host unit tests' framework
 #   pandoc          the book (HTML, EPUB; PDF through weasyprint)
 #   weasyprint      pandoc's PDF engine
+#   poppler-utils   pdftotext, with which the book's test counts the PDF's pages
 #   gnuplot-nox     the plots, and the figures drawn from the code
 #   graphviz        the figures that are diagrams (plots/figures/*.dot)
 #   chromium        the browser test of the rendered book
@@ -14,7 +15,7 @@
 #   book/node_modules  playwright-core at the version book/package-lock.json pins
 set -e
 cd "$(dirname "$0")/.."
-packages="libcmocka-dev pandoc weasyprint gnuplot-nox graphviz chromium patch make gcc"
+packages="libcmocka-dev pandoc weasyprint poppler-utils gnuplot-nox graphviz chromium patch make gcc"
 command -v node >/dev/null && command -v npm >/dev/null || packages="$packages nodejs npm"
 if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
 $sudo apt-get update
