@@ -22,6 +22,8 @@ typedef struct {
     contender_role role;
     gpu_pipe pipe;        /* whose peak its share of peak is taken against */
     double tolerance;     /* TOLERANCE_FP32 or TOLERANCE_TF32 */
+    int needs_major, needs_minor;  /* the compute capability it needs (its "needs") */
+    int needs_arch_specific;       /* sm_90a: that capability exactly */
 } contender_facts;
 
 #endif

@@ -17,15 +17,15 @@ BEGIN {
     count = 0
 }
 /^[ \t]*(#|$)/ { next }
-NF != 7 {
-    printf "%s:%d: expected 7 columns, found %d\n", FILENAME, FNR, NF > "/dev/stderr"
+NF != 8 {
+    printf "%s:%d: expected 8 columns, found %d\n", FILENAME, FNR, NF > "/dev/stderr"
     failed = 1; exit 1
 }
 {
-    p = $1; c = $2 + 0; role = $3; pipe = $4; accuracy = $5; name = $6; symbol = $7
+    p = $1; c = $2 + 0; role = $3; pipe = $4; accuracy = $5; needs = $6; name = $7; symbol = $8
     if (role !~ /^(champion|step|best|tried|torch)$/ || pipe !~ /^(simt|tensor)$/ ||
-        accuracy !~ /^(fp32|tf32)$/) {
-        printf "%s:%d: bad role, pipe or accuracy\n", FILENAME, FNR > "/dev/stderr"
+        accuracy !~ /^(fp32|tf32)$/ || needs !~ /^sm_(75|80|90a)$/) {
+        printf "%s:%d: bad role, pipe, accuracy or needs\n", FILENAME, FNR > "/dev/stderr"
         failed = 1; exit 1
     }
     if (p != problem || role == "torch" || c > chapter + 0)
@@ -42,6 +42,7 @@ NF != 7 {
     roles[count] = "CONTENDER_" toupper(role)
     pipes[count] = pipe == "tensor" ? "GPU_PIPE_TENSOR" : "GPU_PIPE_SIMT"
     tolerances[count] = accuracy == "tf32" ? "TOLERANCE_TF32" : "TOLERANCE_FP32"
+    needs_of[count] = needs == "sm_75" ? "7, 5, 0" : needs == "sm_80" ? "8, 0, 0" : "9, 0, 1"
 }
 END {
     if (failed)
@@ -63,8 +64,8 @@ END {
         printf "extern const %s_kernel %s;\n", type, symbols[k]
     printf "\nstatic const %s_contender contenders[] = {\n", type
     for (k = 1; k <= count; k++)
-        printf "    {{\"%s\", %d, %s, %s, %s}, &%s},\n", names[k], chapters[k], roles[k], pipes[k],
-               tolerances[k], symbols[k]
+        printf "    {{\"%s\", %d, %s, %s, %s, %s}, &%s},\n", names[k], chapters[k], roles[k], pipes[k],
+               tolerances[k], needs_of[k], symbols[k]
     printf "};\n\nint main(int argc, char **argv)\n{\n"
     printf "    return %s_chapter_main(argc, argv, \"%s\", %d, \"%s\", contenders,\n", type, program, chapter, summary
     printf "                           (int)(sizeof contenders / sizeof contenders[0]));\n}\n"

@@ -42,30 +42,64 @@
 /* After every <<<...>>>: a bad launch configuration is reported here. */
 #define LAUNCH_CHECK() CUDA_CHECK(cudaGetLastError())
 
+/* What the programs know of the card, and what they choose kernels by.
+ *
+ * WORKBOOK_CARD (the environment) makes a program keep to a smaller card's
+ * limits: WORKBOOK_CARD=T4 (or A100, "RTX 4090", L4, any card of
+ * gpu_peaks.c's table) caps the compute capability the kernels are chosen
+ * for and the shared memory a block may opt in to at that card's, so that
+ * a program built as PTX for the card's capability (make emulate) runs, on
+ * the card at hand, every code path that card would take. Rates, peaks and
+ * the SM count stay the real card's: the times are the real card's. */
 typedef struct {
     char name[256];           /* as CUDA reports it: "NVIDIA H200" */
-    int compute_major, compute_minor;
+    int compute_major, compute_minor;  /* the card's, or the emulated card's (WORKBOOK_CARD) */
+    int code_major, code_minor;        /* the capability this program's device code was
+                                          compiled for (its PTX), <= the card's */
     int sm_count;
     int clock_khz;            /* peak SM clock */
     int l2_bytes;
-    size_t shared_per_block_optin;
+    size_t shared_per_block_optin;     /* the card's, or the emulated card's */
     double fp32_peak_gflops;  /* the FP32 lanes: sm_count * lanes per SM * 2 * clock */
-    double tf32_peak_gflops;  /* the tensor cores, dense TF32 (0 where unknown) */
+    double tf32_peak_gflops;  /* the tensor cores, dense TF32 (0 where there are none) */
+    double memory_gbps;       /* from the memory clock and bus width CUDA reports, else
+                                 the data sheet (gpu_peaks.c); 0 where neither knows */
+    char emulated[64];        /* WORKBOOK_CARD's card ("T4"), or "" */
     char cuda_version[16];    /* CUDA runtime, "13.0" */
 } gpu_info;
 
-/* Returns when a CUDA GPU is usable; otherwise prints one line with the
- * reason and exits with EXIT_SKIPPED. */
+/* Returns when a CUDA GPU is usable and this program has code for it;
+ * otherwise prints one line with the reason and exits: EXIT_SKIPPED when
+ * there is no GPU, 1 when the program was built for another card (the line
+ * says which capability the card has, which the build has, and how to
+ * rebuild), 2 when WORKBOOK_CARD names no known card. */
 void gpu_require(void);
 
 /* Properties of the current device (call gpu_require first); asked of the
  * driver once, then remembered, so launchers may call it freely. */
 gpu_info gpu_query(void);
 
+/* Whether the card (as WORKBOOK_CARD may cap it) and this program's code
+ * have compute capability `major`.`minor` or more, and, for
+ * `arch_specific` (sm_90a's wgmma), the very architecture. 0 when they do;
+ * otherwise 1 with one line of reason in why ("needs compute capability
+ * 8.0; this card is 7.5"). */
+int gpu_lacks_capability(const gpu_info *gpu, int major, int minor, int arch_specific,
+                         char *why, size_t capacity);
+
+/* Whether a block may have `bytes` of dynamic shared memory on this card
+ * (as WORKBOOK_CARD may cap it): 0 when it may; otherwise 1 with the reason
+ * in why. A kernel's fit check (triangle_kernel, msa_kernel) calls it for
+ * the configuration its launcher would pick. */
+int gpu_lacks_shared_memory(const gpu_info *gpu, size_t bytes, const char *what, char *why,
+                            size_t capacity);
+
 /* Lets `kernel` be launched with `bytes` of dynamic shared memory. Past
  * 48 KB a kernel must ask for it (cudaFuncSetAttribute) before its launch;
  * this asks once per kernel and size, and remembers what was granted.
- * Call it from the launcher, before the <<<...>>>, for every launch. */
+ * Call it from the launcher, before the <<<...>>>, for every launch. More
+ * than the card allows (gpu_info.shared_per_block_optin) is a bug of the
+ * kernel's fit check: said, and the program exits 1. */
 void gpu_allow_shared_memory(const void *kernel, size_t bytes);
 
 /* Device memory free now, in bytes (call gpu_require first). A run checks

@@ -1,78 +1,120 @@
-/* gpu_peaks.c - peak rates from SMs, clock and compute capability, and the
- * cards the book tools know by name. See gpu_peaks.h. */
+/* gpu_peaks.c - peak rates, memory bandwidth and shared memory per block
+ * from a card's SMs, clock and compute capability, and the cards the
+ * workbook knows by name. See gpu_peaks.h. */
 #include "gpu_peaks.h"
 
-#include <stddef.h>
 #include <string.h>
 
-double gpu_peak_gflops(gpu_pipe pipe, int sm_count, double clock_mhz, int major, int minor)
+int gpu_fp32_lanes_per_sm(int major, int minor)
 {
-    if (pipe == GPU_PIPE_SIMT) {
-        /* Volta, Turing and the A100 (8.0) have 64 FP32 lanes per SM; the
-         * other Ampere chips (8.6, 8.7), Ada (8.9), Hopper and later 128. */
-        int lanes = major < 8 || (major == 8 && minor == 0) ? 64 : 128;
-        return sm_count * lanes * 2.0 * clock_mhz / 1000.0;
-    }
-    /* Dense TF32 operations per SM per clock: Hopper 2048 (H200: 132 x 2048 x
-     * 1.98 GHz = 535 TFLOP/s), the A100 1024 (108 x 1024 x 1.41 GHz = 156,
-     * its data sheet's number), the other Ampere chips and Ada 512 (A10 62.5,
-     * L4 60, L40S 183 TFLOP/s on their data sheets). Volta and Turing have no
-     * TF32; later chips are not in the table yet. NVIDIA quotes Hopper's
-     * tensor rate at a lower clock than the FP32 one (494.7 TFLOP/s for the
-     * H100 SXM); one boost clock for both pipes makes ours the higher
-     * ceiling. GeForce cards run TF32 at half the rate of this formula. */
-    int per_sm = major == 9 ? 2048 : major == 8 && minor == 0 ? 1024 : major == 8 ? 512 : 0;
+    if (major < 7 || (major == 7 && minor < 5))
+        return 0;
+    return major == 7 || (major == 8 && minor == 0) ? 64 : 128;
+}
+
+/* Dense TF32 per SM per clock, from the data sheets (dense rates, without
+ * the 2:4 sparsity their first column often shows):
+ *   8.0  A100   1024   108 x 1024 x 1.41 GHz = 156 TFLOP/s
+ *   8.6  A10     512   72 x 512 x 1.695 GHz = 62.5; RTX 3090 (GeForce) 35.6, half
+ *   8.9  L4      512   58 x 512 x 2.04 GHz = 60.6; L40S 183; RTX 4090 (GeForce) 82.6, half
+ *   9.0  H100   2048   132 x 2048 x 1.98 GHz = 535 (the data sheet quotes 495 at a
+ *                      lower clock than its FP32 number; one clock for both
+ *                      pipes makes ours the higher ceiling)
+ *  10.x  B200   4096   twice Hopper's per SM
+ *  12.x          512   RTX 5090 (GeForce) 104.8 = 170 x 256 x 2.41 GHz, half
+ * Turing and older have no TF32. */
+int gpu_tf32_per_sm_per_clock(int major, int minor, int geforce)
+{
+    int rate = 0;
+    if (major == 8)
+        rate = minor == 0 ? 1024 : 512;
+    else if (major == 9)
+        rate = 2048;
+    else if (major == 10 || major == 11)
+        rate = 4096;
+    else if (major == 12)
+        rate = 512;
+    return geforce ? rate / 2 : rate;
+}
+
+double gpu_peak_gflops(gpu_pipe pipe, int sm_count, double clock_mhz, int major, int minor,
+                       int geforce)
+{
+    const int per_sm = pipe == GPU_PIPE_SIMT ? 2 * gpu_fp32_lanes_per_sm(major, minor)
+                                             : gpu_tf32_per_sm_per_clock(major, minor, geforce);
     return sm_count * (double)per_sm * clock_mhz / 1000.0;
 }
 
-/* From the vendor's data sheets: SMs, boost clock in MHz, compute capability.
- * CUDA's names carry memory sizes and form factors ("NVIDIA A100-SXM4-80GB",
- * "NVIDIA H100 80GB HBM3"), so a card is matched by a part of its name, the
- * first entry that occurs in it; the more specific parts come first ("H100
- * PCIe" before "H100", "A100" before "A10", "L40S" before "L4"). */
-typedef struct {
-    const char *name_part;
-    int sm_count;
-    double clock_mhz;
-    int major, minor;
-} known_card;
+int gpu_name_is_geforce(const char *name)
+{
+    return name && (strstr(name, "GeForce") || strstr(name, "TITAN"));
+}
 
-static const known_card known_cards[] = {
-    {"H200 NVL", 132, 1785, 9, 0},  /* NVL: the PCIe card, at a lower clock */
-    {"H200", 132, 1980, 9, 0},      /* SXM; also GH200 */
-    {"H100 NVL", 132, 1785, 9, 0},
-    {"H100 PCIe", 114, 1755, 9, 0},
-    {"H100", 132, 1980, 9, 0},      /* SXM */
-    {"A100", 108, 1410, 8, 0},
-    {"L40S", 142, 2520, 8, 9},
-    {"L4", 58, 2040, 8, 9},
-    {"RTX 4090", 128, 2520, 8, 9},
-    {"A10", 72, 1695, 8, 6},
-    {"T4", 40, 1590, 7, 5},
+size_t gpu_shared_per_block_optin(int major, int minor)
+{
+    const size_t kb = 1024;
+    if (major == 7 && minor == 5)
+        return 64 * kb;
+    if (major == 8)
+        return minor == 0 || minor == 7 ? 163 * kb : 99 * kb;
+    if (major == 9 || major == 10 || major == 11)
+        return 227 * kb;
+    if (major == 12)
+        return 99 * kb;
+    return 0;
+}
+
+/* From the vendors' data sheets: SMs, boost clock in MHz, compute capability,
+ * GeForce or not, memory bandwidth in GB/s. CUDA's names carry memory sizes
+ * and form factors ("NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3"), so a
+ * card is matched by a part of its name, the first entry that occurs in it:
+ * the more specific parts come first ("H100 PCIe" before "H100", "A100"
+ * before "A10", "L40S" before "L4", "RTX 4090" before "RTX 40"). */
+static const gpu_card known_cards[] = {
+    {"H200 NVL", 132, 1785, 9, 0, 0, 4800},      /* NVL: the PCIe card, at a lower clock */
+    {"H200", 132, 1980, 9, 0, 0, 4800},          /* SXM; also GH200 */
+    {"H100 NVL", 132, 1785, 9, 0, 0, 3900},
+    {"H100 PCIe", 114, 1755, 9, 0, 0, 2000},
+    {"H100", 132, 1980, 9, 0, 0, 3350},          /* SXM */
+    {"B200", 148, 1965, 10, 0, 0, 8000},
+    {"A100-SXM4-80GB", 108, 1410, 8, 0, 0, 2039},
+    {"A100 80GB PCIe", 108, 1410, 8, 0, 0, 1935},
+    {"A100-PCIE-80GB", 108, 1410, 8, 0, 0, 1935},
+    {"A100", 108, 1410, 8, 0, 0, 1555},          /* 40 GB, SXM4 or PCIe */
+    {"L40S", 142, 2520, 8, 9, 0, 864},
+    {"L4", 58, 2040, 8, 9, 0, 300},
+    {"RTX 5090", 170, 2407, 12, 0, 1, 1792},
+    {"RTX 4090", 128, 2520, 8, 9, 1, 1008},
+    {"RTX 3090", 82, 1695, 8, 6, 1, 936},
+    {"A10", 72, 1695, 8, 6, 0, 600},
+    {"T4", 40, 1590, 7, 5, 0, 320},
 };
 
-int gpu_card_lookup(const char *name, int *sm_count, double *clock_mhz, int *major, int *minor)
+const gpu_card *gpu_card_find(const char *name)
 {
-    for (size_t k = 0; name && k < sizeof known_cards / sizeof known_cards[0]; k++) {
-        const known_card *card = &known_cards[k];
-        if (strstr(name, card->name_part)) {
-            *sm_count = card->sm_count;
-            *clock_mhz = card->clock_mhz;
-            *major = card->major;
-            *minor = card->minor;
-            return 0;
-        }
-    }
-    return -1;
+    for (size_t k = 0; name && k < sizeof known_cards / sizeof known_cards[0]; k++)
+        if (strstr(name, known_cards[k].name_part))
+            return &known_cards[k];
+    return NULL;
 }
 
 double gpu_card_peak_gflops(const char *name, gpu_pipe pipe)
 {
-    int sm_count, major, minor;
-    double clock_mhz;
-    if (gpu_card_lookup(name, &sm_count, &clock_mhz, &major, &minor) != 0)
-        return 0;
-    return gpu_peak_gflops(pipe, sm_count, clock_mhz, major, minor);
+    const gpu_card *card = gpu_card_find(name);
+    return card ? gpu_peak_gflops(pipe, card->sm_count, card->clock_mhz, card->major,
+                                  card->minor, card->geforce)
+                : 0;
+}
+
+double gpu_card_memory_gbps(const char *name)
+{
+    const gpu_card *card = gpu_card_find(name);
+    return card ? card->memory_gbps : 0;
+}
+
+double gpu_memory_gbps_from(int memory_clock_khz, int bus_width_bits)
+{
+    return 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
 }
 
 const char *gpu_pipe_name(gpu_pipe pipe)

@@ -1,16 +1,23 @@
-/* gpu_peaks.h - the peak rates a kernel's share of peak is taken against:
- * one formula from a card's SMs, clock and compute capability, and one table
- * of known cards for the tools that know a card only by the name CUDA
- * reported (the book tools read it from the CSV's gpu column).
+/* gpu_peaks.h - what a card can do at most, and what a kernel may ask of it:
+ * the peak rates a kernel's share of peak is taken against, the memory
+ * bandwidth its floor is taken at, and the shared memory a block may opt in
+ * to. One formula from a card's SMs, clock and compute capability; one table
+ * of the cards the workbook knows by name, for the tools that know a card
+ * only by the name CUDA reported (the book tools read it from the CSV's gpu
+ * column) and for the switch that makes a program keep to a smaller card's
+ * limits (WORKBOOK_CARD, gpu.h).
  *
- *   double fp32 = gpu_peak_gflops(GPU_PIPE_SIMT, 132, 1980.0, 9, 0);    66908 (H200)
- *   double tf32 = gpu_card_peak_gflops("NVIDIA H200", GPU_PIPE_TENSOR); 535265
+ *   double fp32 = gpu_peak_gflops(GPU_PIPE_SIMT, 132, 1980.0, 9, 0, 0);  66908 (H200)
+ *   double tf32 = gpu_card_peak_gflops("NVIDIA H200", GPU_PIPE_TENSOR);  535265
+ *   double gbps = gpu_card_memory_gbps("NVIDIA GeForce RTX 4090");       1008
  *
  * Host C11, no CUDA: built into the library (make) and the book tools alike;
- * tested by tests/test_gpu_peaks.c (make test).
+ * tested against the data sheets by tests/test_gpu_peaks.c (make test).
  */
 #ifndef WORKBOOK_GPU_PEAKS_H
 #define WORKBOOK_GPU_PEAKS_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,18 +27,52 @@ extern "C" {
  * tensor cores (TF32 and 3xTF32 kernels). */
 typedef enum { GPU_PIPE_SIMT, GPU_PIPE_TENSOR } gpu_pipe;
 
+/* A card of the data sheets. */
+typedef struct {
+    const char *name_part;   /* matched in the name CUDA reports ("T4" in "Tesla T4") */
+    int sm_count;
+    double clock_mhz;        /* boost clock */
+    int major, minor;        /* compute capability */
+    int geforce;             /* 1: a GeForce card, dense TF32 at half its architecture's rate */
+    double memory_gbps;      /* device memory bandwidth, GB/s */
+} gpu_card;
+
+/* FP32 lanes per SM: 64 on Turing (7.5) and the A100 (8.0), 128 from the
+ * other Ampere chips (8.6, 8.7) on; 0 for a capability before 7.5. */
+int gpu_fp32_lanes_per_sm(int major, int minor);
+
+/* Dense TF32 tensor operations per SM per clock, 0 where there is no TF32
+ * (Turing and older). `geforce` halves the data-center rate. */
+int gpu_tf32_per_sm_per_clock(int major, int minor, int geforce);
+
 /* The pipe's peak in GFLOP/s. SIMT: SMs x FP32 lanes per SM x 2 (a fused
- * multiply-add is two operations) x clock. TENSOR: the dense TF32 rate.
- * 0 where the rate of that compute capability is not known. */
-double gpu_peak_gflops(gpu_pipe pipe, int sm_count, double clock_mhz, int major, int minor);
+ * multiply-add is two operations) x clock. TENSOR: SMs x the dense TF32
+ * rate per SM per clock x clock. 0 where that pipe is not known. */
+double gpu_peak_gflops(gpu_pipe pipe, int sm_count, double clock_mhz, int major, int minor,
+                       int geforce);
 
-/* A known card by the name CUDA reports ("NVIDIA H200", "NVIDIA
- * A100-SXM4-80GB"): 0 with its SMs, boost clock and compute capability,
- * or -1 when the table does not know it. */
-int gpu_card_lookup(const char *name, int *sm_count, double *clock_mhz, int *major, int *minor);
+/* Whether CUDA's name for a card is a GeForce card's ("NVIDIA GeForce RTX
+ * 4090", "NVIDIA TITAN RTX"): those run dense TF32 at half the rate. */
+int gpu_name_is_geforce(const char *name);
 
-/* The two together: the pipe's peak on the named card, 0 when unknown. */
+/* The shared memory one block may opt in to on a compute capability, in
+ * bytes (the CUDA C++ Programming Guide's table of technical
+ * specifications); 0 for a capability the table does not have. */
+size_t gpu_shared_per_block_optin(int major, int minor);
+
+/* The first card of the table whose name_part occurs in `name` (the more
+ * specific parts come first: "H100 PCIe" before "H100"), or NULL. */
+const gpu_card *gpu_card_find(const char *name);
+
+/* The pipe's peak on the named card, 0 when unknown. */
 double gpu_card_peak_gflops(const char *name, gpu_pipe pipe);
+
+/* The named card's memory bandwidth from its data sheet, GB/s; 0 when unknown. */
+double gpu_card_memory_gbps(const char *name);
+
+/* Memory bandwidth from what CUDA reports: memory clock in kHz and bus width
+ * in bits, two transfers per clock (DDR), in GB/s; 0 if either is 0. */
+double gpu_memory_gbps_from(int memory_clock_khz, int bus_width_bits);
 
 /* "FP32" or "TF32 tensor", for tables and captions. */
 const char *gpu_pipe_name(gpu_pipe pipe);

@@ -41,12 +41,13 @@ int kernel_list_parse(const char *path, const char *text, kernel_list *list, cha
     static const char *const roles[] = {"champion", "step", "best", "tried", "torch", NULL};
     static const char *const pipes[] = {"simt", "tensor", NULL};
     static const char *const accuracies[] = {"fp32", "tf32", NULL};
+    static const char *const needs[] = {"sm_75", "sm_80", "sm_90a", NULL};
     list->entries = NULL;
     list->count = 0;
     int number = 0;
     for (const char *line = text; *line; ) {
         size_t length = strcspn(line, "\n");
-        char copy[512], *column[8], *save = NULL;
+        char copy[512], *column[9], *save = NULL;
         number++;
         if (length >= sizeof copy)
             return fail(error, capacity, list, "%s:%d: the line is too long", path, number);
@@ -54,14 +55,14 @@ int kernel_list_parse(const char *path, const char *text, kernel_list *list, cha
         copy[length] = '\0';
         line += length + (line[length] == '\n');
         int columns = 0;
-        for (char *word = strtok_r(copy, " \t\r", &save); word && columns < 8;
+        for (char *word = strtok_r(copy, " \t\r", &save); word && columns < 9;
              word = strtok_r(NULL, " \t\r", &save))
             column[columns++] = word;
         if (columns == 0 || column[0][0] == '#')
             continue; /* a blank line or a comment */
-        if (columns != 7)
-            return fail(error, capacity, list, "%s:%d: %d columns; a contender has 7 (problem "
-                        "chapter role pipe accuracy name symbol)", path, number, columns);
+        if (columns != 8)
+            return fail(error, capacity, list, "%s:%d: %d columns; a contender has 8 (problem "
+                        "chapter role pipe accuracy needs name symbol)", path, number, columns);
         kernel_entry entry;
         char *end;
         long chapter = strtol(column[1], &end, 10);
@@ -81,7 +82,11 @@ int kernel_list_parse(const char *path, const char *text, kernel_list *list, cha
         if (word_index(column[4], accuracies) < 0)
             return fail(error, capacity, list, "%s:%d: accuracy \"%s\" is neither fp32 nor tf32",
                         path, number, column[4]);
-        const char *name = column[5];
+        const int need = word_index(column[5], needs);
+        if (need < 0)
+            return fail(error, capacity, list, "%s:%d: needs \"%s\" is not sm_75, sm_80 or "
+                        "sm_90a", path, number, column[5]);
+        const char *name = column[6];
         if (strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-+") != strlen(name) ||
             strstr(name, "++") || name[0] == '+' || name[strlen(name) - 1] == '+')
             return fail(error, capacity, list, "%s:%d: name \"%s\" is not a kernel name (a-z, "
@@ -89,7 +94,8 @@ int kernel_list_parse(const char *path, const char *text, kernel_list *list, cha
         if (copy_column(entry.problem, sizeof entry.problem, column[0]) ||
             copy_column(entry.accuracy, sizeof entry.accuracy, column[4]) ||
             copy_column(entry.name, sizeof entry.name, name) ||
-            copy_column(entry.symbol, sizeof entry.symbol, column[6]))
+            copy_column(entry.needs, sizeof entry.needs, column[5]) ||
+            copy_column(entry.symbol, sizeof entry.symbol, column[7]))
             return fail(error, capacity, list, "%s:%d: a column is too long", path, number);
         if (kernel_list_find(list, entry.problem, name) >= 0 ||
             (strlen(name) > 6 && strcmp(name + strlen(name) - 6, "+graph") == 0))
@@ -99,6 +105,9 @@ int kernel_list_parse(const char *path, const char *text, kernel_list *list, cha
         entry.chapter = (int)chapter;
         entry.role = (kernel_role)role;
         entry.pipe = (gpu_pipe)pipe;
+        entry.needs_major = need == 0 ? 7 : need == 1 ? 8 : 9;
+        entry.needs_minor = need == 0 ? 5 : 0;
+        entry.needs_arch_specific = need == 2;
         kernel_entry *bigger = realloc(list->entries, (size_t)(list->count + 1) * sizeof *bigger);
         if (!bigger)
             return fail(error, capacity, list, "%s: out of memory", path);

@@ -1,7 +1,8 @@
 /* kernel_list.h - reads chapters/kernels.list, the one list of the
  * workbook's contenders: for each, its problem, the chapter that introduces
  * it, its role in the story, the pipe its share of peak is taken against,
- * its accuracy, its name (the CSV's kernel column) and its C symbol. The
+ * its accuracy, the oldest GPU it runs on, its name (the CSV's kernel
+ * column) and its C symbol. The
  * file's header comment describes the columns.
  *
  *   kernel_list kernels;
@@ -30,6 +31,9 @@ typedef struct {
     kernel_role role;
     gpu_pipe pipe;
     char accuracy[8];   /* "fp32" or "tf32" */
+    char needs[8];      /* "sm_75", "sm_80" or "sm_90a" */
+    int needs_major, needs_minor;  /* the compute capability it needs: 7.5, 8.0 or 9.0 */
+    int needs_arch_specific;       /* 1: sm_90a, compute capability 9.0 exactly */
     char name[64];      /* "shared+rows+interleaved" */
     char symbol[96];    /* "shared_rows_interleaved_kernel", "-" for torch */
 } kernel_entry;

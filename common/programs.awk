@@ -40,7 +40,7 @@ BEGIN {
     }
 }
 /^[ \t]*(#|$)/ { next }
-NF != 7 { printf "%s:%d: expected 7 columns\n", FILENAME, FNR > "/dev/stderr"; failed = 1; exit 1 }
+NF != 8 { printf "%s:%d: expected 8 columns\n", FILENAME, FNR > "/dev/stderr"; failed = 1; exit 1 }
 $3 == "torch" || !(($2 + 0) in has_folder) { next }
 {
     problem = $1; chapter = $2 + 0; role = $3

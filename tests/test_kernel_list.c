@@ -20,11 +20,11 @@
 static const char list_text[] =
     "# a comment, then a blank line\n"
     "\n"
-    "trimul 1 champion simt   fp32 cublas-permute cublas_permute_kernel\n"
-    "trimul 5 best     simt   fp32 shared+rows    shared_rows_kernel\n"
-    "trimul 8 step     tensor tf32 tf32           tf32_kernel\n"
-    "msa    6 torch    tensor tf32 torch-eager-tf32 -\n"
-    "msa    6 best     simt   fp32 fused          fused_kernel\n";
+    "trimul 1 champion simt   fp32 sm_75  cublas-permute cublas_permute_kernel\n"
+    "trimul 5 best     simt   fp32 sm_75  shared+rows    shared_rows_kernel\n"
+    "trimul 8 step     tensor tf32 sm_80  tf32           tf32_kernel\n"
+    "msa    6 torch    tensor tf32 sm_80  torch-eager-tf32 -\n"
+    "msa    6 best     simt   fp32 sm_90a fused          fused_kernel\n";
 
 static void test_reads_every_column_in_order(void **state)
 {
@@ -39,6 +39,14 @@ static void test_reads_every_column_in_order(void **state)
     assert_int_equal(list.entries[0].role, KERNEL_CHAMPION);
     assert_int_equal(list.entries[2].pipe, GPU_PIPE_TENSOR);
     assert_string_equal(list.entries[2].accuracy, "tf32");
+    assert_string_equal(list.entries[2].needs, "sm_80");
+    assert_int_equal(list.entries[2].needs_major, 8);
+    assert_int_equal(list.entries[2].needs_minor, 0);
+    assert_int_equal(list.entries[2].needs_arch_specific, 0);
+    assert_int_equal(list.entries[1].needs_major, 7);
+    assert_int_equal(list.entries[1].needs_minor, 5);
+    assert_int_equal(list.entries[4].needs_major, 9);
+    assert_int_equal(list.entries[4].needs_arch_specific, 1);
     assert_int_equal(list.entries[3].role, KERNEL_TORCH);
     assert_string_equal(list.entries[3].symbol, "-");
     assert_string_equal(list.entries[4].symbol, "fused_kernel");
@@ -77,17 +85,18 @@ static void expect_refused(const char *line, const char *message)
 static void test_refuses_each_malformed_line(void **state)
 {
     (void)state;
-    expect_refused("trimul 1 champion simt fp32 cublas-permute", "6 columns");
-    expect_refused("trimul 1 champion simt fp32 a b c", "8 columns");
-    expect_refused("triangle 1 best simt fp32 naive naive_kernel", "problem \"triangle\"");
-    expect_refused("trimul two best simt fp32 naive naive_kernel", "chapter \"two\"");
-    expect_refused("trimul 0 best simt fp32 naive naive_kernel", "chapter \"0\"");
-    expect_refused("trimul 2 winner simt fp32 naive naive_kernel", "role \"winner\"");
-    expect_refused("trimul 2 best fp64 fp32 naive naive_kernel", "pipe \"fp64\"");
-    expect_refused("trimul 2 best simt bf16 naive naive_kernel", "accuracy \"bf16\"");
-    expect_refused("trimul 2 best simt fp32 Naive naive_kernel", "name \"Naive\"");
-    expect_refused("trimul 2 best simt fp32 naive+ naive_kernel", "name \"naive+\"");
-    expect_refused("trimul 2 best simt fp32 naive+graph naive_kernel", "listed twice");
+    expect_refused("trimul 1 champion simt fp32 sm_75 cublas-permute", "7 columns");
+    expect_refused("trimul 1 champion simt fp32 sm_75 a b c", "9 columns");
+    expect_refused("triangle 1 best simt fp32 sm_75 naive naive_kernel", "problem \"triangle\"");
+    expect_refused("trimul two best simt fp32 sm_75 naive naive_kernel", "chapter \"two\"");
+    expect_refused("trimul 0 best simt fp32 sm_75 naive naive_kernel", "chapter \"0\"");
+    expect_refused("trimul 2 winner simt fp32 sm_75 naive naive_kernel", "role \"winner\"");
+    expect_refused("trimul 2 best fp64 fp32 sm_75 naive naive_kernel", "pipe \"fp64\"");
+    expect_refused("trimul 2 best simt bf16 sm_75 naive naive_kernel", "accuracy \"bf16\"");
+    expect_refused("trimul 2 best simt fp32 sm_70 naive naive_kernel", "needs \"sm_70\"");
+    expect_refused("trimul 2 best simt fp32 sm_75 Naive naive_kernel", "name \"Naive\"");
+    expect_refused("trimul 2 best simt fp32 sm_75 naive+ naive_kernel", "name \"naive+\"");
+    expect_refused("trimul 2 best simt fp32 sm_75 naive+graph naive_kernel", "listed twice");
 }
 
 static void test_refuses_a_name_listed_twice(void **state)
@@ -95,7 +104,7 @@ static void test_refuses_a_name_listed_twice(void **state)
     (void)state;
     kernel_list list;
     char error[256] = "";
-    const char *text = "msa 6 best simt fp32 fused f\nmsa 7 best simt fp32 fused g\n";
+    const char *text = "msa 6 best simt fp32 sm_75 fused f\nmsa 7 best simt fp32 sm_75 fused g\n";
     assert_int_equal(kernel_list_parse("twice.list", text, &list, error, sizeof error), -1);
     assert_non_null(strstr(error, "twice.list:2: msa \"fused\" is listed twice"));
 }

@@ -13,7 +13,7 @@ FILENAME ~ /kernels\.list$/ {
     if ($0 ~ /^[ \t]*(#|$)/) next
     split($0, f, /[ \t]+/)
     if (f[1] == "trimul") {
-        order[f[6]] = ++listed; pipe[f[6]] = f[4]; accuracy[f[6]] = f[5]; role[f[6]] = f[3]
+        order[f[7]] = ++listed; pipe[f[7]] = f[4]; accuracy[f[7]] = f[5]; role[f[7]] = f[3]
     }
     next
 }
