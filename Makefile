@@ -15,9 +15,26 @@ MAKEFLAGS += --no-builtin-rules
 .SECONDARY:
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
-ARCH ?= sm_90
 CC ?= gcc
-BUILD := build
+BUILD ?= build
+
+# The target: the card that is here, as its driver reports it (compute
+# capability 8.9 -> sm_89; the first card where there are several), through
+# nvidia-smi or, without it, the toolkit's own device query. With no card
+# (CI, a laptop) sm_90, Hopper. ARCH=sm_XX (or compute_XX, PTX only)
+# overrides. Chapter 10's wgmma code is built for sm_90a where ARCH is sm_90.
+DEFAULT_ARCH := sm_90
+ifeq ($(origin ARCH),undefined)
+detected_capability := $(strip $(shell { nvidia-smi --query-gpu=compute_cap --format=csv,noheader \
+    2>/dev/null || $(dir $(NVCC))__nvcc_device_query 2>/dev/null; } | head -n 1 | tr -d ' .,' \
+    | grep -E '^[0-9]{2,3}$$'))
+ARCH := $(if $(detected_capability),sm_$(detected_capability),$(DEFAULT_ARCH))
+endif
+# Objects built for another target must not be linked with these: every
+# object depends on a stamp that changes with ARCH.
+ARCH_STAMP := $(BUILD)/gen/arch
+$(shell mkdir -p $(BUILD)/gen && { [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || \
+    echo "$(ARCH)" > $(ARCH_STAMP); })
 PYTHON ?= python3
 
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -36,11 +53,13 @@ CFLAGS := -O3 -std=c11 -Wall -Wextra -fopenmp -D_POSIX_C_SOURCE=200809L
 NVCCFLAGS = -O3 -arch=$(KERNEL_ARCH) -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
 # Chapter 9's projection GEMM issues wgmma, which only sm_90a (Hopper's
 # architecture-specific target) has; everything else builds for $(ARCH).
+# The library tells a program that finds no code for its card what it was built for.
 KERNEL_ARCH = $(ARCH)
 WGMMA_CHAPTER := 09-precision
 WGMMA_ARCH := $(if $(filter sm_90,$(ARCH)),sm_90a,$(ARCH))
 $(BUILD)/obj/chapters/$(WGMMA_CHAPTER)/%.o $(BUILD)/obj/mutant/$(WGMMA_CHAPTER)%.o: \
     KERNEL_ARCH = $(WGMMA_ARCH)
+$(BUILD)/obj/common/gpu.o: NVCCFLAGS += -DWORKBOOK_ARCH='"$(ARCH)"'
 NVCCLIBS := -lcublas -lgomp
 # `make PTXAS_VERBOSE=1` prints registers, shared memory and spills per kernel.
 ifeq ($(PTXAS_VERBOSE),1)
@@ -81,7 +100,8 @@ $(BUILD)/gen/programs.mk: $(KERNEL_LIST) common/programs.awk $(CHAPTER_DIRS) Mak
 	    -v builds_on="$(BUILDS_ON)" -f common/programs.awk $< > $@.partial && mv $@.partial $@
 include $(BUILD)/gen/programs.mk
 
-.PHONY: all help clean deps test verify bench sanitize profile ptxas programs \
+.PHONY: all help clean deps test verify bench sanitize profile ptxas programs gpu-programs \
+        verify-cards chapter-objects build-archs arch \
         $(CHAPTERS:%=chapter%)
 
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -93,6 +113,8 @@ help:
 	@echo "make                build every chapter, mutant, tried variant, exercise, solution and test"
 	@echo "make chapterN       build, check and time chapter N on the GPU (N in $(CHAPTERS))"
 	@echo "make verify         check every kernel of every chapter (tried variants too)"
+	@echo "make verify-cards   make verify as a T4, an A100 and an L4 would run it (PTX builds)"
+	@echo "make build-archs    compile every chapter for sm_75 ... sm_120 (BUILD_ARCHS=...)"
 	@echo "make bench          time every chapter and size, append rows to plots/data/*.csv"
 	@echo "make sanitize       compute-sanitizer memcheck and racecheck at small sizes"
 	@echo "make profile CH=N   Nsight Compute summary of chapter N's kernels"
@@ -101,7 +123,7 @@ help:
 	@echo "make plots | book | grade | exercises   (see README.md)"
 	@echo "make test           everything CI runs; ends in 'N passed, N failed, N skipped'"
 	@echo "make deps           install the distribution packages the workbook needs"
-	@echo "options: ARCH=sm_90 (default) NVCC=... COMMIT=..."
+	@echo "options: ARCH=sm_XX (default: the card here, $(ARCH) now) NVCC=... COMMIT=..."
 
 # Every object records the headers it read (-MMD), so touching one chapter
 # or header rebuilds only what depends on it.
@@ -109,11 +131,11 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/%.o: %.cu
+$(BUILD)/obj/%.o: %.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
-$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
@@ -133,7 +155,7 @@ $(BUILD)/mutant/%/.patched: $$(call root_patch,$$*) \
 	patch --quiet --forward --batch -p1 -d $(dir $@) < $<
 	@touch $@
 root_of = $(firstword $(subst /, ,$(1)))
-$(BUILD)/obj/mutant/%.o: $(BUILD)/mutant/$$(call root_of,$$*)/.patched
+$(BUILD)/obj/mutant/%.o: $(BUILD)/mutant/$$(call root_of,$$*)/.patched $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Ichapters/$(call root_dir,$(call root_of,$*)) -MMD -MP -MF $(@:.o=.d) \
 	    -c $(BUILD)/mutant/$(call root_of,$*)/chapters/$(call root_dir,$(call root_of,$*))/$(notdir $*).cu -o $@
@@ -160,8 +182,38 @@ programs:
 
 # ---------------------------------------------------------------- GPU runs
 GPU_PROGRAMS := $(CHAPTER_PROGRAMS) $(TRIED_PROGRAMS)
+gpu-programs: $(GPU_PROGRAMS)
+# The target this make builds for (the card found, ARCH=, or the default).
+arch:
+	@echo $(ARCH)
 verify: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh verify $(CHAPTERS)
+
+# The cards students own, run on the card that is here: each program built as
+# PTX only for the card's compute capability (the driver compiles it for this
+# card, and the code takes that card's paths), then make verify with the
+# programs kept to the card's limits (WORKBOOK_CARD: its capability and its
+# shared memory per block). CARDS="T4:compute_75 ..." picks others.
+CARDS ?= T4:compute_75 A100:compute_80 L4:compute_89
+verify-cards:
+	@status=0; for card in $(CARDS); do \
+	  name=$${card%%:*}; arch=$${card#*:}; \
+	  echo "== $$name: programs built for $$arch only, kept to its limits (WORKBOOK_CARD=$$name)"; \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)-$$arch ARCH=$$arch gpu-programs || exit 1; \
+	  ARCH=$$arch BUILD=$(BUILD)-$$arch WORKBOOK_CARD=$$name tests/gpu_runs.sh verify $(CHAPTERS) \
+	    || { s=$$?; [ $$s -eq 77 ] || status=1; }; \
+	done; exit $$status
+
+# Every chapter's objects built for each target (compile only, no link):
+# proof that the workbook builds for every card CUDA 13 supports.
+BUILD_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+CHAPTER_OBJECTS = $(foreach n,$(CHAPTERS),$(call chapter_objects,$(n)) $(call tried_objects,$(n)))
+chapter-objects: $(CHAPTER_OBJECTS) $(LIBRARY)
+build-archs:
+	@for arch in $(BUILD_ARCHS); do \
+	  echo "== ARCH=$$arch"; \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)-$$arch ARCH=$$arch chapter-objects || exit 1; \
+	done
 
 bench: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh bench $(CHAPTERS)
@@ -206,7 +258,7 @@ deps:
 	@tests/install_deps.sh
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-sm_* $(BUILD)-compute_*
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 -include book/book.mk

@@ -20,6 +20,7 @@
 #include "gpu.h"
 #include "report.h"
 #include "rng.h"
+#include "sizes.h"
 #include "stats.h"
 #include "timing.h"
 

@@ -29,6 +29,12 @@ static const gpu_card *emulated_card(void)
     return card;
 }
 
+int gpu_emulation_requested(void)
+{
+    const char *wanted = getenv("WORKBOOK_CARD");
+    return wanted && *wanted;
+}
+
 void gpu_require(void)
 {
     int count = 0;

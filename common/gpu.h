@@ -68,6 +68,10 @@ typedef struct {
     char cuda_version[16];    /* CUDA runtime, "13.0" */
 } gpu_info;
 
+/* Whether WORKBOOK_CARD asks this run to keep to another card's limits
+ * (needs no GPU: the runners refuse --csv then, before any work). */
+int gpu_emulation_requested(void);
+
 /* Returns when a CUDA GPU is usable and this program has code for it;
  * otherwise prints one line with the reason and exits: EXIT_SKIPPED when
  * there is no GPU, 1 when the program was built for another card (the line
@@ -106,6 +110,11 @@ void gpu_allow_shared_memory(const void *kernel, size_t bytes);
  * what it will allocate against it, so that a size too large for the GPU
  * is refused (exit 2) rather than failing in cudaMalloc. */
 size_t gpu_free_bytes(void);
+
+/* The least shared memory a block may opt in to on the cards the workbook
+ * serves (the T4's, compute capability 7.5): a kernel that fits in it needs
+ * no smaller configuration. */
+#define GPU_SMALLEST_SHARED_PER_BLOCK ((size_t)64 * 1024)
 
 /* What a run leaves free beyond its own buffers: cuBLAS's workspace and
  * the runtime's allocations are not counted one by one. */

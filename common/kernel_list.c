@@ -86,6 +86,9 @@ int kernel_list_parse(const char *path, const char *text, kernel_list *list, cha
         if (need < 0)
             return fail(error, capacity, list, "%s:%d: needs \"%s\" is not sm_75, sm_80 or "
                         "sm_90a", path, number, column[5]);
+        if (pipe == GPU_PIPE_TENSOR && need == 0)
+            return fail(error, capacity, list, "%s:%d: a tensor-core kernel needs sm_80 at "
+                        "least (TF32 arrived with Ampere), not sm_75", path, number);
         const char *name = column[6];
         if (strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-+") != strlen(name) ||
             strstr(name, "++") || name[0] == '+' || name[strlen(name) - 1] == '+')

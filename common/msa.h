@@ -37,7 +37,8 @@ typedef struct {
 } msa_args;
 
 /* A kernel of the layer: how to launch it, which sizes it refuses, what
- * scratch it needs. Its name, chapter, pipe and tolerance are its line in
+ * scratch it needs, whether the card can hold it. Its name, chapter, pipe,
+ * tolerance and the compute capability it needs are its line in
  * chapters/kernels.list. */
 typedef struct {
     /* Returns 0 when the kernel supports the size; otherwise nonzero with the
@@ -46,6 +47,11 @@ typedef struct {
     /* Device scratch the kernel needs, in floats. NULL: none. */
     size_t (*scratch_floats)(msa_size size);
     void (*launch)(const msa_args *args);
+    /* Returns 0 when the card (gpu_query(), as WORKBOOK_CARD may cap it)
+     * can run the configuration the launcher picks at this size; otherwise
+     * nonzero, with the reason in why, and the kernel is listed as skipped.
+     * NULL: every card with the compute capability its line names. */
+    int (*unfit)(msa_size size, const gpu_info *gpu, char *why, size_t capacity);
 } msa_kernel;
 
 /* A kernel in a race: its facts from chapters/kernels.list, and its code. */

@@ -125,7 +125,8 @@ static __device__ __forceinline__ void prefetch_l2(const float *address)
 
 /* ---- The key and value stages.
  * A block walks its column's kept keys (the first `length` positions of the
- * order, consecutive rows of P) in stages of TILED_STAGE_KEYS keys. Each stage
+ * order, consecutive rows of P) in stages of KEYS keys (TILED_STAGE_KEYS, or
+ * half as many where a card's shared memory does not hold two stages). Each stage
  * copies the keys' rows of K_h and V_h (HD floats each) into shared memory with
  * cp.async, 16 bytes a copy, and each key's bias beside them. Two buffers
  * alternate: while the block computes with one, the next stage's copies are
@@ -141,7 +142,7 @@ static __device__ __forceinline__ void prefetch_l2(const float *address)
  * per copy); a stage wholly inside the column's kept keys (all but the last)
  * skips the test per row; and the biases are a loop of their own, a thread
  * per key, instead of a branch in every row's copy. */
-template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
+template <int HD, int KEY_STRIDE, int VALUE_STRIDE, int KEYS>
 __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_column &c,
                                             int stage, float *keys, float *values, float *bias)
 {
@@ -149,7 +150,7 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
     static_assert(32 % PARTS == 0, "a row's pieces must not straddle two warps");
     const int part = threadIdx.x % PARTS, key_step = blockDim.x / PARTS;
     const size_t width = 4 * (size_t)p.D; /* floats from one row of P to the next */
-    const int first = stage * TILED_STAGE_KEYS;
+    const int first = stage * KEYS;
     /* Past the end, the first key stands in (its weight will be 0). */
     const float *stand_in = c.head + 2 * p.D + 4 * part;
     int key = threadIdx.x / PARTS;
@@ -159,8 +160,8 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
     const size_t row_step = key_step * width;
     const unsigned key_to_step = key_step * KEY_STRIDE * sizeof(float);
     const unsigned value_to_step = key_step * VALUE_STRIDE * sizeof(float);
-    if (first + TILED_STAGE_KEYS <= c.length) {
-        for (; key < TILED_STAGE_KEYS; key += key_step) {
+    if (first + KEYS <= c.length) {
+        for (; key < KEYS; key += key_step) {
             copy_async_16_to(key_to, row);
             copy_async_16_to(value_to, row + p.D);
             row += row_step;
@@ -168,7 +169,7 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
             value_to += value_to_step;
         }
     } else {
-        for (; key < TILED_STAGE_KEYS; key += key_step) {
+        for (; key < KEYS; key += key_step) {
             const float *from = first + key < c.length ? row : stand_in;
             copy_async_16_to(key_to, from);
             copy_async_16_to(value_to, from + p.D);
@@ -177,7 +178,7 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
             value_to += value_to_step;
         }
     }
-    for (int k = threadIdx.x; k < TILED_STAGE_KEYS; k += blockDim.x) {
+    for (int k = threadIdx.x; k < KEYS; k += blockDim.x) {
         if (first + k < c.length)
             copy_async_4(bias + k, c.key_bias + first + k);
         else
@@ -188,9 +189,9 @@ __device__ __forceinline__ void fetch_stage(const tiled_params &p, const tiled_c
 /* The two stage buffers, one after the other in the block's dynamic shared
  * memory, and the move of the walk through them that every attention kernel
  * shares: wait for the copies, one barrier, fetch_next, compute. */
-template <int HD, int KEY_STRIDE, int VALUE_STRIDE>
+template <int HD, int KEY_STRIDE, int VALUE_STRIDE, int STAGE_KEYS = TILED_STAGE_KEYS>
 struct tiled_stages {
-    static constexpr int KEYS = TILED_STAGE_KEYS;
+    static constexpr int KEYS = STAGE_KEYS;
     static constexpr size_t BYTES =
         (2 * (size_t)KEYS * (KEY_STRIDE + VALUE_STRIDE) + 2 * KEYS) * sizeof(float);
     float *keys;   /* [2][KEYS][KEY_STRIDE] */
@@ -215,8 +216,9 @@ struct tiled_stages {
                                int stages) const
     {
         if (stage + 1 < stages)
-            fetch_stage<HD, KEY_STRIDE, VALUE_STRIDE>(p, c, stage + 1, keys_of(stage + 1),
-                                                      values_of(stage + 1), bias_of(stage + 1));
+            fetch_stage<HD, KEY_STRIDE, VALUE_STRIDE, KEYS>(p, c, stage + 1, keys_of(stage + 1),
+                                                            values_of(stage + 1),
+                                                            bias_of(stage + 1));
         copy_async_commit();
     }
 };

@@ -37,7 +37,29 @@ void report_print_header(const report_context *context, unsigned long long seed)
            context->useful_flops / (gpu->fp32_peak_gflops * 1e6));
     if (gpu->tf32_peak_gflops > 0)
         printf(", TF32 floor %.4f ms", context->useful_flops / (gpu->tf32_peak_gflops * 1e6));
-    printf("; compulsory traffic %.1f MB; seed %llu\n", context->compulsory_bytes * 1e-6, seed);
+    printf("; compulsory traffic %.1f MB", context->compulsory_bytes * 1e-6);
+    if (gpu->memory_gbps > 0)
+        printf(", memory floor %.4f ms at %.0f GB/s", context->compulsory_bytes /
+               (gpu->memory_gbps * 1e6), gpu->memory_gbps);
+    printf("; seed %llu\n", seed);
+    if (gpu->emulated[0])
+        printf("keeping to the limits of a %s (WORKBOOK_CARD): compute capability %d.%d, %zu "
+               "bytes of shared memory per block; the times are this card's\n", gpu->emulated,
+               gpu->compute_major, gpu->compute_minor, gpu->shared_per_block_optin);
+}
+
+int report_skip_unless_runs(report_entry *entry, const contender_facts *facts,
+                            const gpu_info *gpu, const char *unfit_why)
+{
+    if (gpu_lacks_capability(gpu, facts->needs_major, facts->needs_minor,
+                             facts->needs_arch_specific, entry->why, sizeof entry->why) == 0) {
+        if (!unfit_why)
+            return 0;
+        snprintf(entry->why, sizeof entry->why, "%s", unfit_why);
+    }
+    entry->skipped = 1;
+    printf("skip  %-24s %s\n", facts->name, entry->why);
+    return 1;
 }
 
 static const report_entry *find_entry(const report_entry *entries, int count, const char *kernel)
@@ -80,6 +102,11 @@ void report_print_table(const report_context *context, const report_entry *entri
     printf("\n");
     for (int k = 0; k < count; k++) {
         const report_entry *entry = &entries[k];
+        if (entry->skipped) {
+            printf("%-24s %2d  %-4s %10s\n", entry->kernel, entry->chapter, "-",
+                   "skipped: this card cannot run it (see above)");
+            continue;
+        }
         if (!entry->timed) {
             printf("%-24s %2d  %-4s %10s\n", entry->kernel, entry->chapter,
                    entry->checked ? (entry->check.passed ? "ok" : "FAIL") : "-", "not timed");

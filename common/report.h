@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "contender.h"
 #include "gpu.h"
 #include "stats.h"
 
@@ -22,6 +23,8 @@ typedef struct {
     const char *kernel;
     int chapter;
     gpu_pipe pipe;              /* its share of peak is against this pipe's peak */
+    int skipped;                /* the card cannot run it: why says what it lacks */
+    char why[256];
     int checked;
     compare_result check;
     int timed;
@@ -42,6 +45,14 @@ typedef struct {
 
 void report_print_header(const report_context *context, unsigned long long seed);
 void report_print_table(const report_context *context, const report_entry *entries, int count);
+
+/* Whether the card can run a contender: the compute capability its line in
+ * chapters/kernels.list names (facts), then the kernel's own fit check at
+ * this size (unfit_why: what its `unfit` said, or NULL when it fits). 0 when
+ * it can run; otherwise 1, the entry marked skipped with the reason, and
+ * the line "skip  NAME  reason" printed where its check would be. */
+int report_skip_unless_runs(report_entry *entry, const contender_facts *facts,
+                            const gpu_info *gpu, const char *unfit_why);
 
 /* One row per timed entry (and one more, kernel name + "+graph", per graph
  * timing). Returns 0, or -1 when the file could not be written. */

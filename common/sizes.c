@@ -52,9 +52,41 @@ int size_fits_memory(size_t needed, size_t available, const char *memory, const 
     return -1;
 }
 
+int split_k_count(int total, int granule, size_t bytes_per_k, size_t fixed_bytes, size_t limit)
+{
+    if (fixed_bytes + (size_t)total * bytes_per_k <= limit)
+        return total;
+    if (fixed_bytes + (size_t)granule * bytes_per_k > limit)
+        return 0;
+    const int most = (int)((limit - fixed_bytes) / bytes_per_k) / granule * granule;
+    const int parts = (total + most - 1) / most;
+    const int even = ((total + parts - 1) / parts + granule - 1) / granule * granule;
+    return even < most ? even : most;
+}
+
+/* MemAvailable of /proc/meminfo, in bytes: what can be allocated without
+ * swapping (free memory and the caches the kernel would give up); 0 where
+ * the file or the line is missing (not Linux, or a kernel before 3.14). */
+static size_t meminfo_available_bytes(void)
+{
+    FILE *file = fopen("/proc/meminfo", "r");
+    if (!file)
+        return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, file))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(file);
+    return size_times((size_t)kb, 1024);
+}
+
 size_t host_memory_bytes(void)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+    const size_t available = meminfo_available_bytes();
+    if (available > 0)
+        return available;
+    long pages = sysconf(_SC_AVPHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page_bytes <= 0)
         return 0;
     return size_times((size_t)pages, (size_t)page_bytes);

@@ -19,6 +19,13 @@
 
 #include <stdint.h>
 
+/* TF32 and mma.sync's m16n8k8 arrived with Ampere (sm_80). Compiled for
+ * Turing the wrappers trap; the programs never launch a kernel that calls
+ * them there (its line in chapters/kernels.list says it needs sm_80). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define TENSOR_CORE_MISSING 1 /* a device pass for a target without TF32 */
+#endif
+
 /* The fragments as functions, for the device and the host (chapter 8's
  * figure of the fragments is drawn from them): the row and the column of
  * the tile that element i of lane `lane`'s fragment holds. For A (16 x 8)
@@ -58,7 +65,13 @@ static __host__ __device__ __forceinline__ int mma_c_col(int lane, int i)
 static __device__ __forceinline__ uint32_t to_tf32(float x)
 {
     uint32_t y;
+#ifdef TENSOR_CORE_MISSING
+    (void)x;
+    y = 0;
+    __trap();
+#else
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
+#endif
     return y;
 }
 
@@ -77,21 +90,32 @@ static __device__ __forceinline__ void mma_tf32_from(float (&d)[4], const float 
                                                      const uint32_t (&a)[4], uint32_t b0,
                                                      uint32_t b1)
 {
+#ifdef TENSOR_CORE_MISSING
+    (void)a, (void)b0, (void)b1;
+    d[0] = c[0], d[1] = c[1], d[2] = c[2], d[3] = c[3];
+    __trap();
+#else
     asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
         "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(c[0]), "f"(c[1]),
           "f"(c[2]), "f"(c[3]));
+#endif
 }
 
 /* c += a b for one 16 x 8 x 8 step of a warp (fragments as above). */
 static __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], uint32_t b0,
                                                 uint32_t b1)
 {
+#ifdef TENSOR_CORE_MISSING
+    (void)c, (void)a, (void)b0, (void)b1;
+    __trap();
+#else
     asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
                  "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
 }
 
 #endif

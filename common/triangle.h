@@ -32,13 +32,19 @@ typedef struct {
     cudaStream_t stream;
 } triangle_args;
 
-/* A kernel of the triangle: how to launch it and which sizes it refuses.
- * Its name, chapter, pipe and tolerance are its line in chapters/kernels.list. */
+/* A kernel of the triangle: how to launch it, which sizes it refuses, and
+ * whether the card can hold it. Its name, chapter, pipe, tolerance and the
+ * compute capability it needs are its line in chapters/kernels.list. */
 typedef struct {
     /* Returns 0 when the kernel supports the size; otherwise nonzero, with
-     * the reason in why. NULL: every size is supported. */
+     * the reason in why. NULL: every size is supported. Needs no GPU. */
     int (*refuses)(triangle_size size, char *why, size_t capacity);
     void (*launch)(const triangle_args *args);
+    /* Returns 0 when the card (gpu_query(), as WORKBOOK_CARD may cap it)
+     * can run the configuration the launcher picks at this size; otherwise
+     * nonzero, with the reason in why, and the kernel is listed as skipped.
+     * NULL: every card with the compute capability its line names. */
+    int (*unfit)(triangle_size size, const gpu_info *gpu, char *why, size_t capacity);
 } triangle_kernel;
 
 /* A kernel in a race: its facts from chapters/kernels.list, and its code. */

@@ -188,8 +188,10 @@ static inline int wgmma_refuses(const void *kernel, char *why, size_t capacity)
                  major, minor);
         return 1;
     }
+    /* binaryVersion is the machine code's (90 also when the driver compiled
+     * older PTX for this card), ptxVersion the code's own target. */
     if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess ||
-        attributes.binaryVersion != 90) {
+        attributes.binaryVersion != 90 || attributes.ptxVersion != 90) {
         (void)cudaGetLastError();
         snprintf(why, capacity, "the kernel was not built for sm_90a (build with ARCH=sm_90)");
         return 1;

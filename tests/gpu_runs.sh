@@ -75,7 +75,7 @@ for chapter in "$@"; do
   while read -r name problem program_chapter kind _; do
     [ "$program_chapter" = "$chapter" ] || continue
     [ "$kind" = chapter ] || [ "$kind" = tried ] || continue
-    program=build/$name
+    program=${BUILD:-build}/$name
     case $mode in
     verify)
         while IFS= read -r size; do

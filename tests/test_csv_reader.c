@@ -24,10 +24,10 @@
 #define GOOD_ROW "2,naive,trimul,B=8 T=1024 C=768 NH=12,3.9,3.8,4.2,1653.5,71.0," TAIL
 
 static const char list_text[] =
-    "trimul 1 champion simt fp32 cublas-permute cublas_permute_kernel\n"
-    "trimul 2 best simt fp32 naive naive_kernel\n"
-    "trimul 8 best tensor tf32 tf32 tf32_kernel\n"
-    "msa 6 best simt fp32 fused fused_kernel\n";
+    "trimul 1 champion simt fp32 sm_75 cublas-permute cublas_permute_kernel\n"
+    "trimul 2 best simt fp32 sm_75 naive naive_kernel\n"
+    "trimul 8 best tensor tf32 sm_80 tf32 tf32_kernel\n"
+    "msa 6 best simt fp32 sm_75 fused fused_kernel\n";
 
 static kernel_list kernels;
 

@@ -457,6 +457,25 @@ static void test_size_fits_memory(void **state)
     assert_true(host_memory_bytes() > 0);
 }
 
+/* The shared memory of chapters 5 and 8's tiles at the head sizes the
+ * cards need split: KB figures are the CUDA guide's per-block limits. */
+static void test_split_k_count(void **state)
+{
+    (void)state;
+    const size_t kb = 1024, row = 3 * 132 * 4; /* chapter 5's three tiles, per value of k */
+    assert_int_equal(split_k_count(64, 16, row, 0, 227 * kb), 64);  /* H200: one launch */
+    assert_int_equal(split_k_count(64, 16, row, 0, 99 * kb), 64);   /* 99 KB: just fits */
+    assert_int_equal(split_k_count(64, 16, row, 0, 64 * kb), 32);   /* T4: two of 32 */
+    assert_int_equal(split_k_count(128, 16, row, 0, 163 * kb), 64); /* A100: two of 64 */
+    assert_int_equal(split_k_count(128, 16, row, 0, 64 * kb), 32);  /* T4: four of 32 */
+    /* Chapter 8's three tiles of 128 rows of k + 4 floats at HS = 128 on 99 KB:
+     * 56 values fit, three parts; evened out, 48 + 48 + 32. */
+    const size_t tile_row = 3 * 128 * 4;
+    assert_int_equal(split_k_count(128, 8, tile_row, 4 * tile_row, 99 * kb), 48);
+    assert_int_equal(split_k_count(48, 16, row, 0, 64 * kb), 32);  /* parts of 32 and 16 */
+    assert_int_equal(split_k_count(64, 16, row, 0, 16 * row - 1), 0); /* not one chunk */
+}
+
 static void test_cli_find_kernel(void **state)
 {
     (void)state;
@@ -652,6 +671,7 @@ int main(void)
         cmocka_unit_test(test_size_arithmetic_saturates),
         cmocka_unit_test(test_size_at_most_names_the_limit),
         cmocka_unit_test(test_size_fits_memory),
+        cmocka_unit_test(test_split_k_count),
         cmocka_unit_test(test_cli_shape_matches_csv_spelling),
         cmocka_unit_test(test_cli_choice_and_scales),
         cmocka_unit_test(test_triangle_reference_by_hand),

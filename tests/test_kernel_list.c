@@ -94,6 +94,7 @@ static void test_refuses_each_malformed_line(void **state)
     expect_refused("trimul 2 best fp64 fp32 sm_75 naive naive_kernel", "pipe \"fp64\"");
     expect_refused("trimul 2 best simt bf16 sm_75 naive naive_kernel", "accuracy \"bf16\"");
     expect_refused("trimul 2 best simt fp32 sm_70 naive naive_kernel", "needs \"sm_70\"");
+    expect_refused("trimul 8 best tensor tf32 sm_75 tf32 tf32_kernel", "needs sm_80 at least");
     expect_refused("trimul 2 best simt fp32 sm_75 Naive naive_kernel", "name \"Naive\"");
     expect_refused("trimul 2 best simt fp32 sm_75 naive+ naive_kernel", "name \"naive+\"");
     expect_refused("trimul 2 best simt fp32 sm_75 naive+graph naive_kernel", "listed twice");

@@ -311,10 +311,23 @@ __device__ __forceinline__ void shared_multiply_chunk(shared_patch &sum, const f
         shared_multiply_k<stride, row_gap, col_gap>(sum, query_k, key_k, row_a, col_a, k);
 }
 
+/* A part of k's sums added to what the parts before it stored (ACCUMULATE,
+ * when a card's shared memory holds only part of k: see "Launching them"),
+ * or stored as they are. */
+template <bool ACCUMULATE>
+__device__ __forceinline__ void shared_store_float4(float4 *destination, float4 v)
+{
+    if (ACCUMULATE) {
+        const float4 before = __ldcg(destination);
+        v = make_float4(v.x + before.x, v.y + before.y, v.z + before.z, v.w + before.w);
+    }
+    __stwb(destination, v); /* st.global.wb: the default policy, one 16-byte store */
+}
+
 /* One float4 per run of 4 columns and per row, written when its first
  * column is kept (on a diagonal tile its other columns may be masked ones,
  * which is allowed). A warp writes whole 128-byte lines. */
-template <int row_gap, int col_gap>
+template <int row_gap, int col_gap, bool ACCUMULATE = false>
 __device__ __forceinline__ void shared_store_tile(float *scores, const shared_patch &sum, int T,
                                                   int tile_row, int tile_col, int row_a, int col_a,
                                                   float scale)
@@ -333,20 +346,22 @@ __device__ __forceinline__ void shared_store_tile(float *scores, const shared_pa
             const float4 v = make_float4(s[0] * scale, s[1] * scale, s[2] * scale, s[3] * scale);
             float4 *destination =
                 reinterpret_cast<float4 *>(scores + i * T + (size_t)tile_col * SHARED_TILE + col);
-            __stwb(destination, v); /* st.global.wb: the default policy, one 16-byte store */
+            shared_store_float4<ACCUMULATE>(destination, v);
         }
     }
 }
 
-/* Steps 1-3: one block per tile, both tiles whole in shared memory. */
-template <int step>
+/* Steps 1-3: one block per tile, both tiles whole in shared memory: the
+ * k_count values of k from inp's first (all HS of them where the card's
+ * shared memory holds them). */
+template <int step, bool ACCUMULATE>
 __device__ __forceinline__ void shared_whole_body(float *preatt, const float *inp, int T, int NH,
-                                                  int HS)
+                                                  int HS, int k_count)
 {
     constexpr int stride = shared_row_floats(step);
     extern __shared__ float4 shared_space[];
-    float *query_tile = reinterpret_cast<float *>(shared_space); /* [HS][stride] */
-    float *key_tile = query_tile + HS * stride;                  /* [HS][stride] */
+    float *query_tile = reinterpret_cast<float *>(shared_space); /* [k_count][stride] */
+    float *key_tile = query_tile + k_count * stride;             /* [k_count][stride] */
 
     const int tile_row = blockIdx.y, tile_col = blockIdx.x, head = blockIdx.z;
     if (tile_col > tile_row)
@@ -357,7 +372,7 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
                            (size_t)tile_row * SHARED_TILE * row_stride;
     const float *keys = inp + (size_t)b * T * row_stride + C + h * HS +
                         (size_t)tile_col * SHARED_TILE * row_stride;
-    const int chunks = HS / SHARED_CHUNK;
+    const int chunks = k_count / SHARED_CHUNK;
 
     if (step >= SHARED_ASYNC) {
         const size_t source = shared_copy_source(threadIdx.x, row_stride);
@@ -370,8 +385,8 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
             copy_async_commit();
         }
     } else {
-        shared_stage_tile<step>(query_tile, queries, row_stride, HS);
-        shared_stage_tile<step>(key_tile, keys, row_stride, HS);
+        shared_stage_tile<step>(query_tile, queries, row_stride, k_count);
+        shared_stage_tile<step>(key_tile, keys, row_stride, k_count);
         __syncthreads();
     }
 
@@ -387,8 +402,8 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
                                              key_tile + chunk * SHARED_CHUNK * stride, row_a,
                                              col_a);
     }
-    shared_store_tile<4, 64>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col, row_a,
-                             col_a, 1.0f / sqrtf((float)HS));
+    shared_store_tile<4, 64, ACCUMULATE>(preatt + (size_t)head * T * T, sum, T, tile_row,
+                                         tile_col, row_a, col_a, 1.0f / sqrtf((float)HS));
 }
 
 /*md
@@ -515,7 +530,7 @@ __device__ __forceinline__ void shared_multiply_chunk_copying(shared_patch &sum,
 /* An off-diagonal tile keeps every score: no tests, one pointer for all 16
  * stores, and the sums scaled in place first, so that no register a store
  * reads is overwritten soon after (it is read when the pipeline takes it). */
-template <int row_gap, int col_gap>
+template <int row_gap, int col_gap, bool ACCUMULATE = false>
 __device__ __forceinline__ void shared_store_kept_tile(float *corner, shared_patch &sum, int T,
                                                        float scale)
 {
@@ -530,28 +545,29 @@ __device__ __forceinline__ void shared_store_kept_tile(float *corner, shared_pat
 #pragma unroll
         for (int run = 0; run < 2; run++) {
             const float *s = &sum[r][4 * run];
-            __stwb(reinterpret_cast<float4 *>(row + run * col_gap),
-                   make_float4(s[0], s[1], s[2], s[3]));
+            shared_store_float4<ACCUMULATE>(reinterpret_cast<float4 *>(row + run * col_gap),
+                                            make_float4(s[0], s[1], s[2], s[3]));
         }
     }
 }
 
 /* Steps 4 and 5: block `blockIdx.x` walks one row of tiles of one head, left
  * to right, up to the diagonal; rows longest first, heads innermost.
- * `interleaved` is step 5. */
-template <bool interleaved>
+ * `interleaved` is step 5. The tiles hold the k_count values of k from
+ * inp's first, as in steps 1-3. */
+template <bool interleaved, bool ACCUMULATE>
 __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp, int B, int T,
-                                                 int NH, int HS)
+                                                 int NH, int HS, int k_count)
 {
     constexpr int stride = SHARED_TILE + SHARED_PAD;
     extern __shared__ float4 shared_space[];
-    const int tile_floats = HS * stride;
-    float *query_tile = reinterpret_cast<float *>(shared_space); /* [HS][stride] */
-    float *key_tiles = query_tile + tile_floats;                 /* 2 x [HS][stride] */
+    const int tile_floats = k_count * stride;
+    float *query_tile = reinterpret_cast<float *>(shared_space); /* [k_count][stride] */
+    float *key_tiles = query_tile + tile_floats;                 /* 2 x [k_count][stride] */
 
     const int heads = B * NH, tiles = T / SHARED_TILE;
     const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
-    const int C = NH * HS, b = head / NH, h = head % NH, chunks = HS / SHARED_CHUNK;
+    const int C = NH * HS, b = head / NH, h = head % NH, chunks = k_count / SHARED_CHUNK;
     const size_t row_stride = 3 * (size_t)C, key_tile_step = SHARED_TILE * row_stride;
     const float *sequence =
         inp + (size_t)b * T * row_stride + h * HS +
@@ -620,12 +636,13 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         float *tile_scores = scores;
         asm volatile("" : "+l"(tile_scores));
         if (interleaved && more)
-            shared_store_kept_tile<4, 64>(tile_scores +
-                                              ((size_t)tile_row * SHARED_TILE + row_a) * T +
-                                              tile_col * SHARED_TILE + col_a,
-                                          sum, T, scale);
+            shared_store_kept_tile<4, 64, ACCUMULATE>(
+                tile_scores + ((size_t)tile_row * SHARED_TILE + row_a) * T +
+                    tile_col * SHARED_TILE + col_a,
+                sum, T, scale);
         else
-            shared_store_tile<4, 64>(tile_scores, sum, T, tile_row, tile_col, row_a, col_a, scale);
+            shared_store_tile<4, 64, ACCUMULATE>(tile_scores, sum, T, tile_row, tile_col, row_a,
+                                                 col_a, scale);
     }
 }
 
@@ -642,35 +659,40 @@ head; steps 4 and 5 one block per row of tiles and head.
 
 #define SHARED_BOUNDS __launch_bounds__(SHARED_THREADS, 2)
 
+template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_staged_scores(float *preatt, const float *__restrict__ inp,
-                                                   int B, int T, int NH, int HS)
+                                                   int B, int T, int NH, int HS, int k_count)
 {
-    shared_whole_body<SHARED_STAGED>(preatt, inp, T, NH, HS);
+    shared_whole_body<SHARED_STAGED, ACCUMULATE>(preatt, inp, T, NH, HS, k_count);
 }
 
+template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_padded_scores(float *preatt, const float *__restrict__ inp,
-                                                   int B, int T, int NH, int HS)
+                                                   int B, int T, int NH, int HS, int k_count)
 {
-    shared_whole_body<SHARED_PADDED>(preatt, inp, T, NH, HS);
+    shared_whole_body<SHARED_PADDED, ACCUMULATE>(preatt, inp, T, NH, HS, k_count);
 }
 
+template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_scores(float *preatt, const float *__restrict__ inp, int B,
-                                            int T, int NH, int HS)
+                                            int T, int NH, int HS, int k_count)
 {
-    shared_whole_body<SHARED_ASYNC>(preatt, inp, T, NH, HS);
+    shared_whole_body<SHARED_ASYNC, ACCUMULATE>(preatt, inp, T, NH, HS, k_count);
 }
 
+template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_rows_scores(float *preatt, const float *__restrict__ inp,
-                                                int B, int T, int NH, int HS)
+                                                int B, int T, int NH, int HS, int k_count)
 {
-    shared_rows_body<false>(preatt, inp, B, T, NH, HS);
+    shared_rows_body<false, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
 }
 
+template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_rows_interleaved_scores(float *preatt,
                                                             const float *__restrict__ inp, int B,
-                                                            int T, int NH, int HS)
+                                                            int T, int NH, int HS, int k_count)
 {
-    shared_rows_body<true>(preatt, inp, B, T, NH, HS);
+    shared_rows_body<true, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
 }
 
 // book:hide
@@ -706,50 +728,100 @@ static int shared_whole_refuses(triangle_size size, char *why, size_t capacity)
 static int shared_rows_refuses(triangle_size size, char *why, size_t capacity)
 { return shared_refuses_tiles(size, why, capacity, "a query tile and two key tiles"); }
 
-typedef void (*shared_kernel_function)(float *, const float *, int, int, int, int);
+typedef void (*shared_kernel_function)(float *, const float *, int, int, int, int, int);
 // book:show
 
-static void shared_launch_whole(const triangle_args *args, shared_kernel_function kernel, int step)
+/*md
+## Launching them
+
+A tile pair of steps 1-3 takes $2 \times HS \times 132 \times 4$ bytes,
+steps 4 and 5's three tiles half as much again: 99 KB at $HS = 64$, 198 KB
+at $HS = 128$. A card has less shared memory per block than the H200's
+227 KB: 163 KB on the A100, 99 KB on the RTX 30 and 40 series and the L4,
+64 KB on the T4. Where the tiles of all of $k$ do not fit, the launcher
+splits $k$: it runs the kernel once per part of $k$ that fits, each launch
+adding its sums to the scores the one before stored (`ACCUMULATE`), since
+a sum over $k$ is the sum of the sums over its parts. Each part after the
+first reads and writes the scores once more, so a card that must split
+pays in memory traffic; on the H200 one launch holds every $HS$ up to 128.
+*/
+
+/* Values of k one launch holds on this card: `tiles` tiles of rows `stride` floats. */
+static int shared_k_per_launch(int HS, int tiles, int stride)
 {
-    const triangle_size s = args->size;
-    const size_t bytes = 2 * (size_t)s.HS * shared_row_floats(step) * sizeof(float);
-    gpu_allow_shared_memory((const void *)kernel, bytes);
-    const int tiles = s.T / SHARED_TILE;
-    kernel<<<dim3(tiles, tiles, s.B * s.NH), SHARED_THREADS, bytes, args->stream>>>(
-        args->preatt, args->inp, s.B, s.T, s.NH, s.HS);
-    LAUNCH_CHECK();
+    return split_k_count(HS, SHARED_CHUNK, (size_t)tiles * stride * sizeof(float), 0,
+                                 gpu_query().shared_per_block_optin);
 }
 
-static void shared_launch_rows(const triangle_args *args, shared_kernel_function kernel)
+/* Launches `first` for the first part of k, `more` (ACCUMULATE) for the others. */
+static void shared_launch_parts(const triangle_args *args, shared_kernel_function first,
+                                shared_kernel_function more, dim3 grid, int tiles, int stride)
 {
     const triangle_size s = args->size;
-    const size_t bytes = 3 * (size_t)s.HS * (SHARED_TILE + SHARED_PAD) * sizeof(float);
-    gpu_allow_shared_memory((const void *)kernel, bytes);
-    const int blocks = s.T / SHARED_TILE * s.B * s.NH;
-    kernel<<<blocks, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
-                                                             s.HS);
-    LAUNCH_CHECK();
+    const int held = shared_k_per_launch(s.HS, tiles, stride);
+    for (int k = 0; k < s.HS; k += held) {
+        const int count = s.HS - k < held ? s.HS - k : held;
+        const shared_kernel_function kernel = k == 0 ? first : more;
+        const size_t bytes = (size_t)tiles * count * stride * sizeof(float);
+        gpu_allow_shared_memory((const void *)kernel, bytes);
+        kernel<<<grid, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp + k, s.B,
+                                                               s.T, s.NH, s.HS, count);
+        LAUNCH_CHECK();
+    }
+}
+
+static void shared_launch_whole(const triangle_args *args, shared_kernel_function first,
+                                shared_kernel_function more, int step)
+{
+    const int tiles = args->size.T / SHARED_TILE;
+    shared_launch_parts(args, first, more, dim3(tiles, tiles, args->size.B * args->size.NH), 2,
+                        shared_row_floats(step));
+}
+
+static void shared_launch_rows(const triangle_args *args, shared_kernel_function first,
+                               shared_kernel_function more)
+{
+    const triangle_size s = args->size;
+    shared_launch_parts(args, first, more, dim3(s.T / SHARED_TILE * s.B * s.NH), 3,
+                        SHARED_TILE + SHARED_PAD);
 }
 
 // book:hide
 /* One launcher per step, as the list of contenders names them. */
 static void shared_staged_launch(const triangle_args *args)
-{ shared_launch_whole(args, shared_staged_scores, SHARED_STAGED); }
+{ shared_launch_whole(args, shared_staged_scores<false>, shared_staged_scores<true>, SHARED_STAGED); }
 static void shared_padded_launch(const triangle_args *args)
-{ shared_launch_whole(args, shared_padded_scores, SHARED_PADDED); }
+{ shared_launch_whole(args, shared_padded_scores<false>, shared_padded_scores<true>, SHARED_PADDED); }
 static void shared_launch(const triangle_args *args)
-{ shared_launch_whole(args, shared_scores, SHARED_ASYNC); }
+{ shared_launch_whole(args, shared_scores<false>, shared_scores<true>, SHARED_ASYNC); }
 static void shared_rows_launch(const triangle_args *args)
-{ shared_launch_rows(args, shared_rows_scores); }
+{ shared_launch_rows(args, shared_rows_scores<false>, shared_rows_scores<true>); }
 static void shared_rows_interleaved_launch(const triangle_args *args)
-{ shared_launch_rows(args, shared_rows_interleaved_scores); }
+{ shared_launch_rows(args, shared_rows_interleaved_scores<false>, shared_rows_interleaved_scores<true>); }
 
-extern const triangle_kernel shared_staged_kernel = {shared_whole_refuses, shared_staged_launch};
-extern const triangle_kernel shared_padded_kernel = {shared_whole_refuses, shared_padded_launch};
-extern const triangle_kernel shared_kernel = {shared_whole_refuses, shared_launch};
-extern const triangle_kernel shared_rows_kernel = {shared_rows_refuses, shared_rows_launch};
+/* Whether one chunk of k of the tiles fits: on every card the workbook
+ * serves it does (17 to 25 KB), but the check costs nothing. */
+static int shared_unfit_tiles(triangle_size size, const gpu_info *gpu, char *why, size_t capacity,
+                              int tiles, int stride)
+{
+    const size_t bytes = (size_t)tiles * SHARED_CHUNK * stride * sizeof(float);
+    (void)size;
+    return gpu_lacks_shared_memory(gpu, bytes, "one chunk of k of the tiles", why, capacity);
+}
+static int shared_whole_unfit(triangle_size size, const gpu_info *gpu, char *why, size_t capacity)
+{ return shared_unfit_tiles(size, gpu, why, capacity, 2, SHARED_TILE + SHARED_PAD); }
+static int shared_rows_unfit(triangle_size size, const gpu_info *gpu, char *why, size_t capacity)
+{ return shared_unfit_tiles(size, gpu, why, capacity, 3, SHARED_TILE + SHARED_PAD); }
+
+extern const triangle_kernel shared_staged_kernel =
+    {shared_whole_refuses, shared_staged_launch, shared_whole_unfit};
+extern const triangle_kernel shared_padded_kernel =
+    {shared_whole_refuses, shared_padded_launch, shared_whole_unfit};
+extern const triangle_kernel shared_kernel = {shared_whole_refuses, shared_launch, shared_whole_unfit};
+extern const triangle_kernel shared_rows_kernel =
+    {shared_rows_refuses, shared_rows_launch, shared_rows_unfit};
 extern const triangle_kernel shared_rows_interleaved_kernel =
-    {shared_rows_refuses, shared_rows_interleaved_launch};
+    {shared_rows_refuses, shared_rows_interleaved_launch, shared_rows_unfit};
 // book:show
 
 /*md

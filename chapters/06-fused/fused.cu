@@ -80,14 +80,13 @@ column because its cost is waiting, which more threads shorten.
 */
 
 // book:hide
-#include <cooperative_groups.h>
 #include <math.h>
+#include <string.h>
 
 #include "async_copy.h"
+#include "cluster.h"
 #include "msa.h"
 #include "warp_reduce.h"
-
-namespace cg = cooperative_groups;
 // book:show
 
 #define FUSED_THREADS 256
@@ -569,7 +568,7 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
     float *probs = shared + L::probs(p.S) + (threadIdx.x / 32) * FUSED_MAX_S;
 
     const int S = p.S, N = p.N, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int rank = CLUSTER > 1 ? (int)cg::this_cluster().block_rank() : 0;
+    const int rank = CLUSTER > 1 ? cluster_block_rank() : 0;
     const long column = blockIdx.x / CLUSTER;
     const int b = (int)(column / N), n = (int)(column % N);
 
@@ -614,8 +613,8 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
     for (int j = threadIdx.x; j < S; j += FUSED_THREADS)
         kept[j] = p.mask[((size_t)b * S + j) * N + n] != 0.0f ? 1.0f : 0.0f;
     if constexpr (CLUSTER > 1) {
-        cg::this_cluster().barrier_arrive(); /* "this block is running" */
-        cg::this_cluster().barrier_wait();   /* "so is the partner", while X is on its way */
+        cluster_arrive(); /* "this block is running" */
+        cluster_wait();   /* "so is the partner", while X is on its way */
     }
 
     /* Phase 2: LayerNorm, once X is in (two groups may still be in flight). */
@@ -632,11 +631,11 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
         __syncthreads();
         float *partner = gathered;
         if constexpr (CLUSTER > 1) /* running, as barrier_wait above made sure */
-            partner = cg::this_cluster().map_shared_rank(gathered, rank ^ 1);
+            partner = cluster_map_shared(gathered, rank ^ 1);
         attend<D, CLUSTER, RESIDENT>(proj, kept, probs, gathered, partner, rank, S, p.H);
         copy_async_wait<0>(); /* W_o */
         if constexpr (CLUSTER > 1) {
-            cg::this_cluster().sync(); /* both halves of O are in both blocks */
+            cluster_sync(); /* both halves of O are in both blocks */
             project<D, CLUSTER, RESIDENT, L::OWN>(p, proj, vectors, b, n, rank, gathered,
                                                   L::X_STRIDE, weights + 4 * L::OWN * L::W_STRIDE,
                                                   4 * L::OWN);
@@ -710,22 +709,61 @@ static void launch_variant(const msa_args *args)
     LAUNCH_CHECK();
 }
 
-/* One block per column: the weights resident when they fit, streamed when not. */
+/* One block per column: the weights resident when they fit, streamed when
+ * not. Returns 0 when one of the two fits the card, or 1 with the reason. */
+template <int D>
+static int one_block_fits(int S, size_t limit, bool *resident)
+{
+    *resident = fused_layout<D, 1, true>::bytes(S) <= limit;
+    return *resident || fused_layout<D, 1, false>::bytes(S) <= limit;
+}
+
+static int one_block_unfit(msa_size size, const gpu_info *gpu, char *why, size_t capacity)
+{
+    bool resident;
+    const int fits = size.D == 32    ? one_block_fits<32>(size.S, gpu->shared_per_block_optin, &resident)
+                     : size.D == 64  ? one_block_fits<64>(size.S, gpu->shared_per_block_optin, &resident)
+                                     : one_block_fits<128>(size.S, gpu->shared_per_block_optin, &resident);
+    if (fits)
+        return 0;
+    const size_t least = size.D == 32   ? fused_layout<32, 1, false>::bytes(size.S)
+                         : size.D == 64 ? fused_layout<64, 1, false>::bytes(size.S)
+                                        : fused_layout<128, 1, false>::bytes(size.S);
+    char what[96];
+    snprintf(what, sizeof what, "a column of S=%d, D=%d with its weights streamed", size.S, size.D);
+    gpu_lacks_shared_memory(gpu, least, what, why, capacity);
+    snprintf(why + strlen(why), capacity - strlen(why), " (chapter 7's layer holds any column)");
+    return 1;
+}
+
 static void launch_one_block_per_column(const msa_args *args)
 {
+    const size_t limit = gpu_query().shared_per_block_optin;
+    bool resident = false;
     switch (args->size.D) {
-    case 32: launch_variant<32, 1, true>(args); break;
-    case 64: launch_variant<64, 1, true>(args); break;
-    default: launch_variant<128, 1, false>(args); break; /* 128 */
+    case 32:
+        one_block_fits<32>(args->size.S, limit, &resident);
+        resident ? launch_variant<32, 1, true>(args) : launch_variant<32, 1, false>(args);
+        break;
+    case 64:
+        one_block_fits<64>(args->size.S, limit, &resident);
+        resident ? launch_variant<64, 1, true>(args) : launch_variant<64, 1, false>(args);
+        break;
+    default: /* 128: the weights never fit whole */
+        launch_variant<128, 1, false>(args);
+        break;
     }
 }
 
+/* Clusters exist from compute capability 9.0: before that, every column is
+ * one block's, as the two-block variant needs a partner's shared memory. */
 static void fused_launch(const msa_args *args)
 {
     const msa_size z = args->size;
     const gpu_info gpu = gpu_query();
     const size_t limit = gpu.shared_per_block_optin;
-    const bool split = (long)z.B * z.N * 2 <= gpu.sm_count && z.H % 2 == 0;
+    const bool split = gpu.compute_major >= 9 && (long)z.B * z.N * 2 <= gpu.sm_count &&
+                       z.H % 2 == 0;
     if (split && z.D == 64 && fused_layout<64, 2, true>::bytes(z.S) <= limit)
         launch_variant<64, 2, true>(args);
     else if (split && z.D == 128 && fused_layout<128, 2, true>::bytes(z.S) <= limit)
@@ -735,7 +773,7 @@ static void fused_launch(const msa_args *args)
 }
 
 // book:hide
-extern const msa_kernel fused_kernel = {fused_refuses, NULL, fused_launch};
+extern const msa_kernel fused_kernel = {fused_refuses, NULL, fused_launch, one_block_unfit};
 // book:show
 
 /*md

@@ -499,13 +499,14 @@ a 1 and seven zeros, that carry $b_o$ through the last GEMM.
  * registers). 0 leaves them free: it compiles like the one-argument
  * __launch_bounds__, where 1 does not (with 1, d = 8 took 13 more registers
  * and ran slower). */
-template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 0>
+template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 0,
+          int KEYS = TILED_STAGE_KEYS>
 __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     tiled_attention_fp32(const tiled_params p)
 {
-    constexpr int KEYS = TILED_STAGE_KEYS, F = HD / SPLIT, GROUPS = 32 / SPLIT;
+    constexpr int F = HD / SPLIT, GROUPS = 32 / SPLIT;
     extern __shared__ float4 tiled_shared_fp32[];
-    const tiled_stages<HD, HD, HD> ring(reinterpret_cast<float *>(tiled_shared_fp32));
+    const tiled_stages<HD, HD, HD, KEYS> ring(reinterpret_cast<float *>(tiled_shared_fp32));
 
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int part = lane % SPLIT, group = lane / SPLIT;
@@ -621,11 +622,23 @@ $d = 8, 16, 32, 64$. Every other $B$, $S$, $N$ and $H$ runs.
 // book:hide
 #define TILED_SHORT_COLUMN 256 /* below this depth, d = 32 takes two rows a lane */
 
+/* Two stages of 64 keys where the card holds them; at d = 64 they take
+ * 66 KB, more than a T4's 64 KB a block, and stages of 32 keys go there. */
 template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY, int MIN_BLOCKS = 0>
 static void launch_fp32(const tiled_params &p, int B, cudaStream_t stream)
 {
-    launch_attention(tiled_attention_fp32<HD, ROWS, SPLIT, STEP, LAZY, MIN_BLOCKS>,
-                     tiled_stages<HD, HD, HD>::BYTES, p, B, 32 / SPLIT * ROWS, stream);
+    typedef tiled_stages<HD, HD, HD> Stages;
+    typedef tiled_stages<HD, HD, HD, TILED_STAGE_KEYS / 2> HalfStages;
+    if constexpr (Stages::BYTES > GPU_SMALLEST_SHARED_PER_BLOCK) {
+        if (Stages::BYTES > gpu_query().shared_per_block_optin) {
+            launch_attention(tiled_attention_fp32<HD, ROWS, SPLIT, STEP, LAZY, MIN_BLOCKS,
+                                                  HalfStages::KEYS>,
+                             HalfStages::BYTES, p, B, 32 / SPLIT * ROWS, stream);
+            return;
+        }
+    }
+    launch_attention(tiled_attention_fp32<HD, ROWS, SPLIT, STEP, LAZY, MIN_BLOCKS>, Stages::BYTES,
+                     p, B, 32 / SPLIT * ROWS, stream);
 }
 
 /* Launch 6 (a tiled_attend_fn): rows per lane and lanes per row for each head

@@ -168,7 +168,10 @@ __device__ __forceinline__ void tf32_multiply_tile(float (&sum)[TF32_M_TILES][TF
 
 /* Scales the warp's piece and stores it: two 8-byte stores per 16 x 8
  * tile and lane. On a diagonal tile a pair of columns is written when its
- * first column is kept (its second may be a masked score, which is allowed). */
+ * first column is kept (its second may be a masked score, which is allowed).
+ * ACCUMULATE: the piece is one part of k, added to the parts stored before
+ * it (see "Launching them"). */
+template <bool ACCUMULATE>
 __device__ __forceinline__ void tf32_store_tile(float *scores,
                                                 float (&sum)[TF32_M_TILES][TF32_N_TILES][4], int T,
                                                 int tile_row, int tile_col, int warp_row,
@@ -190,7 +193,13 @@ __device__ __forceinline__ void tf32_store_tile(float *scores,
                 if (diagonal && col > row)
                     continue; /* both columns masked */
                 const float *c = &sum[m][n][2 * half];
-                *reinterpret_cast<float2 *>(out + col) = make_float2(c[0] * scale, c[1] * scale);
+                float2 *destination = reinterpret_cast<float2 *>(out + col);
+                float2 v = make_float2(c[0] * scale, c[1] * scale);
+                if (ACCUMULATE) {
+                    const float2 before = __ldcg(destination);
+                    v = make_float2(v.x + before.x, v.y + before.y);
+                }
+                *destination = v;
             }
         }
 }
@@ -204,12 +213,14 @@ the row-by-row order of the triangle), both tiles copied at once and waited
 for, the product, the stores.
 */
 
+template <bool ACCUMULATE>
 __global__ void __launch_bounds__(TF32_THREADS, 2)
-    tf32_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+    tf32_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS,
+                int k_count)
 {
     extern __shared__ float4 tf32_space[];
-    float *query_tile = reinterpret_cast<float *>(tf32_space);      /* [128][HS + 4] */
-    float *key_tile = query_tile + TF32_TILE * (HS + TF32_PAD);      /* [128][HS + 4] */
+    float *query_tile = reinterpret_cast<float *>(tf32_space);      /* [128][k_count + 4] */
+    float *key_tile = query_tile + TF32_TILE * (k_count + TF32_PAD); /* [128][k_count + 4] */
 
     int tile_row, tile_col;
     triangle_place_tile(blockIdx.x, &tile_row, &tile_col); /* in triangle.h */
@@ -217,8 +228,8 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
     const size_t row_stride = 3 * (size_t)C;
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
     const size_t tile_step = TF32_TILE * row_stride;
-    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS);
-    tf32_copy_tile(key_tile, sequence + C + tile_col * tile_step, row_stride, HS);
+    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, k_count);
+    tf32_copy_tile(key_tile, sequence + C + tile_col * tile_step, row_stride, k_count);
     copy_async_commit();
     copy_async_wait<0>();
     __syncthreads();
@@ -226,9 +237,9 @@ __global__ void __launch_bounds__(TF32_THREADS, 2)
     const int warp = threadIdx.x / 32;
     const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
     float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
-    tf32_multiply_tile<true>(sum, query_tile, key_tile, warp_row, warp_col, HS);
-    tf32_store_tile(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col, warp_row, warp_col,
-                    1.0f / sqrtf((float)HS));
+    tf32_multiply_tile<true>(sum, query_tile, key_tile, warp_row, warp_col, k_count);
+    tf32_store_tile<ACCUMULATE>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col,
+                                warp_row, warp_col, 1.0f / sqrtf((float)HS));
 }
 
 /*md
@@ -247,22 +258,24 @@ listed longest first, heads innermost, as in chapter 5. The kernel is
 */
 
 /* The walk along one row of tiles, for any way of multiplying a tile:
- * Multiply::tile(sum, query_tile, key_tile, warp_row, warp_col, HS), with
- * rows of HS + PAD floats in shared memory (chapter 9 gives it another). */
-template <typename Multiply, int PAD>
+ * Multiply::tile(sum, query_tile, key_tile, warp_row, warp_col, k_count),
+ * with rows of k_count + PAD floats in shared memory (chapter 9 gives it
+ * another): the k_count values of k from inp's first. */
+template <typename Multiply, int PAD, bool ACCUMULATE>
 __device__ __forceinline__ void tf32_walk_row(float *preatt, const float *__restrict__ inp, int B,
-                                              int T, int NH, int HS, float *query_tile)
+                                              int T, int NH, int HS, int k_count,
+                                              float *query_tile)
 {
-    const int tile_floats = TF32_TILE * (HS + PAD);
-    float *key_tiles = query_tile + tile_floats; /* 2 x [128][HS + PAD] */
+    const int tile_floats = TF32_TILE * (k_count + PAD);
+    float *key_tiles = query_tile + tile_floats; /* 2 x [128][k_count + PAD] */
 
     const int heads = B * NH, tiles = T / TF32_TILE;
     const int head = blockIdx.x % heads, tile_row = tiles - 1 - (int)blockIdx.x / heads;
     const int b = head / NH, h = head % NH, C = NH * HS;
     const size_t row_stride = 3 * (size_t)C, tile_step = TF32_TILE * row_stride;
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS;
-    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, HS, PAD);
-    tf32_copy_tile(key_tiles, sequence + C, row_stride, HS, PAD);
+    tf32_copy_tile(query_tile, sequence + tile_row * tile_step, row_stride, k_count, PAD);
+    tf32_copy_tile(key_tiles, sequence + C, row_stride, k_count, PAD);
     copy_async_commit();
 
     const int warp = threadIdx.x / 32;
@@ -274,13 +287,13 @@ __device__ __forceinline__ void tf32_walk_row(float *preatt, const float *__rest
         __syncthreads();      /* ... for every thread; and the other buffer is free */
         if (tile_col < tile_row) {
             tf32_copy_tile(key_tiles + ((tile_col + 1) % 2) * tile_floats,
-                           sequence + C + (tile_col + 1) * tile_step, row_stride, HS, PAD);
+                           sequence + C + (tile_col + 1) * tile_step, row_stride, k_count, PAD);
             copy_async_commit();
         }
         float sum[TF32_M_TILES][TF32_N_TILES][4] = {};
         Multiply::tile(sum, query_tile, key_tiles + (tile_col % 2) * tile_floats, warp_row,
-                       warp_col, HS);
-        tf32_store_tile(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
+                       warp_col, k_count);
+        tf32_store_tile<ACCUMULATE>(scores, sum, T, tile_row, tile_col, warp_row, warp_col, scale);
     }
 }
 
@@ -295,13 +308,14 @@ struct tf32_multiply {
 };
 
 /* Step 2 (ROUND) and 2b (operands cut by the instruction). */
-template <bool ROUND>
+template <bool ROUND, bool ACCUMULATE>
 __global__ void __launch_bounds__(TF32_THREADS, 2)
-    tf32_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+    tf32_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS,
+                     int k_count)
 {
     extern __shared__ float4 tf32_space[];
-    tf32_walk_row<tf32_multiply<ROUND>, TF32_PAD>(preatt, inp, B, T, NH, HS,
-                                                  reinterpret_cast<float *>(tf32_space));
+    tf32_walk_row<tf32_multiply<ROUND>, TF32_PAD, ACCUMULATE>(
+        preatt, inp, B, T, NH, HS, k_count, reinterpret_cast<float *>(tf32_space));
 }
 
 /*md
@@ -326,7 +340,10 @@ choice a library could not make; chapter 9 returns to it.
 Both kernels need more than the default 48 KB of dynamic shared memory
 (64 + 4 KB of padding and 96 + 6 KB at $HS = 64$), which the launcher asks
 for once. They accept any $T$ that is a multiple of 128 and any $HS$ that
-is a multiple of 8 (the $k$ of one instruction) up to 128.
+is a multiple of 8 (the $k$ of one instruction) up to 128. Where a card
+holds fewer values of $k$ per tile than that (the RTX 40 series at
+$HS = 128$, say), the launcher splits $k$ as chapter 5's does, each part
+in a launch of its own that adds to the scores the last one stored.
 */
 
 static int tf32_refuses(triangle_size size, char *why, size_t capacity)
@@ -349,24 +366,59 @@ static int tf32_refuses(triangle_size size, char *why, size_t capacity)
     return 0;
 }
 
-typedef void (*tf32_kernel_function)(float *, const float *, int, int, int, int);
+typedef void (*tf32_kernel_function)(float *, const float *, int, int, int, int, int);
 
-/* Launches `kernel` with `tiles_in_smem` tiles of shared memory. */
-static void tf32_launch(const triangle_args *args, tf32_kernel_function kernel, dim3 grid,
-                        int tiles_in_smem)
+/* Values of k one launch holds on this card: `tiles` tiles of TILE rows of
+ * k + pad floats (0: not one step of k). */
+static int tf32_k_per_launch(int HS, int tiles, int pad, size_t limit)
+{
+    const size_t tile_row_bytes = (size_t)tiles * TF32_TILE * sizeof(float);
+    return split_k_count(HS, TF32_STEP, tile_row_bytes, tile_row_bytes * pad, limit);
+}
+
+/* Launches `first` over the first part of k and `more` (ACCUMULATE) over
+ * each other, with `tiles` tiles of rows padded by `pad` in shared memory. */
+static void tf32_launch_parts(const triangle_args *args, tf32_kernel_function first,
+                              tf32_kernel_function more, dim3 grid, int tiles, int pad)
 {
     const triangle_size s = args->size;
-    const size_t bytes = (size_t)tiles_in_smem * TF32_TILE * (s.HS + TF32_PAD) * sizeof(float);
-    gpu_allow_shared_memory((const void *)kernel, bytes);
-    kernel<<<grid, TF32_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B, s.T, s.NH,
-                                                         s.HS);
-    LAUNCH_CHECK();
+    const int held = tf32_k_per_launch(s.HS, tiles, pad, gpu_query().shared_per_block_optin);
+    for (int k = 0; k < s.HS; k += held) {
+        const int count = s.HS - k < held ? s.HS - k : held;
+        const tf32_kernel_function kernel = k == 0 ? first : more;
+        const size_t bytes = (size_t)tiles * TF32_TILE * (count + pad) * sizeof(float);
+        gpu_allow_shared_memory((const void *)kernel, bytes);
+        kernel<<<grid, TF32_THREADS, bytes, args->stream>>>(args->preatt, args->inp + k, s.B, s.T,
+                                                             s.NH, s.HS, count);
+        LAUNCH_CHECK();
+    }
+}
+
+/* Whether one step of k of `tiles` tiles fits (it does on every card the
+ * workbook serves, 12 to 19 KB; the check costs nothing). */
+static int tf32_unfit_tiles(const gpu_info *gpu, int tiles, int pad, char *why, size_t capacity)
+{
+    const size_t bytes = (size_t)tiles * TF32_TILE * (TF32_STEP + pad) * sizeof(float);
+    return gpu_lacks_shared_memory(gpu, bytes, "one step of k of the tiles", why, capacity);
+}
+
+static int tf32_tiles_unfit(triangle_size size, const gpu_info *gpu, char *why, size_t capacity)
+{
+    (void)size;
+    return tf32_unfit_tiles(gpu, 2, TF32_PAD, why, capacity);
+}
+
+static int tf32_rows_unfit(triangle_size size, const gpu_info *gpu, char *why, size_t capacity)
+{
+    (void)size;
+    return tf32_unfit_tiles(gpu, 3, TF32_PAD, why, capacity);
 }
 
 static void tf32_tiles_launch(const triangle_args *args)
 {
     const int tiles = args->size.T / TF32_TILE;
-    tf32_launch(args, tf32_scores, dim3(tiles * (tiles + 1) / 2, args->size.B * args->size.NH), 2);
+    tf32_launch_parts(args, tf32_scores<false>, tf32_scores<true>,
+                      dim3(tiles * (tiles + 1) / 2, args->size.B * args->size.NH), 2, TF32_PAD);
 }
 
 /* Steps 2 and 2b: one block per row of tiles and head. */
@@ -377,17 +429,20 @@ static dim3 tf32_rows_grid(triangle_size size)
 
 static void tf32_rows_launch(const triangle_args *args)
 {
-    tf32_launch(args, tf32_rows_scores<true>, tf32_rows_grid(args->size), 3);
+    tf32_launch_parts(args, tf32_rows_scores<true, false>, tf32_rows_scores<true, true>,
+                      tf32_rows_grid(args->size), 3, TF32_PAD);
 }
 
 static void tf32_rows_cut_launch(const triangle_args *args)
 {
-    tf32_launch(args, tf32_rows_scores<false>, tf32_rows_grid(args->size), 3);
+    tf32_launch_parts(args, tf32_rows_scores<false, false>, tf32_rows_scores<false, true>,
+                      tf32_rows_grid(args->size), 3, TF32_PAD);
 }
 
-extern const triangle_kernel tf32_kernel = {tf32_refuses, tf32_tiles_launch};
-extern const triangle_kernel tf32_rows_kernel = {tf32_refuses, tf32_rows_launch};
-extern const triangle_kernel tf32_rows_cut_kernel = {tf32_refuses, tf32_rows_cut_launch};
+extern const triangle_kernel tf32_kernel = {tf32_refuses, tf32_tiles_launch, tf32_tiles_unfit};
+extern const triangle_kernel tf32_rows_kernel = {tf32_refuses, tf32_rows_launch, tf32_rows_unfit};
+extern const triangle_kernel tf32_rows_cut_kernel =
+    {tf32_refuses, tf32_rows_cut_launch, tf32_rows_unfit};
 
 /*md
 ## Where it stands

@@ -710,6 +710,7 @@ of features of $O$, $3d / 8$ products.
 void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
                  const float *w, int ldw, int out, int in, long rows);
 size_t tf32x3_scratch_floats(msa_size z); /* the layer's, and the split weights' */
+int tf32x3_layer_unfit(msa_size z, const gpu_info *gpu, char *why, size_t capacity);
 
 static void tiled_launch_tf32x3(const msa_args *args)
 {
@@ -717,7 +718,7 @@ static void tiled_launch_tf32x3(const msa_args *args)
 }
 
 extern const msa_kernel fused_tiled_tf32x3_kernel =
-    {tiled_refuses, tf32x3_scratch_floats, tiled_launch_tf32x3};
+    {tiled_refuses, tf32x3_scratch_floats, tiled_launch_tf32x3, tf32x3_layer_unfit};
 // book:show
 
 /*md

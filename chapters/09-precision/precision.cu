@@ -203,32 +203,37 @@ struct tf32x3_multiply {
 };
 
 /* Chapter 8's walk along a row of tiles, with the three-product multiply. */
-template <class Split>
+template <class Split, bool ACCUMULATE>
 __global__ void __launch_bounds__(TF32_THREADS, 2)
-    tf32x3_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+    tf32x3_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS,
+                       int k_count)
 {
     extern __shared__ float4 tf32x3_space[];
     float *tiles = reinterpret_cast<float *>(tf32x3_space);
-    tf32_walk_row<tf32x3_multiply<Split>, TF32X3_PAD>(preatt, inp, B, T, NH, HS, tiles);
+    tf32_walk_row<tf32x3_multiply<Split>, TF32X3_PAD, ACCUMULATE>(preatt, inp, B, T, NH, HS,
+                                                                  k_count, tiles);
 }
 
 // book:hide
-static void tf32x3_launch_with(const triangle_args *args, tf32_kernel_function kernel)
+template <class Split>
+static void tf32x3_launch_with(const triangle_args *args)
 {
-    const triangle_size s = args->size;
-    const size_t bytes = 3 * (size_t)TF32_TILE * (s.HS + TF32X3_PAD) * sizeof(float);
-    gpu_allow_shared_memory((const void *)kernel, bytes);
-    kernel<<<tf32_rows_grid(s), TF32_THREADS, bytes, args->stream>>>(args->preatt, args->inp, s.B,
-                                                                      s.T, s.NH, s.HS);
-    LAUNCH_CHECK();
+    tf32_launch_parts(args, tf32x3_rows_scores<Split, false>, tf32x3_rows_scores<Split, true>,
+                      tf32_rows_grid(args->size), 3, TF32X3_PAD);
 }
 
 static void tf32x3_launch(const triangle_args *args)
 {
-    tf32x3_launch_with(args, tf32x3_rows_scores<split_cut>);
+    tf32x3_launch_with<split_cut>(args);
 }
 
-extern const triangle_kernel tf32x3_kernel = {tf32_refuses, tf32x3_launch};
+static int tf32x3_unfit(triangle_size size, const gpu_info *gpu, char *why, size_t capacity)
+{
+    (void)size;
+    return tf32_unfit_tiles(gpu, 3, TF32X3_PAD, why, capacity);
+}
+
+extern const triangle_kernel tf32x3_kernel = {tf32_refuses, tf32x3_launch, tf32x3_unfit};
 // book:show
 
 /*md

@@ -95,6 +95,7 @@ as one piece.
 #include "tensor_map.h"      /* tensor_map_rows, tensor_map_box_index */
 #include "tf32_split.h"      /* split_operand */
 #include "wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
+#include "mma_gemm.cuh"      /* tf32x3_mma_gemm: the same GEMM on mma.sync, before Hopper */
 // book:show
 
 #define X3_ROWS 128               /* rows of Y per block: two warp groups of 64 */
@@ -289,26 +290,37 @@ static size_t x3_split_floats(int out, int in)
 /* The layer's scratch, then room for the largest of its weights split: the
  * stacked projections (4D x D) or the output's (D x (D + TILED_EXTRA)). */
 size_t tf32x3_scratch_floats(msa_size z)
-{
+{ /* (the mma.sync GEMM needs none of its own) */
     const size_t stack = x3_split_floats(4 * z.D, z.D);
     const size_t output = x3_split_floats(z.D, z.D + TILED_EXTRA);
     return tiled_scratch_floats(z) + (stack > output ? stack : output);
 }
 
+
 /* The layer's sizes (tiled_refuses): in and out multiples of 8, strides
  * multiples of 4 (16-byte copies, 8-byte stores), rows at least 1. The
  * split weights go after the layer's scratch; each call splits its own. */
+/* Whether this GEMM can run here: Hopper (as WORKBOOK_CARD may cap the
+ * card) and code built for sm_90a. Elsewhere the layer's projections are
+ * tf32x3_mma_gemm's. Asked once. */
+static bool tf32x3_gemm_on_hopper(void)
+{
+    static int answer = -1;
+    if (answer < 0) {
+        const gpu_info gpu = gpu_query();
+        char why[256];
+        answer = !gpu_lacks_capability(&gpu, 9, 0, 1, why, sizeof why) &&
+                 !wgmma_refuses((const void *)tf32x3_gemm_kernel, why, sizeof why);
+    }
+    return answer;
+}
+
 void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
                  const float *w, int ldw, int out, int in, long rows)
 {
-    static bool can_run; /* asked of the driver once */
-    if (!can_run) {
-        char why[160];
-        if (wgmma_refuses((const void *)tf32x3_gemm_kernel, why, sizeof why)) {
-            fprintf(stderr, "fused-tiled-tf32x3: %s\n", why);
-            exit(EXIT_FAILURE);
-        }
-        can_run = true;
+    if (!tf32x3_gemm_on_hopper()) {
+        tf32x3_mma_gemm(args, y, ldy, x, ldx, w, ldw, out, in, rows);
+        return;
     }
     const size_t at = tiled_scratch_floats(args->size);
     if (args->scratch_floats < at + x3_split_floats(out, in)) {
@@ -337,4 +349,13 @@ void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ld
         y, ldy, x_map, w_split, out, in, rows);
     LAUNCH_CHECK();
 }
+
+/* The layer fits where one of its GEMMs does: Hopper's, or two stages of
+ * the mma.sync one (the attention's stages are smaller). */
+int tf32x3_layer_unfit(msa_size z, const gpu_info *gpu, char *why, size_t capacity)
+{
+    (void)z;
+    return tf32x3_gemm_on_hopper() ? 0 : tf32x3_mma_gemm_unfit(gpu, why, capacity);
+}
+
 // book:show

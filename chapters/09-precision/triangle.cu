@@ -305,18 +305,17 @@ static void tf32x3_wgmma_launch_hs(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
+/* The program asks before the first launch: wgmma needs this very
+ * architecture, and code built for it (the shared memory fits on Hopper). */
+static int tf32x3_wgmma_unfit(triangle_size size, const gpu_info *gpu, char *why,
+                              size_t capacity)
+{
+    (void)size, (void)gpu;
+    return wgmma_refuses((const void *)tf32x3_wgmma_scores<64>, why, capacity);
+}
+
 static void tf32x3_wgmma_launch(const triangle_args *args)
 {
-    static bool can_run; /* asked of the driver once, at the first launch (a size is refused
-                            before the program knows it has a GPU) */
-    if (!can_run) {
-        char why[160];
-        if (wgmma_refuses((const void *)tf32x3_wgmma_scores<64>, why, sizeof why)) {
-            fprintf(stderr, "tf32x3+wgmma: %s\n", why);
-            exit(EXIT_FAILURE);
-        }
-        can_run = true;
-    }
     switch (args->size.HS) { /* tf32x3_wgmma_refuses lets only these through */
     case 8: tf32x3_wgmma_launch_hs<8>(args); break;
     case 16: tf32x3_wgmma_launch_hs<16>(args); break;
@@ -358,5 +357,6 @@ static int tf32x3_wgmma_refuses(triangle_size size, char *why, size_t capacity)
     return 0;
 }
 
-extern const triangle_kernel tf32x3_wgmma_kernel = {tf32x3_wgmma_refuses, tf32x3_wgmma_launch};
+extern const triangle_kernel tf32x3_wgmma_kernel =
+    {tf32x3_wgmma_refuses, tf32x3_wgmma_launch, tf32x3_wgmma_unfit};
 // book:show

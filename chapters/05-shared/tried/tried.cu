@@ -542,9 +542,34 @@ static void shared_launch_persistent(const triangle_args *args)
     LAUNCH_CHECK();
 }
 
+/* These variants hold both tiles of all of k; they do not split it (the
+ * chapter's launcher does): on a card with less shared memory they are skipped. */
+static int shared_triangle_unfit(triangle_size size, const gpu_info *gpu, char *why,
+                                 size_t capacity)
+{
+    const size_t bytes = 2 * (size_t)size.HS * shared_row_floats(SHARED_ASYNC) * sizeof(float);
+    return gpu_lacks_shared_memory(gpu, bytes, "both padded tiles of all of k", why, capacity);
+}
+
+static int shared_quads_unfit(triangle_size size, const gpu_info *gpu, char *why, size_t capacity)
+{
+    const size_t bytes = 2 * (size_t)size.HS * SHARED_TILE * sizeof(float);
+    return gpu_lacks_shared_memory(gpu, bytes, "both tiles of all of k", why, capacity);
+}
+
+static int shared_persistent_unfit(triangle_size size, const gpu_info *gpu, char *why,
+                                   size_t capacity)
+{
+    const size_t bytes =
+        (size_t)SHARED_SLOTS * 2 * SHARED_CHUNK * (SHARED_TILE + SHARED_PAD) * sizeof(float);
+    (void)size;
+    return gpu_lacks_shared_memory(gpu, bytes, "the ring of chunks", why, capacity);
+}
+
 extern const triangle_kernel shared_persistent_kernel =
-    {shared_persistent_refuses, shared_launch_persistent};
+    {shared_persistent_refuses, shared_launch_persistent, shared_persistent_unfit};
 extern const triangle_kernel shared_triangle_kernel =
-    {shared_whole_refuses, shared_launch_triangle};
-extern const triangle_kernel shared_quads_kernel = {shared_whole_refuses, shared_launch_quads};
+    {shared_whole_refuses, shared_launch_triangle, shared_triangle_unfit};
+extern const triangle_kernel shared_quads_kernel =
+    {shared_whole_refuses, shared_launch_quads, shared_quads_unfit};
 // book:show

@@ -24,7 +24,7 @@ variant is only the chapter's one-block launch path called for every size.
 // book:show
 
 extern const msa_kernel fused_nocluster_kernel = {fused_refuses, NULL,
-                                                  launch_one_block_per_column};
+                                                  launch_one_block_per_column, one_block_unfit};
 
 /*md
 At the small case, where one block per column leaves half of the

@@ -31,9 +31,10 @@ struct split_rounded {
 
 static void tf32x3_rounded_launch(const triangle_args *args)
 {
-    tf32x3_launch_with(args, tf32x3_rows_scores<split_rounded>);
+    tf32x3_launch_with<split_rounded>(args);
 }
-extern const triangle_kernel tf32x3_rounded_kernel = {tf32_refuses, tf32x3_rounded_launch};
+extern const triangle_kernel tf32x3_rounded_kernel =
+    {tf32_refuses, tf32x3_rounded_launch, tf32x3_unfit};
 // book:show
 
 /*md
@@ -61,9 +62,9 @@ struct split_cvt {
 // book:hide
 static void tf32x3_cvt_launch(const triangle_args *args)
 {
-    tf32x3_launch_with(args, tf32x3_rows_scores<split_cvt>);
+    tf32x3_launch_with<split_cvt>(args);
 }
-extern const triangle_kernel tf32x3_cvt_kernel = {tf32_refuses, tf32x3_cvt_launch};
+extern const triangle_kernel tf32x3_cvt_kernel = {tf32_refuses, tf32x3_cvt_launch, tf32x3_unfit};
 // book:show
 
 /*md
@@ -120,17 +121,21 @@ struct scalar_multiply {
     }
 };
 
+template <bool ACCUMULATE>
 __global__ void __launch_bounds__(TF32_THREADS, 2)
-    scalar_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS)
+    scalar_rows_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH, int HS,
+                       int k_count)
 {
     extern __shared__ float4 scalar_space[];
-    tf32_walk_row<scalar_multiply, TF32_PAD>(preatt, inp, B, T, NH, HS,
-                                             reinterpret_cast<float *>(scalar_space));
+    tf32_walk_row<scalar_multiply, TF32_PAD, ACCUMULATE>(
+        preatt, inp, B, T, NH, HS, k_count, reinterpret_cast<float *>(scalar_space));
 }
 
 static void tf32x3_scalar_launch(const triangle_args *args)
 {
-    tf32_launch(args, scalar_rows_scores, tf32_rows_grid(args->size), 3);
+    tf32_launch_parts(args, scalar_rows_scores<false>, scalar_rows_scores<true>,
+                      tf32_rows_grid(args->size), 3, TF32_PAD);
 }
-extern const triangle_kernel tf32x3_scalar_kernel = {tf32_refuses, tf32x3_scalar_launch};
+extern const triangle_kernel tf32x3_scalar_kernel =
+    {tf32_refuses, tf32x3_scalar_launch, tf32_rows_unfit};
 // book:show
