@@ -29,7 +29,15 @@ run() { # run LABEL COMMAND...: prints one line per run
     "$@" > "$log" 2>&1 < /dev/null
     local status=$?
     case $status in
-        0) echo "ok       $label" ;;
+        0) # how many kernels were checked, and why the card skipped the others
+           local checked skipped_kernels
+           checked=$(grep -c '^check ' "$log"); skipped_kernels=$(grep -c '^skip ' "$log")
+           if [ "$skipped_kernels" -gt 0 ]; then
+               echo "ok       $label ($checked checked, $skipped_kernels skipped)"
+           else
+               echo "ok       $label ($checked checked)"
+           fi
+           grep '^skip ' "$log" | sed 's/^skip  */         skipped /' ;;
         77) echo "skipped  $label: $(grep -m1 SKIPPED "$log")"; skipped=1 ;;
         # 2 is a size the chapter does not support (listed, not a failure),
         # unless it is the destination of the results that was refused.
@@ -42,6 +50,9 @@ run() { # run LABEL COMMAND...: prints one line per run
     esac
     return $status
 }
+# After an exit of 77: whether it was for want of a GPU (then the program's
+# other sizes are skipped too), not a card that runs none of its kernels.
+no_gpu() { grep -q 'no usable CUDA GPU' "$log"; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -80,14 +91,14 @@ for chapter in "$@"; do
     verify)
         while IFS= read -r size; do
             label="$name $size"; run $program $size --check-only
-            [ $? -eq 77 ] && break
+            [ $? -eq 77 ] && no_gpu && break
         done < <(sizes_of verify "$problem" "$chapter") ;;
     bench)
         flags=$(bench_flags_of "$problem" "$chapter")
         while IFS= read -r size; do
             label="$name $size"
             run $program $size $flags --reps "${BENCH_REPS:-30}" --csv "$DATA/$problem.csv"
-            [ $? -eq 77 ] && break
+            [ $? -eq 77 ] && no_gpu && break
         done < <(sizes_of bench "$problem" "$chapter") ;;
     sanitize)
         command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer not found"; exit 1; }
