@@ -49,7 +49,7 @@ shell_quote = '$(subst ','\'',$(1))'
 # $(...) in them would run; they are read with $(value ...) instead.
 unexport CH EX
 
-CFLAGS := -O3 -std=c11 -Wall -Wextra -fopenmp -D_POSIX_C_SOURCE=200809L
+CFLAGS := -O3 -std=c11 -Wall -Wextra -fopenmp -D_POSIX_C_SOURCE=200809L -Icommon
 NVCCFLAGS = -O3 -arch=$(KERNEL_ARCH) -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
 # Chapter 9's projection GEMM issues wgmma, which only sm_90a (Hopper's
 # architecture-specific target) has; everything else builds for $(ARCH).
@@ -59,7 +59,7 @@ WGMMA_CHAPTER := 09-precision
 WGMMA_ARCH := $(if $(filter sm_90,$(ARCH)),sm_90a,$(ARCH))
 $(BUILD)/obj/chapters/$(WGMMA_CHAPTER)/%.o $(BUILD)/obj/mutant/$(WGMMA_CHAPTER)%.o: \
     KERNEL_ARCH = $(WGMMA_ARCH)
-$(BUILD)/obj/common/gpu.o: NVCCFLAGS += -DWORKBOOK_ARCH='"$(ARCH)"'
+$(BUILD)/obj/common/device/gpu.o: NVCCFLAGS += -DWORKBOOK_ARCH='"$(ARCH)"'
 NVCCLIBS := -lcublas -lgomp
 # `make PTXAS_VERBOSE=1` prints registers, shared memory and spills per kernel.
 ifeq ($(PTXAS_VERBOSE),1)
@@ -77,20 +77,26 @@ dir_of = $(filter chapters/$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0)$(1)-%,$(CHAP
 CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(lastword $(subst -, ,$(notdir $(dir)))).cu)
 # "N" for each chapters/NN-slug/mutant.patch, "N:NAME" for each mutant-NAME.patch.
 MUTANT_CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(foreach patch,$(notdir $(wildcard $(dir)/mutant*.patch)),$(call chapter_number,$(dir))$(patsubst mutant%.patch,%,$(subst mutant-,mutant:,$(patch)))))
-# "N:M" where a top-level source of chapter N #includes one of chapter M's.
+# "N:M" where a top-level source of chapter N #includes one of chapter M's
+# sources: N's programs then take M's kernels from N's own objects.
 BUILDS_ON := $(sort $(foreach dir,$(CHAPTER_DIRS),$(foreach m,$(shell sed -n \
-    's|^\#include "\.\./\([0-9][0-9]\)-.*|\1|p' $(wildcard $(dir)/*.cu)),$(call chapter_number,$(dir)):$(patsubst 0%,%,$(m)))))
+    's|^\#include "\.\./\([0-9][0-9]\)-[^"]*\.cu".*|\1|p' $(wildcard $(dir)/*.cu)),$(call chapter_number,$(dir)):$(patsubst 0%,%,$(m)))))
+# A chapter source with a header of its own name (chapters/07-tiled/layer.cu
+# and layer.cuh) is used by later chapters, figures and exercises through that
+# header: its object joins the library, which every program links.
+CHAPTER_LIBRARY_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(patsubst %.cuh,%.cu,$(filter $(patsubst %.cu,%.cuh,$(wildcard $(dir)/*.cu)),$(wildcard $(dir)/*.cuh))))
 
-chapter_objects = $(foreach n,$(1),$(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(n))/*.cu)))
+chapter_objects = $(foreach n,$(1),$(patsubst %.cu,$(BUILD)/obj/%.o,$(filter-out $(CHAPTER_LIBRARY_SOURCES),$(wildcard $(call dir_of,$(n))/*.cu))))
 tried_objects = $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(1))/tried/*.cu))
 # The objects of chapter $(1)'s mutant $(2) (empty: mutant.patch): build/obj/mutant/ROOT/,
 # ROOT being the chapter's folder name, plus +NAME for mutant-NAME.patch.
 mutant_root = $(notdir $(call dir_of,$(1)))$(if $(2),+$(2))
 mutant_objects = $(patsubst $(call dir_of,$(1))/%.cu,$(BUILD)/obj/mutant/$(call mutant_root,$(1),$(2))/%.o,$(wildcard $(call dir_of,$(1))/*.cu))
 
-COMMON_C := $(wildcard common/*.c)
-COMMON_CU := $(wildcard common/*.cu)
-COMMON_OBJECTS := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj/%.o)
+COMMON_C := $(wildcard common/*/*.c)
+COMMON_CU := $(wildcard common/*/*.cu)
+COMMON_OBJECTS := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj/%.o) \
+    $(CHAPTER_LIBRARY_SOURCES:%.cu=$(BUILD)/obj/%.o)
 LIBRARY := $(BUILD)/libworkbook.a
 
 # CHAPTER_PROGRAMS, TRIED_PROGRAMS, MUTANT_PROGRAMS, PROGRAMS_OF_N and their rules.
@@ -242,11 +248,13 @@ ptxas:
 # ---------------------------------------------------------------- tests
 # Every tests/test_*.c is a cmocka program over the host code of common/;
 # every tests/test_*.cu a GPU test of common/'s device helpers.
-$(BUILD)/tests/%: tests/%.c $(COMMON_C) $(wildcard common/*.h)
+# The book's readers and the list's reader are host code the tests cover too.
+HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/accuracy_reader.c tools/kernel_list.c
+$(BUILD)/tests/%: tests/%.c $(HOST_TEST_SOURCES) $(wildcard common/*/*.h book/*.h tools/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Icommon $< $(COMMON_C) -lcmocka -lm -o $@
+	$(CC) $(CFLAGS) -Icommon -Ibook -Itools $< $(HOST_TEST_SOURCES) -lcmocka -lm -o $@
 
-$(BUILD)/tests/%: tests/%.cu $(LIBRARY) $(wildcard common/*.h)
+$(BUILD)/tests/%: tests/%.cu $(LIBRARY) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $< $(LIBRARY) $(NVCCLIBS) -o $@
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "harness/csv.h"
 
 enum { A_CHAPTER, A_KERNEL, A_PROBLEM, A_SHAPE, A_SCALE, A_LOGIT, A_REL_L2, A_MAX_ABS, A_GPU,
        A_CUDA, A_COMMIT, A_DATE, A_FIELDS };

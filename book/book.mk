@@ -33,10 +33,10 @@ CHROMIUM ?= $(firstword $(shell command -v chromium chromium-browser google-chro
 # CSV reader, the list of kernels and the peaks.
 WEAVER ?= $(BUILD)/book/weave
 RESULTS ?= $(BUILD)/book/results
-BOOK_COMMON := common/csv_reader.c common/kernel_list.c common/gpu_peaks.c common/accuracy_reader.c
-BOOK_COMMON_H := common/csv_reader.h common/kernel_list.h common/gpu_peaks.h common/csv.h \
-    common/accuracy_reader.h
-BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon
+BOOK_COMMON := book/csv_reader.c book/accuracy_reader.c tools/kernel_list.c common/device/gpu_peaks.c
+BOOK_COMMON_H := book/csv_reader.h book/accuracy_reader.h tools/kernel_list.h \
+    common/device/gpu_peaks.h common/harness/csv.h
+BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Ibook -Itools
 
 $(BUILD)/book/weave $(BUILD)/book/results: $(BUILD)/book/%: book/%.c $(BOOK_COMMON) $(BOOK_COMMON_H)
 	@mkdir -p $(dir $@)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "harness/csv.h"
 
 const char *const result_field_names[RESULT_FIELD_COUNT] = {
     "chapter", "kernel", "problem", "shape", "median_ms", "min_ms", "max_ms",
@@ -162,7 +162,7 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
         double peak = kernel_peak_gflops(entry, f[RESULT_GPU]);
         if (peak > 0 && row->gflops > peak)
             return fail(error, capacity, where, "gflops %s is %.1f%% of the %s peak of the %s "
-                        "(%.1f TFLOP/s, common/gpu_peaks.c); a share of peak is never above 100%%",
+                        "(%.1f TFLOP/s, common/device/gpu_peaks.c); a share of peak is never above 100%%",
                         f[RESULT_GFLOPS], 100.0 * row->gflops / peak, gpu_pipe_name(entry->pipe),
                         f[RESULT_GPU], peak / 1000.0);
     }

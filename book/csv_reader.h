@@ -1,10 +1,10 @@
 /* csv_reader.h - reads and checks the measured results, the CSV files of plots/data
- * (the rows common/csv.c writes: RFC 4180, the header CSV_HEADER), for the
+ * (the rows common/harness/csv.c writes: RFC 4180, the header CSV_HEADER), for the
  * tools that make the book, its tables and its plots from them. Every row
  * is checked; the first one that is wrong stops the reading with
  * "file:line: malformed row: why".
  *
- *   kernel_list kernels;      (common/kernel_list.h; NULL skips the kernel check)
+ *   kernel_list kernels;      (tools/kernel_list.h; NULL skips the kernel check)
  *   result_set results;
  *   char error[1024];
  *   if (csv_reader_folder("plots/data", &kernels, &results, error, sizeof error) != 0)

@@ -2,7 +2,7 @@
  * them: the tables (a short headline, and all of them) and the data gnuplot
  * draws the plots from, all read from the CSV files of plots/data.
  *
- * Built by book/book.mk (with common/csv_reader.c, kernel_list.c, gpu_peaks.c).
+ * Built by book/book.mk (with book/csv_reader.c, kernel_list.c, gpu_peaks.c).
  *
  *   results table headline  > headline.md   the champions and each chapter's best, default sizes
  *   results table all       > all.md        every kernel at every size
@@ -214,7 +214,7 @@ static void put_peaks_note(FILE *out, const char *gpu)
                 "against the FP32 peak of the %s, %.1f TFLOP/s, tensor-core kernels against its "
                 "dense TF32 peak, %s.\n\n", gpu, fp32 / 1000, tensor);
     else
-        fprintf(out, "The peaks of the %s are not in `common/gpu_peaks.c`, so no share of peak is "
+        fprintf(out, "The peaks of the %s are not in `common/device/gpu_peaks.c`, so no share of peak is "
                 "shown.\n\n", gpu);
 }
 

@@ -198,7 +198,7 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         double peak = kernel_peak_gflops(entry, row->field[RESULT_GPU]);
         if (peak == 0)
             die_at(path, line, "placeholder {{%s}}: no %s peak known for the \"%s\" of %s:%d "
-                   "(common/gpu_peaks.c lists the cards)", inside, gpu_pipe_name(entry->pipe),
+                   "(common/device/gpu_peaks.c lists the cards)", inside, gpu_pipe_name(entry->pipe),
                    row->field[RESULT_GPU], row->file, row->line);
         fprintf(out, "%.1f", 100.0 * row->gflops / peak); /* at most 100: the reader checks */
     } else if (column >= RESULT_MEDIAN_MS && column <= RESULT_GBPS) {

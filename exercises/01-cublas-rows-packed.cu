@@ -49,7 +49,7 @@ multiply nothing.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 #define ROWS_BLOCK 128 /* query rows per call */
 

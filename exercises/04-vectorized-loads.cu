@@ -48,7 +48,7 @@ always answers `WIDTH` = 4, which is wrong at $HS$ = 6, and loads zeros.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 #define TILE 128        /* scores per block side */
 #define THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */

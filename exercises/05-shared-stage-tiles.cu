@@ -53,7 +53,7 @@ exercise stages zeros.
 #include <math.h>
 #include <string.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 #define TILE 128        /* scores per block side */
 #define THREADS 16      /* threads per block side: each owns 8 x 8 scores */

@@ -63,7 +63,7 @@ untouched exercise forgets the second half of every merge.
 
 #include <math.h>
 
-#include "msa.h"
+#include "problems/msa.h"
 
 #define THREADS 256             /* per block: one block per column (b, n) */
 #define WARPS (THREADS / 32)

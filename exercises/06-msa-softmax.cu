@@ -68,7 +68,7 @@ every key weight 0.
 
 #include <math.h>
 
-#include "msa.h"
+#include "problems/msa.h"
 
 #define THREADS 256             /* per block: one block per column (b, n) */
 #define WARPS (THREADS / 32)

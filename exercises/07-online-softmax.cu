@@ -103,7 +103,7 @@ __host__ __device__ void online_finish(const online_row *row, float *acc, int d)
 
 #include <math.h>
 
-#include "msa.h"
+#include "problems/msa.h"
 
 #define THREADS 256             /* per block: one block per column (b, n) */
 #define WARPS (THREADS / 32)

@@ -37,8 +37,8 @@ FIGURE_PROGRAMS := $(filter-out $(FIGURE_GRAPHS) $(FIGURE_JOINS),$(FIGURES))
 FIGURE_NVCCFLAGS := -std=c++17 -Icommon -arch=compute_90 -code=compute_90 \
     -Xcompiler -ffunction-sections,-fdata-sections -Xlinker --gc-sections
 # Host C sources a figure program links besides its own.
-FIGURE_LINK_online_softmax := common/rng.c
-FIGURE_LINK_tf32_split := common/rng.c
+FIGURE_LINK_online_softmax := common/harness/rng.c
+FIGURE_LINK_tf32_split := common/harness/rng.c
 
 GNUPLOT ?= gnuplot
 DOT ?= dot

@@ -1,6 +1,6 @@
 # plots/peak.gp - the share of peak each kernel of the triangle reaches at
 # the default size, each against the peak of the pipe it runs on (FP32 lanes
-# or tensor cores; chapters/kernels.list says which, common/gpu_peaks.c
+# or tensor cores; chapters/kernels.list says which, common/device/gpu_peaks.c
 # gives the peaks). results plotdata leaves this plot out for a card it
 # knows no peak of.
 load 'plots/style.gp'

@@ -36,7 +36,7 @@ untouched exercise fails because it refuses the first of these sizes.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 #define TILE 128        /* scores per block side */
 #define THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */

@@ -42,7 +42,7 @@ CPU and compares. The untouched exercise counts nothing.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 #define TILE 128        /* scores per block side */
 #define THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */

@@ -44,7 +44,7 @@ gives every thread the same columns and writes nothing.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 #define TILE 128           /* scores per block side */
 #define THREADS_ACROSS 8   /* threadIdx.x: 8 threads share a row of the tile */

@@ -49,7 +49,7 @@ untouched exercise gives every thread the same scores and sums nothing.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 #define TILE 128        /* scores per block side */
 #define THREADS 16      /* threads per block side: each owns 8 x 8 scores */

@@ -3,7 +3,7 @@
  *
  * A block of 8 warps computes a 128 x 128 tile of scores, each warp a
  * 64 x 32 piece of it: 4 m-tiles of 16 query rows by 4 n-tiles of 8 keys,
- * one mma_tf32 (common/tensor_core.h) per pair and step of 8 values of k.
+ * one mma_tf32 (common/device/tensor_core.h) per pair and step of 8 values of k.
  * The block copies its query and key tiles into shared memory as they sit
  * in global memory, row by row (`tile[row * stride + k]`, stride = HS +
  * PAD); each lane then loads its fragments of A and B from there, and at
@@ -22,8 +22,8 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "tensor_core.h"
-#include "triangle.h"
+#include "device/tensor_core.h"
+#include "problems/triangle.h"
 
 #define TILE 128    /* scores per block side */
 #define THREADS 256 /* 8 warps of 64 x 32 scores */

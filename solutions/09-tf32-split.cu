@@ -48,8 +48,8 @@ each: TF32 accuracy.
 #include <stdint.h>
 #include <string.h>
 
-#include "tensor_core.h"
-#include "triangle.h"
+#include "device/tensor_core.h"
+#include "problems/triangle.h"
 
 #define TILE 128    /* scores per block side */
 #define THREADS 256 /* 8 warps of 64 x 32 scores */
@@ -94,7 +94,7 @@ __host__ __device__ tf32_pair split_tf32(float x)
 }
 
 /* c += A B for one 16 x 8 x 8 step, A and B split: the fragments of
- * common/tensor_core.h, each value a pair. */
+ * common/device/tensor_core.h, each value a pair. */
 __device__ void mma_tf32x3(float (&c)[4], const tf32_pair (&a)[4], const tf32_pair (&b)[2])
 {
     const uint32_t a_big[4] = {a[0].big, a[1].big, a[2].big, a[3].big};
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(THREADS, 2)
     __syncthreads();
 
     /* Lane (g, t) holds A rows g, g + 8 at columns t, t + 4, and B column g at
-     * rows t, t + 4 (common/tensor_core.h). */
+     * rows t, t + 4 (common/device/tensor_core.h). */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int warp_row = 64 * (warp / 4), warp_col = 32 * (warp % 4);
     float sum[M_TILES][N_TILES][4] = {};

@@ -34,7 +34,7 @@ all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
 #   $(BUILD)/F/NAME.ptx      its PTX, for the width of its loads and stores
 #   $(BUILD)/F/NAME.ptxas    what ptxas -v says of its kernels (stack frame, spills)
 # -I. lets an exercise include a chapter's source ("chapters/05-shared/shared.cu").
-EXERCISE_HEADERS := $(wildcard common/*.h) $(wildcard solutions/*.cuh)
+EXERCISE_HEADERS := $(wildcard common/*/*.h) $(wildcard solutions/*.cuh)
 EXERCISE_FLAGS := $(NVCCFLAGS) -I.
 HOST_CHECK_FLAGS := $(filter-out -arch=% -lineinfo,$(NVCCFLAGS)) -I. \
     -gencode arch=compute_$(ARCH:sm_%=%),code=compute_$(ARCH:sm_%=%)

@@ -2,7 +2,7 @@
 # bench and sanitize (tests/gpu_runs.sh) and the grader (solutions/grade.sh)
 # source it. Sizes are written as the programs take them (KEY=VALUE), the
 # spelling of the CSV's shape column. A program's own default size (what
-# `build/chapterN` runs with no size given) lives in its runner, common/*_runner.cu.
+# `build/chapterN` runs with no size given) lives in its runner, common/harness/*_runner.cu.
 #
 # sizes_of MODE PROBLEM CHAPTER prints the sizes of one run, one per line;
 # MODE is verify, bench, sanitize or grade.

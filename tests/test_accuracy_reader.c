@@ -1,4 +1,4 @@
-/* tests/test_accuracy_reader.c - cmocka tests of common/accuracy_reader.c:
+/* tests/test_accuracy_reader.c - cmocka tests of book/accuracy_reader.c:
  * the rows --errors appends are read back, the newest wins, and a malformed
  * row or header stops the reading with its file and line.
  *
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "accuracy_reader.h"
-#include "csv.h"
+#include "harness/csv.h"
 
 static void folder_with(char *dir, size_t capacity, const char *text)
 {

@@ -1,4 +1,4 @@
-/* tests/test_csv.c - cmocka tests of common/csv.c under the conditions a
+/* tests/test_csv.c - cmocka tests of common/harness/csv.c under the conditions a
  * benchmark meets: many runs appending to one file at once (make bench on
  * several chapters, or several machines writing to a shared plots/data/),
  * and a file left without its final newline (a run killed mid-row, an
@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "csv.h"
+#include "harness/csv.h"
 
 enum { MANY_WRITERS = 16, ROWS_EACH = 300, FIRST_WRITERS = 8, FIRST_ROUNDS = 20 };
 

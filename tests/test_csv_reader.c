@@ -1,4 +1,4 @@
-/* tests/test_csv_reader.c - cmocka tests of common/csv_reader.c: good rows
+/* tests/test_csv_reader.c - cmocka tests of book/csv_reader.c: good rows
  * are read with their numbers and places, each kind of malformed row is
  * refused with its file, line and reason, the newest row wins, and values
  * print in three significant digits or not at all. Built by `make`, run by
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "harness/csv.h"
 #include "csv_reader.h"
 
 #define TAIL "NVIDIA H200,13.0,abc1234,2025-01-02"

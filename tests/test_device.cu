@@ -14,13 +14,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "async_copy.h"
-#include "bulk_copy.h"
-#include "gpu.h"
-#include "tensor_map.h"
-#include "tensor_core.h"
-#include "tf32_split.h"
-#include "warp_reduce.h"
+#include "device/async_copy.h"
+#include "device/bulk_copy.h"
+#include "device/gpu.h"
+#include "device/tensor_map.h"
+#include "device/tensor_core.h"
+#include "device/tf32_split.h"
+#include "device/warp_reduce.h"
 
 static int tests_run, tests_failed;
 

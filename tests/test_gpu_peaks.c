@@ -1,4 +1,4 @@
-/* tests/test_gpu_peaks.c - cmocka tests of common/gpu_peaks.c: each pipe's
+/* tests/test_gpu_peaks.c - cmocka tests of common/device/gpu_peaks.c: each pipe's
  * peak, the memory bandwidth and the shared memory per block of the cards
  * students own, against their data sheets; the cards known by the name CUDA
  * reports. Built by `make`, run by `make test`:
@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "gpu_peaks.h"
+#include "device/gpu_peaks.h"
 
 /* TFLOP/s to one decimal, as the data sheets and the book print them */
 static double tflops(double gflops)

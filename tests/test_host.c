@@ -17,13 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "compare.h"
-#include "csv.h"
-#include "rng.h"
-#include "sizes.h"
-#include "stats.h"
-#include "triangle_reference.h"
+#include "harness/cli.h"
+#include "harness/compare.h"
+#include "harness/csv.h"
+#include "harness/rng.h"
+#include "harness/sizes.h"
+#include "harness/stats.h"
+#include "problems/triangle_reference.h"
 
 /* ------------------------------------------------------------ compare */
 

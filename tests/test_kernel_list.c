@@ -1,4 +1,4 @@
-/* tests/test_kernel_list.c - cmocka tests of common/kernel_list.c: the list
+/* tests/test_kernel_list.c - cmocka tests of tools/kernel_list.c: the list
  * of contenders is read in its order, a CSV kernel is found by its name or
  * its "+graph" replay, each malformed line is refused with its line number,
  * and the real chapters/kernels.list reads. Built by `make`, run by

@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "msa_reference.h"
-#include "npy.h"
+#include "problems/msa_reference.h"
+#include "harness/npy.h"
 
 /* ------------------------------------------------------------ .npy */
 

@@ -50,12 +50,12 @@ def fail(message, status=2):
 
 
 def dense_flops(B, S, N, D):
-    """The layer's dense work, as common/msa_reference.c counts it."""
+    """The layer's dense work, as common/problems/msa_reference.c counts it."""
     return B * (10.0 * S * N * D * D + 4.0 * N * S * S * D)
 
 
 def compulsory_bytes(B, S, N, D):
-    """Each input read once and the output written once (common/msa_reference.c)."""
+    """Each input read once and the output written once (common/problems/msa_reference.c)."""
     return 4.0 * (2.0 * B * S * N * D + B * S * N + 5.0 * D * D + 4.0 * D)
 
 

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "gpu_peaks.h"
+#include "device/gpu_peaks.h"
 
 #ifdef __cplusplus
 extern "C" {

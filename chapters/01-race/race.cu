@@ -53,7 +53,7 @@ Every chapter compares its time with this floor.
 ## The referee
 
 A fast wrong kernel is worthless, so every result is checked before it is
-timed. The referee (`common/triangle_reference.c`) computes every kept score
+timed. The referee (`common/problems/triangle_reference.c`) computes every kept score
 on the CPU in double precision, the slow and obvious way. A GPU result
 passes when its relative error
 $\lVert \text{got} - \text{want} \rVert_2 / \lVert \text{want} \rVert_2$
@@ -76,7 +76,7 @@ then runs one *strided batched* product over all $B \cdot NH$ heads.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 /*md
 The rearranging is a kernel of its own, one thread per float: it reads

@@ -48,7 +48,7 @@ $2 \times HS$ floats. That is the weakness chapter 3 attacks.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 /*md
 ## The kernel

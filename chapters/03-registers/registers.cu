@@ -77,7 +77,7 @@ too. Cutting the loads by eight is what this chapter buys.
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 /*md
 ## The kernel

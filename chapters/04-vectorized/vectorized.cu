@@ -80,7 +80,7 @@ of $T$ floats; so this kernel refuses an $HS$ that is not a multiple of 4
 
 #include <math.h>
 
-#include "triangle.h"
+#include "problems/triangle.h"
 
 /*md
 ## The kernel

@@ -9,8 +9,8 @@
 // book:hide
 #include <math.h>
 
-#include "async_copy.h"
-#include "triangle.h"
+#include "device/async_copy.h"
+#include "problems/triangle.h"
 // book:show
 
 /*md
@@ -198,7 +198,7 @@ cp.async.wait_group n;                      // wait until at most n groups are i
 `dst` is a shared-memory address (`__cvta_generic_to_shared` makes one),
 `n` a constant. A thread waits only for its own copies: a `__syncthreads()`
 must follow before other threads read what arrived. The wrappers, a line of
-inline assembly each, live in `common/async_copy.h`: `copy_async_4`,
+inline assembly each, live in `common/device/async_copy.h`: `copy_async_4`,
 `copy_async_16`, `copy_async_commit`, `copy_async_wait<n>`, and
 `copy_async_wait_at_most(n)` for a count known only at run time.
 
@@ -653,7 +653,7 @@ Two blocks of 256 threads share a multiprocessor, so the compiler must fit a
 thread in $65{,}536 / 512 = 128$ registers: `__launch_bounds__` tells it so.
 More than 48 KB of dynamic shared memory per block must be asked for with
 `cudaFuncSetAttribute`; the launchers do it through `gpu_allow_shared_memory`
-(`common/gpu.cu`). Steps 1-3 launch a square grid of tiles, a layer per
+(`common/device/gpu.cu`). Steps 1-3 launch a square grid of tiles, a layer per
 head; steps 4 and 5 one block per row of tiles and head.
 */
 

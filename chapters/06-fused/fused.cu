@@ -83,10 +83,10 @@ column because its cost is waiting, which more threads shorten.
 #include <math.h>
 #include <string.h>
 
-#include "async_copy.h"
-#include "cluster.h"
-#include "msa.h"
-#include "warp_reduce.h"
+#include "device/async_copy.h"
+#include "device/cluster.h"
+#include "problems/msa.h"
+#include "device/warp_reduce.h"
 // book:show
 
 #define FUSED_THREADS 256
@@ -101,7 +101,7 @@ The kernel is a template over the feature size $D$ (so that the loops over
 features unroll and a weight row fits in registers), the number of blocks
 per column, `CLUSTER` (1 for now), and whether all the weight rows fit in
 shared memory at once (`RESIDENT`); `fused_layout` places each array in
-shared memory. The copies are chapter 5's `cp.async` (`common/async_copy.h`),
+shared memory. The copies are chapter 5's `cp.async` (`common/device/async_copy.h`),
 grouped by `copy_async_commit` and awaited by `copy_async_wait<N>` (until at
 most $N$ groups are in flight); each thread waits for its own copies only,
 so a barrier must follow before others read them.
@@ -162,7 +162,7 @@ the mean and the biased variance are sums across the warp. With
 `__shfl_xor_sync`, lane $i$ receives the value of lane $i \oplus m$; adding
 what comes back for $m = 16, 8, 4, 2, 1$ is a butterfly that leaves the sum
 of all 32 in every lane, with no shared memory and no barrier: `warp_sum`
-of `common/warp_reduce.h`. Masks below 8 only give the sums of four
+of `common/device/warp_reduce.h`. Masks below 8 only give the sums of four
 separate groups of 8 lanes, since $i \oplus m$ never leaves $i$'s group;
 the softmax will use that. The variance is taken around the mean in a
 second pass over the registers, losing no digits when the mean is large.
@@ -721,9 +721,10 @@ static int one_block_fits(int S, size_t limit, bool *resident)
 static int one_block_unfit(msa_size size, const gpu_info *gpu, char *why, size_t capacity)
 {
     bool resident;
-    const int fits = size.D == 32    ? one_block_fits<32>(size.S, gpu->shared_per_block_optin, &resident)
-                     : size.D == 64  ? one_block_fits<64>(size.S, gpu->shared_per_block_optin, &resident)
-                                     : one_block_fits<128>(size.S, gpu->shared_per_block_optin, &resident);
+    const size_t limit = gpu->shared_per_block_optin;
+    const int fits = size.D == 32   ? one_block_fits<32>(size.S, limit, &resident)
+                     : size.D == 64 ? one_block_fits<64>(size.S, limit, &resident)
+                                    : one_block_fits<128>(size.S, limit, &resident);
     if (fits)
         return 0;
     const size_t least = size.D == 32   ? fused_layout<32, 1, false>::bytes(size.S)

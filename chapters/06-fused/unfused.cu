@@ -19,9 +19,9 @@
  */
 #include <math.h>
 
-#include "msa.h"
-#include "sizes.h"
-#include "warp_reduce.h"
+#include "problems/msa.h"
+#include "harness/sizes.h"
+#include "device/warp_reduce.h"
 
 #define UNFUSED_THREADS 256
 

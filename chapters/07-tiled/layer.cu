@@ -13,8 +13,8 @@
 
 #include <cub/block/block_scan.cuh>
 
-#include "msa_tiled_layer.h"
-#include "warp_reduce.h"
+#include "layer.cuh"
+#include "device/warp_reduce.h"
 
 #define TILED_PREP_THREADS 256 /* launch 3: 8 warps, a row each, or 256 float4s of weights */
 #define TILED_SCAN_THREADS 256 /* launch 2: one block */

@@ -1,6 +1,6 @@
 /* msa_tiled_layer.h - the host side of the MSA layer at any depth, shared by
  * the chapters that race it (7: FP32, 9: tensor cores). Chapter 7 explains
- * the design; common/msa_tiled_layer.cu holds the code.
+ * the design; chapters/07-tiled/layer.cu holds the code.
  *
  * The layer is seven launches on args->stream:
  *   1-3  order each column's keys kept-first, count them, LayerNorm every row
@@ -15,9 +15,9 @@
 #ifndef WORKBOOK_MSA_TILED_LAYER_H
 #define WORKBOOK_MSA_TILED_LAYER_H
 
-#include "gpu.h"
-#include "msa.h"
-#include "msa_tiles.h"
+#include "device/gpu.h"
+#include "problems/msa.h"
+#include "tiles.cuh"
 
 /* y (rows x out, row stride ldy) = x (rows x in, stride ldx) w^T (w: out x in,
  * stride ldw), row-major, on args->stream. */

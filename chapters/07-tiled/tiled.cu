@@ -141,7 +141,7 @@ fed with every key (each projected, masked ones weighted exactly zero).
 A GEMM works on a block of consecutive rows, so to project only the kept
 rows they must be consecutive. The first three launches arrange that; they
 are the same for every kernel of this layer, so their code lives in
-`common/msa_tiled_layer.cu`:
+`chapters/07-tiled/layer.cu`:
 
 1. `tiled_order_keys` writes, for every column $(b, n)$, its *order*: the
    sequences it keeps, in increasing $s$, then the ones it masks; beside
@@ -179,7 +179,7 @@ whose $K$ and $V$ projections are under a GFLOP (some 20 us of cuBLAS in
 FP32; below that, what skipping saves is small next to a stop on the
 host), and a CUDA graph being captured, which cannot stop for the host at
 all; the `+graph` rows of the race show what that costs. A chapter hands
-`tiled_layer` (in `common/msa_tiled_layer.h`) the two things it chooses:
+`tiled_layer` (in `chapters/07-tiled/layer.cuh`) the two things it chooses:
 how to run a projection GEMM, and how to launch the attention.
 */
 
@@ -187,8 +187,8 @@ how to run a projection GEMM, and how to launch the attention.
 #include <math.h>
 #include <stdint.h>
 
-#include "msa.h"
-#include "msa_tiled_layer.h" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
+#include "problems/msa.h"
+#include "layer.cuh" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
 // book:show
 
 /*md
@@ -277,7 +277,7 @@ the copies of the next are in flight. A single barrier per stage separates
 refilled". The copies of stage 0 are the first thing a block does, before
 it loads its queries, so that the two wait together. This walk is the same
 for chapter 9's kernel on the tensor cores, so it lives in
-`common/msa_tiles.h`: `fetch_stage` starts a stage's copies, `tiled_stages`
+`chapters/07-tiled/tiles.cuh`: `fetch_stage` starts a stage's copies, `tiled_stages`
 holds the two buffers and the move to the next stage, and `block_column`
 says which column, head and query tile a block serves. Each kernel only
 waits, computes and moves on.

@@ -2,7 +2,7 @@
  * layer at any depth share (chapter 7's FP32 kernel, chapter 9's on the
  * tensor cores): the parameters every launch of the layer gets, a column's
  * layout once its kept keys come first, and the streaming of key and value
- * stages through shared memory with cp.async. common/msa_tiled_layer.cu
+ * stages through shared memory with cp.async. chapters/07-tiled/layer.cu
  * fills the parameters and orders the columns; chapter 7 explains both.
  * Static, inline and template code only: several translation units include it.
  */
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "async_copy.h"
+#include "device/async_copy.h"
 
 #define TILED_STAGE_KEYS 64       /* keys per stage of shared memory */
 #define TILED_MAX_WARPS 4         /* warps per attention block */
@@ -22,7 +22,7 @@
  * weight is exactly 0 (the key row copied there is only a stand-in). */
 #define TILED_PAST_END_BIAS (-INFINITY)
 
-/* What every launch of the layer gets (filled by common/msa_tiled_layer.cu). */
+/* What every launch of the layer gets (filled by chapters/07-tiled/layer.cu). */
 typedef struct {
     const float *msa, *mask, *ln_gamma, *ln_beta;
     const float *wq, *wk, *wv, *wg, *bg, *wo, *bo;

@@ -47,11 +47,11 @@ lane $= 4g + t$, with $g = 0..7$ the lane's *group* and $t = 0..3$ its
 place in it. Then a lane holds, of $A$, rows $g$ and $g + 8$ at columns $t$
 and $t + 4$ (four values); of $B$, column $g$ at rows $t$ and $t + 4$ (two);
 and of $C$, rows $g$ and $g + 8$ at columns $2t$ and $2t + 1$ (four).
-`common/tensor_core.h` also gives this layout as small functions for the
+`common/device/tensor_core.h` also gives this layout as small functions for the
 device and the host (`mma_a_row`, `mma_a_col` and their kin for $B$ and
 $C$), which the kernel's loads and stores call and from which the figure
 below is drawn.
-`common/tensor_core.h` wraps the instruction (`mma_tf32`) and the rounding
+`common/device/tensor_core.h` wraps the instruction (`mma_tf32`) and the rounding
 of a float to TF32 (`to_tf32`, the instruction `cvt.rna.tf32.f32`). For our product
 $S = Q K^T$, the $A$ tiles are pieces of the query tile and the $B$ tiles
 pieces of $K^T$, whose column $g$ is row $g$ of the key tile. So both
@@ -89,9 +89,9 @@ On a diagonal tile a pair is written when its first column is kept.
 #include <math.h>
 #include <stdint.h>
 
-#include "async_copy.h"
-#include "tensor_core.h"
-#include "triangle.h"
+#include "device/async_copy.h"
+#include "device/tensor_core.h"
+#include "problems/triangle.h"
 
 #define TF32_TILE 128    /* scores per block side */
 #define TF32_THREADS 256 /* 8 warps of 64 x 32 scores */
@@ -136,7 +136,7 @@ __device__ __forceinline__ void tf32_multiply_tile(float (&sum)[TF32_M_TILES][TF
     const int lane = threadIdx.x % 32, stride = HS + TF32_PAD;
     /* A's element (r, c) of m-tile m is query_tile[warp_row + 16 m + r][k + c],
      * B's element (c, j) of n-tile n is key_tile[warp_col + 8 n + j][k + c]
-     * (common/tensor_core.h says which element a lane holds). This lane's
+     * (common/device/tensor_core.h says which element a lane holds). This lane's
      * element 0 of each, at k = 0; its element i lies as far from its
      * element 0 as lane 0's does, in every lane. */
     const float *a_lane =

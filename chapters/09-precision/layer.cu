@@ -13,8 +13,8 @@ $d = 8$. Both can move to the tensor cores of chapter 8. The projections
 only need cuBLAS to be allowed TF32 (`CUBLAS_COMPUTE_32F_FAST_TF32`); the
 attention needs a kernel of its own, `tiled_attention_tf32`. Everything
 else is chapter 7's: the same seven launches (`tiled_layer`, in
-`common/msa_tiled_layer.cu`), the same walk over stages of 64 kept keys
-(`common/msa_tiles.h`), the same online softmax with its lazy rescale.
+`chapters/07-tiled/layer.cu`), the same walk over stages of 64 kept keys
+(`chapters/07-tiled/tiles.cuh`), the same online softmax with its lazy rescale.
 What changes is who computes $S = Q K^T$ and $O \mathrel{+}= P V$:
 `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`, in the fragments of
 chapter 8. With lane $= 4g + t$ ($g$ = 0..7, the *group*, and
@@ -133,10 +133,10 @@ looser tolerance of 2e-3 on the relative error of the output.
 // book:hide
 #include <stdint.h>
 
-#include "msa.h"
-#include "msa_tiled_layer.h" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
-#include "tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
-#include "tf32_split.h"      /* split_operand, mma_tf32x3 */
+#include "problems/msa.h"
+#include "../07-tiled/layer.cuh" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
+#include "device/tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
+#include "device/tf32_split.h"      /* split_operand, mma_tf32x3 */
 // book:show
 
 /* How the attention hands its operands to the tensor cores. */
@@ -608,7 +608,7 @@ three products for one, and the attention kernel takes it as a third mode,
 `TF32_SPLIT3`: $Q$ is split once, as the queries are loaded (`qa[0]` the
 big parts, `qa[1]` the small ones, twice the registers of the cut kernel);
 each key fragment is split as it comes out of shared memory, and feeds
-`mma_tf32x3`, the three products of `common/tf32_split.h`, once per m-tile;
+`mma_tf32x3`, the three products of `common/device/tf32_split.h`, once per m-tile;
 the weights and the values are split just before $O \mathrel{+}= P V$.
 
 The keys and the values are split where they are used, by every warp that

@@ -7,10 +7,10 @@
 #ifndef CHAPTER9_MMA_GEMM_CUH
 #define CHAPTER9_MMA_GEMM_CUH
 
-#include "msa.h"
-#include "async_copy.h"
-#include "tensor_core.h"
-#include "tf32_split.h"
+#include "problems/msa.h"
+#include "device/async_copy.h"
+#include "device/tensor_core.h"
+#include "device/tf32_split.h"
 
 /* Y = X W^T for row-major X (rows x in) and W (out x in), one block per
  * 128 x 128 tile of Y: chapter 8's tile of eight warps of 64 x 32, stages of

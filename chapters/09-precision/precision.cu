@@ -77,7 +77,7 @@ their own size.
 */
 
 #include "../08-tensor/tensor.cu" /* chapter 8's tiles, copies, stores and row walk */
-#include "tf32_split.h"           /* split_operand, tf32_pair */
+#include "device/tf32_split.h"           /* split_operand, tf32_pair */
 
 /*md
 ## Where the split lives
@@ -93,7 +93,7 @@ bit of the mantissa to the float's bits, then clear the 13 bits below it.
 For a finite float that is exactly what `cvt.rna.tf32.f32` gives (round
 half away from zero; a carry out of the mantissa moves the exponent up, as
 it should). The MSA layer at the end of this chapter splits its operands
-with it too, so it lives in `common/tf32_split.h`: `round_to_tf32`, the
+with it too, so it lives in `common/device/tf32_split.h`: `round_to_tf32`, the
 subtraction, and a `tf32_pair` of the two operands.
 
 ## The kernel

@@ -26,7 +26,7 @@ four warps asks for sixteen times the work of an `mma.sync` with one
 instruction, and none of $B$'s fragments passes through its registers.
 
 Reading $B$ from shared memory means the tensor cores read it in the
-order they want, which `common/wgmma.h` describes: *core matrices* of 8
+order they want, which `common/device/wgmma.h` describes: *core matrices* of 8
 rows by 4 values of $k$, 128 contiguous bytes each, and a *descriptor*
 that says where the first one is and how far the next one lies along $k$
 and along the rows. The split cannot happen on the way any more: the
@@ -54,9 +54,9 @@ the lanes that compute the addresses of a stage's 3072 copies (12 a
 thread) and wait for room to issue them are the lanes that must feed the
 tensor cores, and the barrier makes both warp groups do it at the same
 moment. Hopper has a copy engine, the *tensor memory accelerator* (TMA), which moves a whole
-tile with one instruction (`common/bulk_copy.h`): a box of $X$, 128 rows
+tile with one instruction (`common/device/bulk_copy.h`): a box of $X$, 128 rows
 by 32 values of $k$, described once per call by a *tensor map*
-(`common/tensor_map.h`), and the stage of $W$, one contiguous run, by a
+(`common/device/tensor_map.h`), and the stage of $W$, one contiguous run, by a
 plain bulk copy. So one thread does all the copying, two instructions a
 stage, and the warp groups only multiply. They no longer meet at a block
 barrier either: each buffer has two shared-memory barriers (`mbarrier`),
@@ -89,12 +89,12 @@ as one piece.
 // book:hide
 #include <stdint.h>
 
-#include "msa.h"
-#include "msa_tiled_layer.h" /* tiled_gemm_fn's arguments, tiled_scratch_floats */
-#include "bulk_copy.h"       /* tensor_copy_box, bulk_copy, mbarrier_* */
-#include "tensor_map.h"      /* tensor_map_rows, tensor_map_box_index */
-#include "tf32_split.h"      /* split_operand */
-#include "wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
+#include "problems/msa.h"
+#include "../07-tiled/layer.cuh" /* tiled_gemm_fn's arguments, tiled_scratch_floats */
+#include "device/bulk_copy.h"       /* tensor_copy_box, bulk_copy, mbarrier_* */
+#include "device/tensor_map.h"      /* tensor_map_rows, tensor_map_box_index */
+#include "device/tf32_split.h"      /* split_operand */
+#include "device/wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
 #include "mma_gemm.cuh"      /* tf32x3_mma_gemm: the same GEMM on mma.sync, before Hopper */
 // book:show
 

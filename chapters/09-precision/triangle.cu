@@ -35,9 +35,9 @@ waits; a block barrier per tile says when a buffer is full.
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "triangle.h"
-#include "tf32_split.h"  /* split_operand, tf32_pair */
-#include "wgmma.h"       /* wgmma_tf32_m64n64k8, wgmma_descriptor, fences */
+#include "problems/triangle.h"
+#include "device/tf32_split.h"  /* split_operand, tf32_pair */
+#include "device/wgmma.h"       /* wgmma_tf32_m64n64k8, wgmma_descriptor, fences */
 
 #define WG_QUERIES 128 /* query rows of a block: two warp groups of 64 */
 #define WG_THREADS 256

@@ -1,5 +1,5 @@
 /* gpu.cu - see gpu.h. */
-#include "gpu.h"
+#include "device/gpu.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu_peaks.h"
+#include "device/gpu_peaks.h"
 
 /* Exit status of a program that found no GPU: the automake "skipped" code. */
 #define EXIT_SKIPPED 77

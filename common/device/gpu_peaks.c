@@ -1,7 +1,7 @@
 /* gpu_peaks.c - peak rates, memory bandwidth and shared memory per block
  * from a card's SMs, clock and compute capability, and the cards the
  * workbook knows by name. See gpu_peaks.h. */
-#include "gpu_peaks.h"
+#include "device/gpu_peaks.h"
 
 #include <string.h>
 

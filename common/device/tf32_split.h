@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tensor_core.h"
+#include "device/tensor_core.h"
 
 typedef struct {
     uint32_t big, small; /* the two TF32 operands, as the tensor core takes them */

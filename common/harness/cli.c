@@ -1,12 +1,12 @@
 /* cli.c - see cli.h. */
-#include "cli.h"
+#include "harness/cli.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
+#include "harness/rng.h"
 
 /* Parses a whole decimal number in [min, max]; 0 on success. */
 static int parse_long(const char *text, long min, long max, long *value)

@@ -14,14 +14,14 @@
 #ifndef WORKBOOK_COMMON_H
 #define WORKBOOK_COMMON_H
 
-#include "cli.h"
-#include "compare.h"
-#include "csv.h"
-#include "gpu.h"
-#include "report.h"
-#include "rng.h"
-#include "sizes.h"
-#include "stats.h"
-#include "timing.h"
+#include "harness/cli.h"
+#include "harness/compare.h"
+#include "harness/csv.h"
+#include "device/gpu.h"
+#include "harness/report.h"
+#include "harness/rng.h"
+#include "harness/sizes.h"
+#include "harness/stats.h"
+#include "harness/timing.h"
 
 #endif

@@ -1,5 +1,5 @@
 /* compare.c - see compare.h. */
-#include "compare.h"
+#include "harness/compare.h"
 
 #include <math.h>
 

@@ -7,7 +7,7 @@
 #ifndef WORKBOOK_CONTENDER_H
 #define WORKBOOK_CONTENDER_H
 
-#include "gpu_peaks.h"
+#include "device/gpu_peaks.h"
 
 typedef enum {
     CONTENDER_CHAMPION,  /* a baseline: cuBLAS, the unfused layer */

@@ -6,7 +6,7 @@
  * check for the header, the header itself and the repair of a missing final
  * newline happen under an exclusive flock() that every writer takes. */
 #define _DEFAULT_SOURCE /* flock */
-#include "csv.h"
+#include "harness/csv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "paths.h"
+#include "harness/paths.h"
 
 typedef struct {
     char *buffer;

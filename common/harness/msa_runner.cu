@@ -16,10 +16,10 @@
 #include <omp.h>
 #endif
 
-#include "msa.h"
-#include "npy.h"
-#include "paths.h"
-#include "sizes.h"
+#include "problems/msa.h"
+#include "harness/npy.h"
+#include "harness/paths.h"
+#include "harness/sizes.h"
 
 /* The most features a row may have (the referee and the unfused layer take
  * any D; chapter 7's kernels stop at 256). */

@@ -12,7 +12,7 @@
  * little-endian in C (row-major) order. The workbook runs on little-endian
  * hosts only (x86-64 and Arm), so floats are copied as they are.
  */
-#include "npy.h"
+#include "harness/npy.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* paths.c - see paths.h. */
-#include "paths.h"
+#include "harness/paths.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* report.cu - see report.h. */
-#include "report.h"
+#include "harness/report.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "csv.h"
+#include "harness/csv.h"
 
 /* The Makefile exports WORKBOOK_COMMIT (git rev-parse --short HEAD). */
 static const char *measured_commit(void)

@@ -12,10 +12,10 @@
 
 #include <stdio.h>
 
-#include "compare.h"
-#include "contender.h"
-#include "gpu.h"
-#include "stats.h"
+#include "harness/compare.h"
+#include "harness/contender.h"
+#include "device/gpu.h"
+#include "harness/stats.h"
 
 #define REPORT_MAX_BASELINES 4
 

@@ -1,5 +1,5 @@
 /* rng.c - SplitMix64; see rng.h. */
-#include "rng.h"
+#include "harness/rng.h"
 
 void rng_seed(rng_t *rng, uint64_t seed) { rng->state = seed; }
 

@@ -1,5 +1,5 @@
 /* sizes.c - see sizes.h. */
-#include "sizes.h"
+#include "harness/sizes.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* stats.c - median, min and max of a set of timings. */
-#include "stats.h"
+#include "harness/stats.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* timing.cu - see timing.h. */
-#include "timing.h"
+#include "harness/timing.h"
 
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "device/gpu.h"
 
 static void *flush_buffer;
 static size_t flush_bytes;

@@ -11,7 +11,7 @@
 
 #include <cuda_runtime.h>
 
-#include "stats.h"
+#include "harness/stats.h"
 
 #define TIMING_WARMUP_RUNS 3
 

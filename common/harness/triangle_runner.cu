@@ -4,8 +4,8 @@
 #include <limits.h>
 #include <string.h>
 
-#include "sizes.h"
-#include "triangle.h"
+#include "harness/sizes.h"
+#include "problems/triangle.h"
 
 typedef struct {
     const triangle_kernel *kernel;

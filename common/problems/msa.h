@@ -14,9 +14,9 @@
 
 #include <stddef.h>
 
-#include "common.h"
-#include "contender.h"
-#include "msa_reference.h"
+#include "harness/common.h"
+#include "harness/contender.h"
+#include "problems/msa_reference.h"
 
 /* What a launcher gets. Every pointer is device memory; the launcher runs
  * everything on `stream` and neither allocates nor synchronises (so that it

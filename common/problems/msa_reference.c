@@ -1,12 +1,12 @@
 /* msa_reference.c - see msa_reference.h. */
-#include "msa_reference.h"
+#include "problems/msa_reference.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
+#include "harness/rng.h"
 
 const char *const msa_input_names[MSA_INPUT_COUNT] = {
     "msa", "mask", "ln_gamma", "ln_beta", "wq", "wk", "wv", "wg", "bg", "wo", "bo"};

@@ -17,9 +17,9 @@
 #include <math.h>
 #endif
 
-#include "common.h"
-#include "contender.h"
-#include "triangle_reference.h"
+#include "harness/common.h"
+#include "harness/contender.h"
+#include "problems/triangle_reference.h"
 
 /* What a launcher gets. Everything lives on the device and is launched on
  * `stream`; the launcher neither allocates nor synchronises. */

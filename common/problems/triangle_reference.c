@@ -1,5 +1,5 @@
 /* triangle_reference.c - see triangle_reference.h. */
-#include "triangle_reference.h"
+#include "problems/triangle_reference.h"
 
 #include <math.h>
 

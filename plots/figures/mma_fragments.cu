@@ -3,7 +3,7 @@
  * (16 x 8), B (8 x 8) and C (16 x 8) of mma.sync.m16n8k8 with TF32 inputs.
  *
  * Drawn from the functions chapter 8's fragment loads and stores call
- * (common/tensor_core.h): mma_a_row, mma_a_col, mma_b_row, mma_b_col,
+ * (common/device/tensor_core.h): mma_a_row, mma_a_col, mma_b_row, mma_b_col,
  * mma_c_row, mma_c_col.
  *
  *   build/figures/bin/mma_fragments OUTDIR    (plots/figures.mk runs it)

@@ -5,7 +5,7 @@
  * A simulation in double of the rule of fp32_step (chapters/07-tiled/tiled.cu)
  * for one row, with the chapter's constants: keys STEP = 8 at a time (the
  * kernel's launches instantiate it so), the limit TILED_RENORM_LIMIT and
- * the stage of TILED_STAGE_KEYS keys from common/msa_tiles.h. Scores are in
+ * the stage of TILED_STAGE_KEYS keys from chapters/07-tiled/tiles.cuh. Scores are in
  * base 2, as the kernel's (q carries log2(e) / sqrt(d)). In the kernel the
  * decision to move the reference is a vote across the warp; here the row
  * decides alone.
@@ -15,8 +15,8 @@
 #include <math.h>
 
 #include "figure.h"
-#include "msa_tiles.h"
-#include "rng.h"
+#include "../../chapters/07-tiled/tiles.cuh"
+#include "harness/rng.h"
 
 #define FIGURE_KEYS 512 /* the row's kept keys: eight stages */
 #define STEP 8          /* keys per step of fp32_step, as tiled.cu launches it */

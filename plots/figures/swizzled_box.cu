@@ -3,7 +3,7 @@
  * with the 128-byte swizzle, and which banks a warp's fragment loads hit.
  *
  * Drawn from the function the GEMM's fragment loads address the box with
- * (common/tensor_map.h, called in chapters/09-precision/projections.cu):
+ * (common/device/tensor_map.h, called in chapters/09-precision/projections.cu):
  * tensor_map_box_index.
  *
  *   build/figures/bin/swizzled_box OUTDIR    (plots/figures.mk runs it)

@@ -3,10 +3,10 @@
  * tensor cores, bit by bit: which bits the big part keeps, which the small
  * part keeps, which are lost.
  *
- * Drawn from split_operand<false> (common/tf32_split.h, which
+ * Drawn from split_operand<false> (common/device/tf32_split.h, which
  * chapters/09-precision/precision.cu includes),
  * the split the kernel uses, for two floats: the first of the inputs the
- * chapter programs draw (common/rng.c, the default seed, uniform in
+ * chapter programs draw (common/harness/rng.c, the default seed, uniform in
  * [-1, 1) with 24 random bits, so that its residual always fits in a TF32
  * operand and nothing is lost), and 1/3, whose 24 significant bits leave
  * the residual more bits than the tensor core keeps.

@@ -5,7 +5,7 @@
  *
  * Drawn from the functions the kernels call: naive_tile_masked (the block
  * returns at once) and naive_score_masked (a score is never computed), in
- * chapters/02-naive/naive.cu, and triangle_place_tile in common/triangle.h.
+ * chapters/02-naive/naive.cu, and triangle_place_tile in common/problems/triangle.h.
  *
  *   build/figures/tile_grid OUTDIR    (plots/figures.mk runs it)
  */

@@ -94,7 +94,7 @@ figure_is_drawn_from() {
 
 figure_is_drawn_from bank-map chapters/05-shared/shared.cu \
     's/^#define SHARED_PAD 4 /#define SHARED_PAD 0 /' "the padding is 0" "^wavefronts2 = 2$"
-figure_is_drawn_from mma-fragments common/tensor_core.h \
+figure_is_drawn_from mma-fragments common/device/tensor_core.h \
     's|return lane / 4 + 8 \* (i % 2);|return lane / 4 + 8 * (i / 2);|' "A's rows are swapped" "^cells_a = 64$"
 figure_is_drawn_from tile-grid chapters/02-naive/naive.cu \
     's|return tile_col > tile_row;|return tile_col >= tile_row;|' "diagonal blocks return" "^returning = 36$"
@@ -106,5 +106,5 @@ figure_is_drawn_from weight-stage chapters/09-precision/projections.cu \
     "a core matrix's 16-byte rows run along n" "^whole = 0$"
 figure_is_drawn_from key-order chapters/09-precision/layer.cu \
     's|return hd < 32 ? hd : 32;|return hd < 16 ? hd : 16;|' "a panel is 16 features" "^panel = 16$"
-figure_is_drawn_from swizzled-box common/tensor_map.h \
+figure_is_drawn_from swizzled-box common/device/tensor_map.h \
     's|((col / 4) ^ (row % 8)) \* 4|(col / 4) * 4|' "the box is not swizzled" "^ways = 8$"

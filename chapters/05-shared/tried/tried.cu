@@ -63,7 +63,7 @@ multiprocessor.
 
 Only tiles of the lower triangle are listed: tile $t$ of a head has row
 $y$, the largest with $y(y+1)/2 \le t$, and column $x = t - y(y+1)/2$
-(`triangle_place_tile`, in `common/triangle.h`); the 28 blocks per head
+(`triangle_place_tile`, in `common/problems/triangle.h`); the 28 blocks per head
 that exit at once in the square grid ($T = 1024$) are never launched. And
 the stores stream: the output, 201.5 MB of kept scores at the default size,
 is three times the L2 cache and nothing reads it during the kernel, so
