@@ -30,12 +30,13 @@ BOOK_OUT ?= book/out
 CHROMIUM ?= $(firstword $(shell command -v chromium chromium-browser google-chrome 2>/dev/null) chromium)
 
 # The weaver and the results tool, and the common/ host code they share: the
-# CSV reader, the list of kernels and the peaks.
+# CSV reader (and the parser of its numbers), the list of kernels and the peaks.
 WEAVER ?= $(BUILD)/book/weave
 RESULTS ?= $(BUILD)/book/results
-BOOK_COMMON := common/csv_reader.c common/kernel_list.c common/gpu_peaks.c common/accuracy_reader.c
-BOOK_COMMON_H := common/csv_reader.h common/kernel_list.h common/gpu_peaks.h common/csv.h \
-    common/accuracy_reader.h
+BOOK_COMMON := common/csv_reader.c common/numbers.c common/kernel_list.c common/gpu_peaks.c \
+    common/accuracy_reader.c
+BOOK_COMMON_H := common/csv_reader.h common/numbers.h common/kernel_list.h common/gpu_peaks.h \
+    common/csv.h common/accuracy_reader.h
 BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon
 
 $(BUILD)/book/weave $(BUILD)/book/results: $(BUILD)/book/%: book/%.c $(BOOK_COMMON) $(BOOK_COMMON_H)

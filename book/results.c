@@ -193,10 +193,16 @@ static void put_measured_on(FILE *out, const selection *chosen)
     }
     char dates[64];
     format_dates(dates, sizeof dates, chosen);
-    fprintf(out, "%s, CUDA %s, measured %s (%s", chosen->gpu, cuda, dates,
+    /* the card, CUDA version and commits are text from the CSV: Markdown-escaped */
+    csv_reader_put_markdown(out, chosen->gpu);
+    fprintf(out, ", CUDA ");
+    csv_reader_put_markdown(out, cuda);
+    fprintf(out, ", measured %s (%s", dates,
             commits == 1 ? "commit " : commits <= 4 ? "commits " : "");
-    for (int i = 0; commits <= 4 && i < commits; i++)
-        fprintf(out, "%s%s", i == 0 ? "" : i == commits - 1 ? " and " : ", ", seen[i]);
+    for (int i = 0; commits <= 4 && i < commits; i++) {
+        fprintf(out, "%s", i == 0 ? "" : i == commits - 1 ? " and " : ", ");
+        csv_reader_put_markdown(out, seen[i]);
+    }
     if (commits > 4) /* 5 stands for "more than four" */
         fprintf(out, "more than four commits");
     fprintf(out, ").");
@@ -209,13 +215,17 @@ static void put_peaks_note(FILE *out, const char *gpu)
     char tensor[64] = "which is not known";
     if (gpu_card_peak_gflops(gpu, GPU_PIPE_TENSOR) > 0)
         snprintf(tensor, sizeof tensor, "%.1f TFLOP/s", gpu_card_peak_gflops(gpu, GPU_PIPE_TENSOR) / 1000);
-    if (fp32 > 0)
+    if (fp32 > 0) {
         fprintf(out, "Each share of peak is against the pipe its kernel runs on: FP32 kernels "
-                "against the FP32 peak of the %s, %.1f TFLOP/s, tensor-core kernels against its "
-                "dense TF32 peak, %s.\n\n", gpu, fp32 / 1000, tensor);
-    else
-        fprintf(out, "The peaks of the %s are not in `common/gpu_peaks.c`, so no share of peak is "
-                "shown.\n\n", gpu);
+                "against the FP32 peak of the ");
+        csv_reader_put_markdown(out, gpu);
+        fprintf(out, ", %.1f TFLOP/s, tensor-core kernels against its dense TF32 peak, %s.\n\n",
+                fp32 / 1000, tensor);
+    } else {
+        fprintf(out, "The peaks of the ");
+        csv_reader_put_markdown(out, gpu);
+        fprintf(out, " are not in `common/gpu_peaks.c`, so no share of peak is shown.\n\n");
+    }
 }
 
 /* The default size as the headline and the plots show it: with every key

@@ -203,8 +203,8 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         fprintf(out, "%.1f", 100.0 * row->gflops / peak); /* at most 100: the reader checks */
     } else if (column >= RESULT_MEDIAN_MS && column <= RESULT_GBPS) {
         value = csv_reader_number(row, (result_field)column);
-    } else {
-        fputs(row->field[column], out);
+    } else { /* text from the CSV (a card's name, a commit): never markup */
+        csv_reader_put_markdown(out, row->field[column]);
     }
     char number[32];
     if (value >= 0 && csv_reader_format(number, sizeof number, value) != 0)

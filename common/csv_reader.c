@@ -4,13 +4,16 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "csv.h"
+#include "numbers.h"
 
 const char *const result_field_names[RESULT_FIELD_COUNT] = {
     "chapter", "kernel", "problem", "shape", "median_ms", "min_ms", "max_ms",
@@ -50,26 +53,31 @@ static int append(growing_text *value, const char *text, size_t length)
     return 0;
 }
 
-static int parse_number(const char *text, double *value)
+/* A day of the calendar, YYYY-MM-DD, from 2000 to today (UTC: a row is
+ * dated when it is measured, so a later date is a wrong clock or a typed
+ * row). NULL, or what is wrong. */
+static const char *date_problem(const char *date)
 {
-    char *end;
-    errno = 0;
-    *value = strtod(text, &end);
-    return *text && !isspace((unsigned char)*text) && *end == '\0' && errno == 0 &&
-           isfinite(*value);
-}
-
-static int valid_date(const char *date)
-{
-    int year, month, day;
+    static const int days_in[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (strlen(date) != 10 || date[4] != '-' || date[7] != '-')
-        return 0;
+        return "is not a date YYYY-MM-DD";
     for (int k = 0; k < 10; k++)
         if (k != 4 && k != 7 && !isdigit((unsigned char)date[k]))
-            return 0;
-    if (sscanf(date, "%4d-%2d-%2d", &year, &month, &day) != 3)
-        return 0;
-    return year >= 2000 && month >= 1 && month <= 12 && day >= 1 && day <= 31;
+            return "is not a date YYYY-MM-DD";
+    int year = atoi(date), month = atoi(date + 5), day = atoi(date + 8);
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (year < 2000 || month < 1 || month > 12)
+        return "is not a date YYYY-MM-DD from 2000 on";
+    if (day < 1 || day > days_in[month - 1] + (month == 2 && leap))
+        return "is not a day of the calendar";
+    char today[16] = "";
+    time_t now = time(NULL);
+    struct tm utc;
+    if (now != (time_t)-1 && gmtime_r(&now, &utc))
+        strftime(today, sizeof today, "%Y-%m-%d", &utc);
+    if (*today && strcmp(date, today) > 0)
+        return "is after today (UTC): a row is dated when it is measured";
+    return NULL;
 }
 
 /* "B=8 T=1024 C=768 NH=12": the problem's keys, in order, each = a positive
@@ -87,10 +95,18 @@ static const char *shape_problem(const char *shape, const char *problem)
         if (strncmp(p, keys[k], key_length) != 0 || p[key_length] != '=')
             return "its keys are not the problem's keys in order";
         p += key_length + 1;
-        if (!isdigit((unsigned char)*p) || *p == '0')
-            return "a size is not a positive integer";
-        while (isdigit((unsigned char)*p))
-            p++;
+        /* the programs take every size as an int (common/cli.c reads it so) */
+        char *size = strndup(p, strcspn(p, " "));
+        long long value;
+        whole_number_status status = size ? whole_number_parse(size, 1, INT_MAX, &value)
+                                          : WHOLE_NUMBER_MALFORMED;
+        int too_large = status == WHOLE_NUMBER_OUT_OF_RANGE && strcmp(size, "0") != 0;
+        p += size ? strlen(size) : 0;
+        free(size);
+        if (too_large)
+            return "a size is larger than 2147483647 (the programs take sizes as int)";
+        if (status != WHOLE_NUMBER_OK)
+            return "a size is not a positive integer (decimal digits, no sign, no leading zero)";
         if (keys[k + 1] && *p++ != ' ')
             return "sizes are separated by one space";
     }
@@ -109,15 +125,22 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
     char where[1100];
     snprintf(where, sizeof where, "%s:%d: malformed row: ", row->file, row->line);
     char **f = row->field;
-    for (int k = 0; k < RESULT_FIELD_COUNT; k++)
+    for (int k = 0; k < RESULT_FIELD_COUNT; k++) {
         if (!*f[k])
             return fail(error, capacity, where, "%s is empty", result_field_names[k]);
+        /* a line break or a tab in the gpu or commit would break the
+         * Markdown of the tables it reaches */
+        for (const char *c = f[k]; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                return fail(error, capacity, where, "%s holds a control character (byte 0x%02x)",
+                            result_field_names[k], (unsigned char)*c);
+    }
 
     const char *p = f[RESULT_CHAPTER];
-    if (strlen(p) > 2 || !isdigit((unsigned char)p[0]) || (p[1] && !isdigit((unsigned char)p[1])) ||
-        atoi(p) < 1)
+    long long chapter;
+    if (whole_number_parse(p, 1, 99, &chapter) != WHOLE_NUMBER_OK)
         return fail(error, capacity, where, "chapter \"%s\" is not a chapter number", p);
-    row->chapter = atoi(p);
+    row->chapter = (int)chapter;
 
     const char *problem = f[RESULT_PROBLEM];
     if (strcmp(problem, "trimul") != 0 && strcmp(problem, "msa") != 0)
@@ -134,6 +157,12 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
     if (kernels && row->kernel < 0)
         return fail(error, capacity, where, "kernel \"%s\" is not one of the %s kernels of the "
                     "kernel list (nor one of them with \"+graph\")", kernel, problem);
+    /* the chapter that introduces the kernel, whichever program measured it
+     * (the PyTorch rows: the list has them in chapter 6) */
+    if (kernels && row->chapter != kernels->entries[row->kernel].chapter)
+        return fail(error, capacity, where, "chapter %d, but the kernel list introduces %s in "
+                    "chapter %d (after a kernel moves, plots/renumber.awk rewrites the column)",
+                    row->chapter, kernel, kernels->entries[row->kernel].chapter);
 
     const char *wrong = shape_problem(f[RESULT_SHAPE], problem);
     if (wrong)
@@ -146,7 +175,7 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
     for (int k = 0; k < 5; k++) {
         const char *text = f[RESULT_MEDIAN_MS + k], *name = result_field_names[RESULT_MEDIAN_MS + k];
         double lowest = k < 3 ? 1e-6 : 0, highest = k < 3 ? 1e7 : 1e9;
-        if (!parse_number(text, numbers[k]))
+        if (decimal_number_parse(text, numbers[k]) != 0)
             return fail(error, capacity, where, "%s \"%s\" is not a number", name, text);
         if (*numbers[k] < lowest || *numbers[k] > highest)
             return fail(error, capacity, where, "%s %s is out of range (%g to %g)", name, text,
@@ -154,8 +183,9 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
     }
     if (!(row->min_ms <= row->median_ms && row->median_ms <= row->max_ms))
         return fail(error, capacity, where, "min_ms <= median_ms <= max_ms does not hold");
-    if (!valid_date(f[RESULT_DATE]))
-        return fail(error, capacity, where, "date \"%s\" is not a date YYYY-MM-DD", f[RESULT_DATE]);
+    const char *wrong_date = date_problem(f[RESULT_DATE]);
+    if (wrong_date)
+        return fail(error, capacity, where, "date \"%s\" %s", f[RESULT_DATE], wrong_date);
 
     if (kernels) { /* a rate above its pipe's peak is a wrong row or a wrong peak */
         const kernel_entry *entry = &kernels->entries[row->kernel];
@@ -453,4 +483,13 @@ int csv_reader_format(char *text, size_t capacity, double value)
     decimals = decimals < 0 ? 0 : decimals > 9 ? 9 : decimals;
     int length = snprintf(text, capacity, "%.*f", decimals, value);
     return length >= 0 && (size_t)length < capacity ? 0 : -1;
+}
+
+void csv_reader_put_markdown(FILE *out, const char *text)
+{
+    for (; *text; text++) {
+        if (strchr("\\`*_[]<>|$&~^@{}#", *text))
+            fputc('\\', out);
+        fputc(*text, out);
+    }
 }

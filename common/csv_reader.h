@@ -16,6 +16,7 @@
 #define WORKBOOK_CSV_READER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kernel_list.h"
 
@@ -85,6 +86,12 @@ const result_row **csv_reader_newest_each(const result_set *set, const char *pro
  * significant digits, never an exponent (0.0123, 1.23, 123, 4567). -1 for a
  * value that would not print so: not finite, negative, or 1e15 and more. */
 int csv_reader_format(char *text, size_t capacity, double value);
+
+/* Writes a field as text in Markdown (pandoc's and GitHub's): every
+ * character Markdown or HTML would read as markup (<, >, &, *, _, `, [, ],
+ * |, $, {, }, ...) is escaped with a backslash, so that a card's name or a
+ * commit reaches the page as the characters it holds, never as a tag. */
+void csv_reader_put_markdown(FILE *out, const char *text);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "csv.h"
 #include "csv_reader.h"
@@ -24,10 +25,11 @@
 #define GOOD_ROW "2,naive,trimul,B=8 T=1024 C=768 NH=12,3.9,3.8,4.2,1653.5,71.0," TAIL
 
 static const char list_text[] =
-    "trimul 1 champion simt fp32 cublas-permute cublas_permute_kernel\n"
-    "trimul 2 best simt fp32 naive naive_kernel\n"
-    "trimul 8 best tensor tf32 tf32 tf32_kernel\n"
-    "msa 6 best simt fp32 fused fused_kernel\n";
+    "trimul 1 champion simt fp32 sm_75 cublas-permute cublas_permute_kernel\n"
+    "trimul 2 best simt fp32 sm_75 naive naive_kernel\n"
+    "trimul 8 best tensor tf32 sm_80 tf32 tf32_kernel\n"
+    "msa 6 best simt fp32 sm_75 fused fused_kernel\n"
+    "msa 6 torch simt fp32 sm_75 torch-eager -\n";
 
 static kernel_list kernels;
 
@@ -126,6 +128,109 @@ static void test_refuses_malformed_rows(void **state)
                    "problem \"triangle\"");
     expect_refused("6,fused,msa,B=1 S=8 N=32 D=64 H=4,0.5,0.4,0.6,100,10," TAIL "\n", 2,
                    "a msa row in trimul.csv");
+}
+
+/* A row of naive at B=8 T=256 C=768 NH=12 with one field changed: the
+ * chapter, a time, the shape, the gpu or the date. */
+static void row_with(char *row, size_t capacity, const char *chapter, const char *median,
+                     const char *shape, const char *gpu, const char *date)
+{
+    snprintf(row, capacity, "%s,naive,trimul,%s,%s,0.4,0.6,100,10,%s,13.0,abc,%s\n",
+             chapter ? chapter : "2", shape ? shape : "B=8 T=256 C=768 NH=12", median ? median : "0.5",
+             gpu ? gpu : "NVIDIA H200", date ? date : "2025-01-02");
+}
+
+/* Rows the reader once took (issue 36): impossible and future dates, a
+ * chapter that is not the list's, numbers in other spellings than decimal,
+ * a size past the int the programs take, a control character in a text. */
+static void test_refuses_what_it_once_took(void **state)
+{
+    (void)state;
+    char row[512], tomorrow[16], today[16];
+    time_t now = time(NULL), later = now + 24 * 60 * 60;
+    struct tm day;
+    strftime(today, sizeof today, "%Y-%m-%d", gmtime_r(&now, &day));
+    strftime(tomorrow, sizeof tomorrow, "%Y-%m-%d", gmtime_r(&later, &day));
+    const struct {
+        const char *chapter, *median, *shape, *gpu, *date, *reason;
+    } cases[] = {
+        {NULL, NULL, NULL, NULL, "2026-02-31", "date \"2026-02-31\" is not a day of the calendar"},
+        {NULL, NULL, NULL, NULL, "2025-02-29", "is not a day of the calendar"},
+        {NULL, NULL, NULL, NULL, "2025-04-31", "is not a day of the calendar"},
+        {NULL, NULL, NULL, NULL, "2025-13-01", "is not a date"},
+        {NULL, NULL, NULL, NULL, "9999-12-31", "date \"9999-12-31\" is after today (UTC)"},
+        {NULL, NULL, NULL, NULL, tomorrow, "is after today (UTC)"},
+        {"99", NULL, NULL, NULL, NULL, "chapter 99, but the kernel list introduces naive in chapter 2"},
+        {"3", NULL, NULL, NULL, NULL, "chapter 3, but the kernel list introduces naive in chapter 2"},
+        {"02", NULL, NULL, NULL, NULL, "chapter \"02\" is not a chapter number"},
+        {"+2", NULL, NULL, NULL, NULL, "chapter \"+2\" is not a chapter number"},
+        {NULL, "0x1p9", NULL, NULL, NULL, "median_ms \"0x1p9\" is not a number"},
+        {NULL, "0X.8p0", NULL, NULL, NULL, "median_ms \"0X.8p0\" is not a number"},
+        {NULL, "+0.5", NULL, NULL, NULL, "median_ms \"+0.5\" is not a number"},
+        {NULL, " 0.5", NULL, NULL, NULL, "median_ms \" 0.5\" is not a number"},
+        {NULL, ".5", NULL, NULL, NULL, "median_ms \".5\" is not a number"},
+        {NULL, "infinity", NULL, NULL, NULL, "median_ms \"infinity\" is not a number"},
+        {NULL, NULL, "B=8 T=99999999999999999999999 C=768 NH=12", NULL, NULL,
+         "a size is larger than 2147483647"},
+        {NULL, NULL, "B=8 T=2147483648 C=768 NH=12", NULL, NULL, "a size is larger than 2147483647"},
+        {NULL, NULL, "B=8 T=+256 C=768 NH=12", NULL, NULL, "a size is not a positive integer"},
+        {NULL, NULL, "B=8 T=0256 C=768 NH=12", NULL, NULL, "a size is not a positive integer"},
+        {NULL, NULL, "B=8 T=0x100 C=768 NH=12", NULL, NULL, "a size is not a positive integer"},
+        {NULL, NULL, NULL, "\"NVIDIA\nH200\"", NULL, "gpu holds a control character (byte 0x0a)"},
+        {NULL, NULL, NULL, "NVIDIA\tH200", NULL, "gpu holds a control character (byte 0x09)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        row_with(row, sizeof row, cases[k].chapter, cases[k].median, cases[k].shape, cases[k].gpu,
+                 cases[k].date);
+        expect_refused(row, 2, cases[k].reason);
+    }
+    /* and what stays good: a leap day, today, the largest int, a PyTorch row in chapter 6 */
+    const char *good[] = {"2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100,10," TAIL "\n",
+                          "2,naive,trimul,B=8 T=2147483647 C=768 NH=12,5e-1,4E-1,0.6,100,10," TAIL "\n"};
+    result_set set;
+    char error[1024] = "";
+    for (size_t k = 0; k < 2; k++) {
+        if (read_csv(good[k], &set, error, sizeof error) != 0)
+            fail_msg("a good row was refused: %s", error);
+        csv_reader_free(&set);
+    }
+    for (int k = 0; k < 2; k++) {
+        row_with(row, sizeof row, NULL, NULL, NULL, NULL, k ? today : "2024-02-29");
+        if (read_csv(row, &set, error, sizeof error) != 0)
+            fail_msg("a good date was refused: %s", error);
+        csv_reader_free(&set);
+    }
+    char text[1024];
+    snprintf(text, sizeof text, "%s\n6,torch-eager,msa,B=1 S=512 N=256 D=256 H=8 mask=kept,"
+             "1,1,1,1,1," TAIL "\n7,torch-eager,msa,B=1 S=512 N=256 D=256 H=8,1,1,1,1,1," TAIL "\n",
+             CSV_HEADER);
+    set = (result_set){0};
+    assert_int_equal(csv_reader_text(&set, "msa.csv", text, strlen(text), &kernels, error,
+                                     sizeof error), -1);
+    if (!strstr(error, "msa.csv:3: malformed row: chapter 7, but the kernel list introduces "
+                       "torch-eager in chapter 6"))
+        fail_msg("got \"%s\"", error);
+    csv_reader_free(&set);
+}
+
+/* A gpu or commit with markup reaches the tables as its characters. */
+static void test_writes_fields_as_markdown_text(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t length = 0;
+    FILE *out = open_memstream(&text, &length);
+    csv_reader_put_markdown(out, "<script>alert(1)</script> <img src=x onerror=alert(2)>");
+    fputc('|', out);
+    csv_reader_put_markdown(out, "NVIDIA H200 (a, b) 13.0-x");
+    fputc('|', out);
+    csv_reader_put_markdown(out, "a|b *c* _d_ `e` [f](g) $h$ &amp; \\ {i} ~j~ ^k^ @l #m");
+    fclose(out);
+    assert_string_equal(text, "\\<script\\>alert(1)\\</script\\> \\<img src=x onerror=alert(2)\\>"
+                              "|NVIDIA H200 (a, b) 13.0-x"
+                              "|a\\|b \\*c\\* \\_d\\_ \\`e\\` \\[f\\](g) \\$h\\$ \\&amp; \\\\ "
+                              "\\{i\\} \\~j\\~ \\^k\\^ \\@l \\#m");
+    free(text);
 }
 
 static void test_refuses_values_it_cannot_print(void **state)
@@ -283,6 +388,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_good_rows),
         cmocka_unit_test(test_refuses_malformed_rows),
+        cmocka_unit_test(test_refuses_what_it_once_took),
+        cmocka_unit_test(test_writes_fields_as_markdown_text),
         cmocka_unit_test(test_refuses_values_it_cannot_print),
         cmocka_unit_test(test_refuses_a_rate_above_its_pipes_peak),
         cmocka_unit_test(test_refuses_a_wrong_header),
