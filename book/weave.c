@@ -69,7 +69,12 @@ typedef struct {
     int count;
 } source_file;
 
-/* 0, or -1 (errno set) when the file cannot be opened. */
+/* 0, or -1 (errno set) when the file cannot be opened. Lines end in LF or
+ * CRLF (an editor on Windows saves CRLF; both read alike), and a UTF-8
+ * byte-order mark before the first line is dropped: kept, it would hide a
+ * first line's /\*md or # Title. A carriage return anywhere else (a file
+ * with CR-only line endings is one long line of them) is refused, as the
+ * lines could only be guessed. */
 static int read_lines(const char *path, source_file *source)
 {
     *source = (source_file){path, NULL, 0};
@@ -78,12 +83,22 @@ static int read_lines(const char *path, source_file *source)
     size_t room = 0;
     ssize_t length;
     while (file && (length = getline(&line, &room, file)) >= 0) {
+        int number = source->count + 1;
         if ((size_t)length != strlen(line))
-            die_at(path, source->count + 1, "holds a NUL byte; not a text file");
+            die_at(path, number, "holds a NUL byte; not a text file");
         length -= length > 0 && line[length - 1] == '\n';
+        length -= length > 0 && line[length - 1] == '\r';
+        const char *text = line;
+        if (number == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+            text += 3, length -= 3;
+        const char *stray = memchr(text, '\r', (size_t)length);
+        if (stray)
+            die_at(path, number, "a carriage return that does not end a line (column %d): "
+                   "line endings are LF or CRLF; a file saved with CR alone (classic Mac) "
+                   "must be saved again with LF", (int)(stray - text) + 1);
         if ((source->count & (source->count - 1)) == 0) /* at 0, 1, 2, 4...: double the room */
             source->lines = grown(source->lines, (2 * (size_t)source->count + 1) * sizeof(char *));
-        source->lines[source->count++] = copy_of(line, (size_t)length);
+        source->lines[source->count++] = copy_of(text, (size_t)length);
     }
     free(line);
     return file && fclose(file) == 0 ? 0 : -1;
@@ -149,6 +164,27 @@ static int list_files(const char *dir, const char *prefix, const char *suffix, c
     if (count > 1) /* qsort wants a real array, even of none */
         qsort(*names, (size_t)count, sizeof **names, by_name);
     return count;
+}
+
+/* A line that opens or closes a fenced block of Markdown (``` or ~~~). */
+static int is_fence(const char *line)
+{
+    line += strspn(line, " ") < 3 ? strspn(line, " ") : 3;
+    return strncmp(line, "```", 3) == 0 || strncmp(line, "~~~", 3) == 0;
+}
+
+/* Prose lines first..last must close every fence they open: a fence left
+ * open would make the rest of the page code (and the weaver would read the
+ * following prose as the fence's content). */
+static void check_fences_closed(const source_file *source, int first, int last, const char *end)
+{
+    int opened = 0;
+    for (int n = first; n <= last; n++)
+        if (is_fence(source->lines[n - 1]))
+            opened = opened ? 0 : n;
+    if (opened)
+        die_at(source->path, opened, "this fence (```) is not closed before %s: close it with "
+               "a line of ```", end);
 }
 
 /* ------------------------------------------------------------ placeholders */
@@ -342,6 +378,9 @@ static piece_list scan_markers(const source_file *source)
             die_at(path, n, "malformed marker: write exactly // book:hide or // book:show, alone "
                    "on its line");
         } else if (state == IN_PROSE && line_is(line, "*/")) {
+            char end[64];
+            snprintf(end, sizeof end, "the prose block ends at line %d", n);
+            check_fences_closed(source, opened + 1, n - 1, end);
             add_piece(&list, PIECE_PROSE, opened + 1, n - 1);
             state = IN_CODE;
             code_start = n + 1;
@@ -400,12 +439,6 @@ static int heading_level(const char *line)
 {
     int level = (int)strspn(line, "#");
     return level >= 1 && level <= 6 && (line[level] == ' ' || line[level] == '\0') ? level : 0;
-}
-
-static int is_fence(const char *line)
-{
-    line += strspn(line, " ") < 3 ? strspn(line, " ") : 3;
-    return strncmp(line, "```", 3) == 0 || strncmp(line, "~~~", 3) == 0;
 }
 
 /* How a file's headings are woven: moved down `shift` levels (the appendix
@@ -688,6 +721,7 @@ int main(int argc, char **argv)
         weave_chapter(out, inputs[0], exercises_dir, solutions_dir);
     } else {
         source_file prose = load_source(inputs[0]);
+        check_fences_closed(&prose, 1, prose.count, "the end of the file");
         for (int n = 1, in_fence = 0; n <= prose.count; n++) {
             in_fence ^= is_fence(prose.lines[n - 1]);
             weave_prose_line(out, prose.lines[n - 1], inputs[0], n, (heading_style){0, 0}, in_fence);

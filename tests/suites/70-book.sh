@@ -139,6 +139,41 @@ expect_output "a code block's fence outgrows the backticks in it" '^```` \{\.cud
 expect_output "a figure placeholder brings in the plot" '^!\[The progress-trimul plot\]\(.*progress-trimul\.svg\)' \
     cat $scratch/good.md
 
+# ------------------------------------------------------------ line endings
+# A chapter saved with a UTF-8 byte-order mark or with CRLF line endings is
+# read as the same chapter saved plainly; one with CR-only line endings is
+# refused with its file and line (it is one long line), as is a ``` fence
+# left open in prose. The chapters are written here, byte by byte.
+encodings=$scratch/encodings
+mkdir -p $encodings/chapters/02-bom $encodings/chapters/02-crlf $encodings/chapters/02-cr-only
+encoded_chapter() {  # encoded_chapter TITLE: a small chapter with a placeholder, LF endings
+    printf '/*md\n# %s\n\nNaive takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms.\n*/\n#include <stdio.h>\n\n__global__ void encoded_kernel(float *out) { out[0] = 1.0f; }\n' "$1"
+}
+{ printf '\357\273\277'; encoded_chapter "A chapter that starts with a byte-order mark"; } \
+    > $encodings/chapters/02-bom/bom.cu
+encoded_chapter "A chapter with CRLF line endings" | sed 's/$/\r/' > $encodings/chapters/02-crlf/crlf.cu
+encoded_chapter "A chapter with CR line endings" | tr '\n' '\r' > $encodings/chapters/02-cr-only/cr-only.cu
+for name in bom crlf; do
+    "${fixture_weave[@]}" chapter $encodings/chapters/02-$name/$name.cu > $encodings/$name.md 2> $encodings/$name.err
+    expect_status "a chapter with a ${name^^}: woven, no warning" 0 \
+        sh -c "test -s $encodings/$name.md && test ! -s $encodings/$name.err"
+    expect_output "... its title read as its title" "^# A chapter (that starts with a byte-order mark|with CRLF line endings)$" \
+        head -n 1 $encodings/$name.md
+    expect_output "... its placeholder filled, in prose" "^Naive takes 3\.90 ms\.$" cat $encodings/$name.md
+    expect_output "... its #include hidden, its code shown" "^__global__ void encoded_kernel" cat $encodings/$name.md
+    expect_status "... and no carriage return or byte-order mark left" 1 grep -q $'\r\|\xef\xbb\xbf' $encodings/$name.md
+done
+expect_failure "a chapter with CR-only line endings is refused with its file and line" \
+    "02-cr-only/cr-only\.cu:1: a carriage return that does not end a line" \
+    "${fixture_weave[@]}" chapter $encodings/chapters/02-cr-only/cr-only.cu
+expect_failure "a fence left open in a chapter's prose is refused at the fence" \
+    "02-open-fence/open-fence\.cu:7: this fence \(\`\`\`\) is not closed before the prose block ends at line 9" \
+    "${fixture_weave[@]}" chapter $fixtures/chapters/02-open-fence/open-fence.cu
+printf 'Front matter.\n\n~~~\nnot closed\n' > $encodings/open-fence.md
+expect_failure "a fence left open in a prose file is refused at the fence" \
+    "open-fence\.md:3: this fence .* is not closed before the end of the file" \
+    "${fixture_weave[@]}" prose $encodings/open-fence.md
+
 # ------------------------------------------------------------ what must fail
 # make book draws the plots (gnuplot) and checks for pandoc before it weaves,
 # so without them these cases cannot reach the weaver: skipped, with the reason.
@@ -156,6 +191,10 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
         broken_book no-row $fixtures/chapters/02-no-row/no-row.cu
     expect_failure "make book fails: a placeholder with an unknown field" "bad-field\.cu:4: .*unknown field" \
         broken_book bad-field $fixtures/chapters/02-bad-field/bad-field.cu
+    expect_failure "make book fails: a fence left open in prose" \
+        "open-fence\.cu:7: this fence" broken_book open-fence $fixtures/chapters/02-open-fence/open-fence.cu
+    expect_failure "make book fails: CR-only line endings" \
+        "cr-only\.cu:1: a carriage return" broken_book cr-only $encodings/chapters/02-cr-only/cr-only.cu
     expect_failure "make book fails: a second '# ' title in a chapter's other file" \
         "02-second-title/part\.cu:2: a '# ' heading: the chapter's one title is in" \
         broken_book second-title $fixtures/chapters/02-second-title/second-title.cu
@@ -195,10 +234,59 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
     malformed "an unclosed quote" "2,naive,trimul,\"B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
         "a quoted field is never closed"
     malformed "an empty line" "" "an empty line"
+    # rows the reader once took
+    date_row="2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,Fixture H200,13.0,fixture"
+    malformed "a day not in the calendar" "$date_row,2026-02-31" "date \"2026-02-31\" is not a day of the calendar"
+    malformed "a date in the future" "$date_row,9999-12-31" "date \"9999-12-31\" is after today \(UTC\)"
+    malformed "a chapter other than the list gives" "99,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+        "chapter 99, but the kernel list introduces naive in chapter 2"
+    malformed "a hexadecimal time" "2,naive,trimul,B=8 T=256 C=768 NH=12,0x1p-1,0.4,0.6,100.0,10.0,$row_tail" \
+        "median_ms \"0x1p-1\" is not a number"
+    malformed "a size past int" \
+        "2,naive,trimul,B=8 T=99999999999999999999999 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+        "shape .*: a size is larger than 2147483647"
+    malformed "a line break in the gpu" \
+        "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,\"Fixture\n# H200\",13.0,fixture,2025-01-02" \
+        "gpu holds a control character"
     mkdir -p $scratch/bad-header
     sed '1s/gbps/gb_per_s/' $fixtures/data/trimul.csv > $scratch/bad-header/trimul.csv
     expect_failure "make book fails on a CSV with the wrong header" \
         "bad-header/trimul\.csv:1: the first line is not the header" broken_book header "" $scratch/bad-header
+fi
+
+# ------------------------------------------------------------ markup in the CSV's text
+# A card's name and a commit are text from the CSV: a <script> or an <img
+# onerror=...> there reaches the tables and the prose as characters, never
+# as HTML. The fixture data plus a commit with a script on a headline row
+# and the newest row from a card named like an image tag; a chapter shows
+# both through placeholders.
+markup=$scratch/markup
+mkdir -p $markup/data $markup/chapters/01-markup
+cp $fixtures/data/msa.csv $markup/data/
+awk 'NR == 27 { sub(/,fixture,/, ",<script>alert(1)</script>,") } { print }
+     END { print "3,registers,trimul,B=1 T=128 C=64 NH=1,0.5,0.4,0.6,100.0,10.0,<img src=x onerror=alert(2)>,13.0,x,2025-01-03" }' \
+    $fixtures/data/trimul.csv > $markup/data/trimul.csv
+printf '/*md\n# Markup\n\nOn the {{gpu|registers|B=1 T=128 C=64 NH=1}}, at {{commit|shared+swizzle|B=8 T=1024 C=768 NH=12}}.\n*/\n' \
+    > $markup/chapters/01-markup/markup.cu
+for table in headline all; do
+    $results table $table --data $markup/data --kernels $fixture_kernels > $markup/$table.md 2>&1
+done
+$weave chapter --data $markup/data --kernels $fixture_kernels $markup/chapters/01-markup/markup.cu \
+    > $markup/chapter.md 2>&1
+expect_status "markup in a commit: the headline table escapes it" 0 \
+    grep -qF '(commits fixture and \<script\>alert(1)\</script\>)' $markup/headline.md
+expect_status "markup in a card's name: the table of all results escapes it" 0 \
+    grep -qF '\<img src=x onerror=alert(2)\>, CUDA 13.0' $markup/all.md
+expect_status "markup in the prose: placeholders escape it" 0 \
+    grep -qxF 'On the \<img src=x onerror=alert(2)\>, at \<script\>alert(1)\</script\>.' $markup/chapter.md
+expect_status "... and nothing of it is a tag in Markdown" 1 \
+    grep -Eq '(^|[^\])<(script|img)' $markup/headline.md $markup/all.md $markup/chapter.md
+if ! tool_missing "markup rendered by pandoc" pandoc; then
+    cat $markup/headline.md $markup/all.md $markup/chapter.md | pandoc -f markdown -t html > $markup/page.html
+    expect_status "markup rendered by pandoc: no <script> and no <img> tag in the HTML" 1 \
+        grep -Eq '<script|<img' $markup/page.html
+    expect_output "... but their text, escaped" '&lt;script&gt;alert\(1\)&lt;/script&gt;.*|&lt;img src=x onerror=alert\(2\)&gt;' \
+        cat $markup/page.html
 fi
 
 # ------------------------------------------------------------ numbers it cannot print
@@ -265,10 +353,12 @@ for chapter in chapters/[0-9][0-9]-*/*.cu; do
     sanitized "$chapter, with its exercises and solutions" "${asan_weave[@]}" chapter \
         --exercises exercises --solutions solutions "$chapter"
 done
-for chapter in $fixtures/chapters/*/*.cu; do
+for chapter in $fixtures/chapters/*/*.cu $encodings/chapters/*/*.cu; do
     sanitized "the fixture $chapter" $asan/weave chapter --data $fixtures/data --kernels $fixture_kernels \
         --figures $scratch/asan-figures --exercises $fixtures/exercises --solutions $fixtures/solutions "$chapter"
 done
+sanitized "the fixture $encodings/open-fence.md" $asan/weave prose --data $fixtures/data \
+    --kernels $fixture_kernels $encodings/open-fence.md
 sanitized "the fixtures' appendix of the roads not taken" $asan/weave tried --data $fixtures/data \
     --kernels $fixture_kernels $fixtures/chapters/*/*.cu
 for dir in $scratch/unprintable-* $scratch/bad-csv-* $scratch/bad-header; do
