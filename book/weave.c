@@ -189,6 +189,52 @@ static void check_fences_closed(const source_file *source, int first, int last, 
 
 /* ------------------------------------------------------------ placeholders */
 
+/* The cards that measured a problem, in the order the book shows them
+ * (csv_reader_cards: the newest card measured in full first); read once. */
+static const char *const *cards_of(const char *problem)
+{
+    static struct {
+        const char *problem;
+        const char **cards;
+    } known[4];
+    int k = 0, full;
+    while (k < 4 && known[k].problem && strcmp(known[k].problem, problem) != 0)
+        k++;
+    if (k == 4)
+        die_at("weave", 0, "more problems than the weaver keeps cards for");
+    if (!known[k].problem && csv_reader_cards(&results, &kernels, problem, &known[k].cards, &full) < 0)
+        die_at("weave", 0, "out of memory");
+    known[k].problem = problem;
+    return known[k].cards;
+}
+
+/* A measured number that comes from another card than the one the book
+ * shows (that card lacks the row, or the baseline's, or the peak) says so
+ * in a footnote: the reader of a book measured on a Tesla T4 learns that a
+ * tensor-core kernel's time is the H200's. */
+static void put_other_card_note(FILE *out, const result_row *row, const char *book_card,
+                                const char *kernel, const char *baseline, const char *shape,
+                                const kernel_entry *peak_of)
+{
+    const char *missing = kernel; /* what the book's card lacks */
+    if (baseline && csv_reader_newest(&results, kernel, shape, book_card))
+        missing = baseline;
+    fputs("^[Measured on the ", out);
+    csv_reader_put_markdown(out, row->field[RESULT_GPU]);
+    fputs("; the ", out);
+    csv_reader_put_markdown(out, book_card);
+    fputs(", whose numbers this book shows, ", out);
+    if (peak_of && csv_reader_newest(&results, kernel, shape, book_card)) {
+        fprintf(out, "has no known %s peak.]", gpu_pipe_name(peak_of->pipe));
+    } else {
+        fputs("has no row of ", out);
+        csv_reader_put_markdown(out, missing);
+        fputs(" at ", out);
+        csv_reader_put_markdown(out, shape);
+        fputs(".]", out);
+    }
+}
+
 /* Fills one placeholder, the text between {{ and }}, into out. */
 static void fill_placeholder(FILE *out, const char *inside, const char *path, int line)
 {
@@ -216,26 +262,38 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         die_at(path, line, "placeholder {{%s}}: expected {{%s}}", inside,
                is_speedup ? "speedup|KERNEL|BASELINE|SHAPE" : "FIELD|KERNEL|SHAPE");
     const char *shape = part[count - 1];
-    const result_row *row = csv_reader_newest(&results, part[1], shape, NULL);
-    if (!row)
+    const result_row *any = csv_reader_newest(&results, part[1], shape, NULL);
+    if (!any)
         die_at(path, line, "placeholder {{%s}}: no row for kernel \"%s\" at shape \"%s\" in %s%s",
                inside, part[1], shape, results.dir, results.file_count ? "" : " (no CSV file there)");
 
+    /* The card: the first in the book's order of the kernel's problem that
+     * has what the placeholder needs (the row; for a speedup the baseline's
+     * row too, on the same card: a speedup across cards means nothing; for a
+     * share of peak, a known peak of the kernel's pipe). */
+    const char *const *cards = cards_of(any->field[RESULT_PROBLEM]);
+    const kernel_entry *entry = &kernels.entries[any->kernel];
+    const result_row *row = NULL, *base = NULL;
+    for (int c = 0; cards[c] && !row; c++) {
+        row = csv_reader_newest(&results, part[1], shape, cards[c]);
+        base = row && is_speedup ? csv_reader_newest(&results, part[2], shape, cards[c]) : NULL;
+        if ((is_speedup && !base) || (is_peak && row && kernel_peak_gflops(entry, cards[c]) == 0))
+            row = NULL;
+    }
+    if (!row && is_speedup)
+        die_at(path, line, "placeholder {{%s}}: no card has rows of both \"%s\" and the baseline "
+               "\"%s\" at shape \"%s\" (the newest \"%s\" is %s:%d, on the %s)", inside, part[1],
+               part[2], shape, part[1], any->file, any->line, any->field[RESULT_GPU]);
+    if (!row)
+        die_at(path, line, "placeholder {{%s}}: no %s peak known for the \"%s\" of %s:%d "
+               "(common/gpu_peaks.c lists the cards)", inside, gpu_pipe_name(entry->pipe),
+               any->field[RESULT_GPU], any->file, any->line);
+
     double value = -1; /* a number to print as the book prints measurements */
-    if (is_speedup) { /* on the same card: a speedup across cards means nothing */
-        const result_row *base = csv_reader_newest(&results, part[2], shape, row->field[RESULT_GPU]);
-        if (!base)
-            die_at(path, line, "placeholder {{%s}}: no row for the baseline \"%s\" at shape \"%s\" "
-                   "on the %s, the card of %s:%d", inside, part[2], shape, row->field[RESULT_GPU],
-                   row->file, row->line);
+    if (is_speedup) {
         value = base->median_ms / row->median_ms;
     } else if (is_peak) { /* against the peak of the kernel's own pipe */
-        const kernel_entry *entry = &kernels.entries[row->kernel];
         double peak = kernel_peak_gflops(entry, row->field[RESULT_GPU]);
-        if (peak == 0)
-            die_at(path, line, "placeholder {{%s}}: no %s peak known for the \"%s\" of %s:%d "
-                   "(common/gpu_peaks.c lists the cards)", inside, gpu_pipe_name(entry->pipe),
-                   row->field[RESULT_GPU], row->file, row->line);
         fprintf(out, "%.1f", 100.0 * row->gflops / peak); /* at most 100: the reader checks */
     } else if (column >= RESULT_MEDIAN_MS && column <= RESULT_GBPS) {
         value = csv_reader_number(row, (result_field)column);
@@ -247,6 +305,9 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         die_at(path, line, "placeholder {{%s}}: %g, from %s:%d, cannot be printed", inside, value,
                row->file, row->line);
     fputs(value >= 0 ? number : "", out);
+    if ((value >= 0 || is_peak) && strcmp(row->field[RESULT_GPU], cards[0]) != 0)
+        put_other_card_note(out, row, cards[0], part[1], is_speedup ? part[2] : NULL, shape,
+                            is_peak ? entry : NULL);
     free(copy);
 }
 

@@ -352,6 +352,80 @@ static void test_newest_of_each_kernel_and_shape_on_a_card(void **state)
     csv_reader_free(&set);
 }
 
+/* The book's order of the cards: those measured in full (every headline
+ * kernel some card measured at the default size that the card can run),
+ * the newest first, then the others. One row from an unknown card comes
+ * last; a card without a kernel it could run does not lead. */
+static void test_cards_in_the_books_order(void **state)
+{
+    (void)state;
+    result_set set;
+    char error[1024] = "";
+    const char *full_h200 =
+        "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,1,1,1,1,1,NVIDIA H200,13.0,a,2025-01-02\n"
+        "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,NVIDIA H200,13.0,a,2025-01-02\n"
+        "8,tf32,trimul,B=8 T=1024 C=768 NH=12,1,1,1,1,1,NVIDIA H200,13.0,a,2025-01-02\n";
+    char body[2048];
+    snprintf(body, sizeof body, "%s"
+             "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,2,2,2,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "8,tf32,trimul,B=8 T=1024 C=768 NH=12,2,2,2,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,3,3,3,1,1,Tesla T4,13.0,c,2025-01-05\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,Tesla T4,13.0,c,2025-01-05\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,Mystery GPU,13.0,d,2025-01-06\n",
+             full_h200);
+    if (read_csv(body, &set, error, sizeof error) != 0)
+        fail_msg("%s", error);
+    const char **cards;
+    int full, count = csv_reader_cards(&set, &kernels, "trimul", &cards, &full);
+    assert_int_equal(count, 4);
+    assert_int_equal(full, 3); /* the T4 cannot run tf32 (sm_80), so it is not asked for it */
+    assert_string_equal(cards[0], "Tesla T4");
+    assert_string_equal(cards[1], "NVIDIA GeForce RTX 4090");
+    assert_string_equal(cards[2], "NVIDIA H200");
+    assert_string_equal(cards[3], "Mystery GPU");
+    assert_null(cards[4]);
+    free(cards);
+    assert_int_equal(csv_reader_cards(&set, &kernels, "msa", &cards, &full), 0);
+    assert_null(cards[0]);
+    free(cards);
+    csv_reader_free(&set);
+
+    /* a newer card that lacks a kernel it could run comes after the full one */
+    snprintf(body, sizeof body, "%s"
+             "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,2,2,2,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,Mystery GPU,13.0,d,2025-01-06\n",
+             full_h200);
+    if (read_csv(body, &set, error, sizeof error) != 0)
+        fail_msg("%s", error);
+    count = csv_reader_cards(&set, &kernels, "trimul", &cards, &full);
+    assert_int_equal(count, 3);
+    assert_int_equal(full, 1);
+    assert_string_equal(cards[0], "NVIDIA H200");
+    assert_string_equal(cards[1], "NVIDIA GeForce RTX 4090"); /* two headline rows */
+    assert_string_equal(cards[2], "Mystery GPU");             /* one */
+    free(cards);
+    csv_reader_free(&set);
+}
+
+static void test_which_card_runs_which_kernel(void **state)
+{
+    (void)state;
+    kernel_entry simt = {.needs_major = 7, .needs_minor = 5};
+    kernel_entry tensor = {.needs_major = 8, .needs_minor = 0};
+    kernel_entry hopper = {.needs_major = 9, .needs_minor = 0, .needs_arch_specific = 1};
+    assert_true(csv_reader_card_runs("Tesla T4", &simt));
+    assert_false(csv_reader_card_runs("Tesla T4", &tensor));
+    assert_true(csv_reader_card_runs("NVIDIA A100-SXM4-80GB", &tensor));
+    assert_false(csv_reader_card_runs("NVIDIA A100-SXM4-80GB", &hopper));
+    assert_false(csv_reader_card_runs("NVIDIA GeForce RTX 4090", &hopper));
+    assert_true(csv_reader_card_runs("NVIDIA H100 80GB HBM3", &hopper));
+    assert_false(csv_reader_card_runs("NVIDIA B200", &hopper)); /* sm_90a code runs on 9.0 alone */
+    assert_true(csv_reader_card_runs("NVIDIA B200", &tensor));
+    assert_true(csv_reader_card_runs("Mystery GPU", &hopper)); /* unknown: asked for everything */
+}
+
 static void test_reads_a_folder_in_name_order(void **state)
 {
     (void)state;
@@ -396,6 +470,8 @@ int main(void)
         cmocka_unit_test(test_accepts_an_msa_mask_and_any_kernel_without_a_list),
         cmocka_unit_test(test_newest_row_by_date_then_place),
         cmocka_unit_test(test_newest_of_each_kernel_and_shape_on_a_card),
+        cmocka_unit_test(test_cards_in_the_books_order),
+        cmocka_unit_test(test_which_card_runs_which_kernel),
         cmocka_unit_test(test_reads_a_folder_in_name_order),
         cmocka_unit_test(test_formats_three_significant_digits),
     };

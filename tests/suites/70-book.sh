@@ -460,6 +460,78 @@ expect_output "all results: a graph replay right after its kernel, with its kern
 expect_output "the real headline table: at most 20 rows" "^([0-9]|1[0-9]|20)$" sh -c \
     "$results table headline | grep -c '^| [0-9]'"
 
+# ------------------------------------------------------------ your card, your book
+# After make bench on a student's card, the tables show that card's numbers
+# first and the H200's after them, for comparison; the plots draw that card;
+# the prose takes that card's rows, and another card's, with a footnote,
+# where that card has none. A card with too few rows (one row of an unknown
+# card, newer than all) never takes over; nor does a card that lacks a
+# headline kernel it could have run. The fixture data plus the same headline
+# rows measured on an RTX 4090 (twice the times), and a newer row from a
+# card the peaks table does not know.
+cards=$scratch/cards
+mkdir -p $cards/full $cards/partial $cards/chapters/01-cards
+student_rows() {  # student_rows DIR SKIP: the fixture's default-size rows of the headline kernels
+                  # (but SKIP), as an RTX 4090 measured them, into DIR/trimul.new and DIR/msa.new
+    awk -F, -v OFS=, -v out="$1" -v skip="$2" 'FNR > 1 && ($4 == "B=8 T=1024 C=768 NH=12" || $4 == "B=1 S=512 N=256 D=256 H=8") &&
+        $10 ~ /Fixture H200/ && $2 !~ /^shared$|^shared\+unrolled$|\+graph$|^torch/ && $2 != skip && !seen[$2 $4]++ {
+            for (k = 5; k <= 7; k++) $k = sprintf("%.6f", 2 * $k)
+            $8 = sprintf("%.1f", $8 / 2); $9 = sprintf("%.1f", $9 / 2)
+            $10 = "NVIDIA GeForce RTX 4090"; $11 = "13.0"; $12 = "student"; $13 = "2025-01-05"
+            print > (out "/" (FILENAME ~ /msa/ ? "msa" : "trimul") ".new")
+        }' $fixtures/data/trimul.csv $fixtures/data/msa.csv
+}
+mystery='2,naive,trimul,B=8 T=1024 C=768 NH=12,5.0,4.9,5.1,1290.0,55.0,Mystery GPU,13.0,one-row,2025-01-06'
+for kind in full partial; do
+    student_rows $cards/$kind "$([ $kind = partial ] && echo tf32)"
+    for problem in trimul msa; do
+        cat $fixtures/data/$problem.csv $cards/$kind/$problem.new > $cards/$kind/$problem.csv
+        rm $cards/$kind/$problem.new
+    done
+    echo "$mystery" >> $cards/$kind/trimul.csv
+    $results table headline --data $cards/$kind --kernels $fixture_kernels > $cards/$kind/headline.md 2>&1
+    $results table all --data $cards/$kind --kernels $fixture_kernels > $cards/$kind/all.md 2>&1
+done
+expect_output "your card: the headline shows the student's card first" \
+    "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12, the champions and each chapter's best kernel\. NVIDIA GeForce RTX 4090, CUDA 13\.0, measured 2025-01-05" \
+    cat $cards/full/headline.md
+expect_output "... its numbers (naive twice the fixture's 3.90 ms)" "^\| 2 \| naive \| 7\.80 \|" cat $cards/full/headline.md
+expect_output "... then the H200's, for comparison" \
+    "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12 on another card, for comparison\. Fixture H200 \(invented numbers\)" \
+    cat $cards/full/headline.md
+cards_in() {  # the card of each table of a Markdown file, in order, one word each
+    grep '^\*\*' "$1" | grep -oE '(RTX 4090|H200 \(invented numbers\)|Mystery GPU), CUDA' |
+        sed -E 's/.*(RTX|H200|Mystery).*/\1/' | paste -sd ' '
+}
+expect_output "... for both problems: two tables each, the student's card first" \
+    "^RTX H200 RTX H200$" cards_in $cards/full/headline.md
+expect_output "... each card's share of peak against its own peaks" \
+    "FP32 peak of the NVIDIA GeForce RTX 4090, 82\.6 TFLOP/s, .*dense TF32 peak, 82\.6 TFLOP/s" cat $cards/full/headline.md
+expect_status "one row from an unknown card takes over nothing in the headline" 1 grep -q 'Mystery GPU' $cards/full/headline.md
+expect_output "... but is in the table of all results, after the cards measured in full" \
+    "^RTX H200 Mystery RTX H200$" cards_in $cards/full/all.md
+expect_output "a newer card without a kernel it could run (tf32) does not take over the triangle" \
+    "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12, the champions and each chapter's best kernel\. Fixture H200" \
+    cat $cards/partial/headline.md
+expect_status "... nor shows beside it" 1 grep -q 'The triangle.*RTX 4090' $cards/partial/headline.md
+expect_output "... while the MSA layer, measured in full on it, shows it first" \
+    "^\*\*MSA gated attention\*\* at B=1 S=512 N=256 D=256 H=8, the champions and each chapter's best kernel\. NVIDIA GeForce RTX 4090" \
+    cat $cards/partial/headline.md
+mkdir -p $cards/plots
+$results plotdata --data $cards/full --kernels $fixture_kernels --out $cards/plots 2>/dev/null
+expect_output "the plots draw the student's card" "^gpu = 'NVIDIA GeForce RTX 4090'$" cat $cards/plots/trimul.vars.gp
+printf '%s\n' '/*md' '# Cards' '' \
+    'On the {{gpu|naive|B=8 T=1024 C=768 NH=12}}, naive takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms,' \
+    '{{speedup|tf32|naive|B=8 T=1024 C=768 NH=12}} times as long as tf32 ({{peak_pct|tf32|B=8 T=1024 C=768 NH=12}} %);' \
+    'at T=256 it takes {{median_ms|naive|B=8 T=256 C=768 NH=12}} ms.' '*/' > $cards/chapters/01-cards/cards.cu
+$weave --data $cards/full --kernels $fixture_kernels chapter $cards/chapters/01-cards/cards.cu > $cards/chapter.md 2>&1
+expect_output "the prose takes the student's card, not the newer unknown one" \
+    "^On the NVIDIA GeForce RTX 4090, naive takes 7\.80 ms,$" cat $cards/chapter.md
+expect_output "... its speedups and shares of peak too" "^41\.1 times as long as tf32 \(41\.1 %\);$" cat $cards/chapter.md
+expect_output "... and another card's row where it has none, with a footnote naming both" \
+    "^at T=256 it takes 0\.332\^\[Measured on the Fixture H200 \(invented numbers\); the NVIDIA GeForce RTX 4090, whose numbers this book shows, has no row of naive at B=8 T=256 C=768 NH=12\.\] ms\.$" \
+    cat $cards/chapter.md
+
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
