@@ -566,6 +566,12 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots with no data at all succeeds" 0 \
         book_make plots plots WORKBOOK_DATA=$scratch/no-such-folder
     expect_status "... and draws nothing" 0 test ! -s $scratch/plots/plots/index
+    mkdir -p $scratch/markup-plot-data
+    sed 's/Fixture H200 (invented numbers)/Fixture H200 <b>bold<\/b> \& more/' $fixtures/data/trimul.csv \
+        > $scratch/markup-plot-data/trimul.csv
+    book_make markup-plot plots WORKBOOK_DATA=$scratch/markup-plot-data > /dev/null 2>&1
+    expect_status "markup in a card's name: the plots' captions escape it" 0 \
+        grep -qF 'Measured on the Fixture H200 \<b\>bold\</b\> \& more, ' $scratch/markup-plot/plots/sweep.md
 fi
 
 # ------------------------------------------------------------ the book, from fixtures
@@ -711,6 +717,67 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
             grep -q 'figure 1 of 1 shows no image' $broken_log &&
             grep -q '1 of 1 code blocks cut their lines off' $broken_log"
     fi
+fi
+
+# ------------------------------------------------------------ an interrupted make book
+# Ctrl-C at any moment of make book leaves the committed files whole: every
+# file is written under a temporary name in its folder and renamed when
+# complete, and the temporary files are removed on the way out. The real
+# make book is interrupted in its first 0.35 s (as the report that found
+# plots/png/msa.png deleted and sweep.png half drawn did), while gnuplot
+# draws the first plot and the middle one, right after it drew the last one
+# (before the rename), and later, in the weave or pandoc; after each, git's
+# view of plots/ and every PNG are as before and no temporary file is left.
+# The interrupt is SIGINT to the whole process group, as a terminal sends
+# it: make runs in a session of its own (setsid) and a gnuplot put first in
+# PATH sends it at its call number INTERRUPT_AT. The book in book/out is
+# kept aside and put back afterwards.
+if [ -s book/out/workbook.html ] && ! tool_missing "an interrupted make book" gnuplot &&
+   ! tool_missing "an interrupted make book" setsid; then
+    interrupts=$scratch/interrupts
+    rm -rf "$interrupts" && mkdir -p "$interrupts/bin" "$interrupts/kept"
+    real_gnuplot=$(command -v gnuplot)
+    {
+        echo '#!/bin/sh'
+        echo '# INTERRUPT_AT=N:during interrupts during call N, N:after once call N is done'
+        echo "calls=\$(( \$(cat $interrupts/calls 2>/dev/null || echo 0) + 1 ))"
+        echo "echo \$calls > $interrupts/calls"
+        echo 'case $INTERRUPT_AT in'
+        echo "    \$calls:during) ( sleep 0.05; kill -INT 0 ) & exec $real_gnuplot \"\$@\" ;;"
+        echo "    \$calls:after) $real_gnuplot \"\$@\"; kill -INT 0; exit 130 ;;"
+        echo 'esac'
+        echo "exec $real_gnuplot \"\$@\""
+    } > "$interrupts/bin/gnuplot"
+    chmod +x "$interrupts/bin/gnuplot"
+    cp -p book/out/workbook.* "$interrupts/kept/"
+    tree_state() {  # what must not change: git's view of plots/, every PNG's bytes, no temporary file
+        git status --short --untracked-files=all plots
+        sha256sum plots/png/*.png
+        find plots book/out -name '*.partial'
+    }
+    tree_state > "$interrupts/before"
+    plot_count=$(wc -l < plots/out/index)
+    interrupted() {  # interrupted NAME COMMAND...: COMMAND is interrupted; the tree must be as before
+        local name="an interrupted make book leaves the committed files whole: $1"; shift
+        local log; log=$(log_of "$name")
+        rm -f "$interrupts/calls"
+        "$@" >"$log" 2>&1
+        local status=$?
+        tree_state > "$interrupts/after"
+        if [ "$status" -eq 0 ]; then fail "$name" "make book was not interrupted" "$log"
+        elif ! cmp -s "$interrupts/before" "$interrupts/after"; then
+            diff "$interrupts/before" "$interrupts/after" >> "$log"
+            fail "$name" "the tree changed" "$log"
+        else pass "$name"; fi
+    }
+    interrupted "after 0.35 s" timeout -s INT 0.35 make --no-print-directory book
+    for point in 1:during $((plot_count / 2 + 1)):during $plot_count:after; do
+        interrupted "gnuplot's call ${point/:/, }" env PATH="$interrupts/bin:$PATH" \
+            INTERRUPT_AT=$point setsid -w make --no-print-directory book
+    done
+    interrupted "after 3 s" timeout -s INT 3 make --no-print-directory book
+    interrupted "after 12 s" timeout -s INT 12 make --no-print-directory book
+    cp -p "$interrupts/kept/"workbook.* book/out/
 fi
 
 # ------------------------------------------------------------ accuracy placeholders
