@@ -20,7 +20,10 @@
 #
 # A failed build leaves no book in OUT: the old one is removed first (make
 # book removes it too, before it draws the plots), and the new files are
-# rendered in WORK and moved into OUT only when all three were made.
+# rendered under temporary names in OUT (.workbook.html.partial, ...) and
+# renamed only when all three were made; an interrupted or failed build
+# removes its temporary files on the way out. (WORK is emptied at every
+# start, so what is half written there never outlives the build.)
 set -euo pipefail
 
 edition=workbook
@@ -38,11 +41,14 @@ if ! command -v pandoc >/dev/null; then
     echo "make book: pandoc is missing (make deps installs it)" >&2
     exit 1
 fi
-rendered="$WORK/rendered"
 tables="$WORK/tables"
 unplaced="$WORK/unplaced"  # the plots no chapter places: the appendix's {{figures}}
-rm -rf "$rendered" "$tables" "$unplaced"
-mkdir -p "$WORK" "$OUT" "$rendered" "$tables"
+rm -rf "$WORK/rendered" "$tables" "$unplaced"
+mkdir -p "$WORK" "$OUT" "$tables"
+rendered() { printf '%s/.%s.%s.partial' "$OUT" "$edition" "$1"; }  # rendered FORMAT
+trap 'rm -f "$(rendered html)" "$(rendered epub)" "$(rendered pdf)"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # pandoc numbers the chapters in the order they come; say so if a number is skipped
 expected=1
@@ -97,11 +103,13 @@ if [ "$edition" = workbook-instructor ]; then
     common+=(--metadata subtitle="Instructor's edition, with the solutions")
 fi
 
-pandoc "$markdown" "${common[@]}" --standalone --self-contained --mathml \
-    --output "$rendered/$edition.html"
-pandoc "$markdown" "${common[@]}" --mathml --output "$rendered/$edition.epub"
-pandoc "$markdown" "${common[@]}" --mathml --pdf-engine=weasyprint --output "$rendered/$edition.pdf"
+# pandoc picks the writer from --to, not from the temporary names
+pandoc "$markdown" "${common[@]}" --standalone --self-contained --mathml --to html \
+    --output "$(rendered html)"
+pandoc "$markdown" "${common[@]}" --mathml --to epub --output "$(rendered epub)"
+pandoc "$markdown" "${common[@]}" --mathml --pdf-engine=weasyprint --to pdf \
+    --output "$(rendered pdf)"
 for format in html epub pdf; do
-    mv "$rendered/$edition.$format" "$OUT/$edition.$format"
+    mv -f "$(rendered $format)" "$OUT/$edition.$format"
     echo "book: $OUT/$edition.$format"
 done

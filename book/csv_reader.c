@@ -4,13 +4,16 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness/csv.h"
+#include "harness/numbers.h"
 
 const char *const result_field_names[RESULT_FIELD_COUNT] = {
     "chapter", "kernel", "problem", "shape", "median_ms", "min_ms", "max_ms",
@@ -50,26 +53,31 @@ static int append(growing_text *value, const char *text, size_t length)
     return 0;
 }
 
-static int parse_number(const char *text, double *value)
+/* A day of the calendar, YYYY-MM-DD, from 2000 to today (UTC: a row is
+ * dated when it is measured, so a later date is a wrong clock or a typed
+ * row). NULL, or what is wrong. */
+static const char *date_problem(const char *date)
 {
-    char *end;
-    errno = 0;
-    *value = strtod(text, &end);
-    return *text && !isspace((unsigned char)*text) && *end == '\0' && errno == 0 &&
-           isfinite(*value);
-}
-
-static int valid_date(const char *date)
-{
-    int year, month, day;
+    static const int days_in[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (strlen(date) != 10 || date[4] != '-' || date[7] != '-')
-        return 0;
+        return "is not a date YYYY-MM-DD";
     for (int k = 0; k < 10; k++)
         if (k != 4 && k != 7 && !isdigit((unsigned char)date[k]))
-            return 0;
-    if (sscanf(date, "%4d-%2d-%2d", &year, &month, &day) != 3)
-        return 0;
-    return year >= 2000 && month >= 1 && month <= 12 && day >= 1 && day <= 31;
+            return "is not a date YYYY-MM-DD";
+    int year = atoi(date), month = atoi(date + 5), day = atoi(date + 8);
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (year < 2000 || month < 1 || month > 12)
+        return "is not a date YYYY-MM-DD from 2000 on";
+    if (day < 1 || day > days_in[month - 1] + (month == 2 && leap))
+        return "is not a day of the calendar";
+    char today[16] = "";
+    time_t now = time(NULL);
+    struct tm utc;
+    if (now != (time_t)-1 && gmtime_r(&now, &utc))
+        strftime(today, sizeof today, "%Y-%m-%d", &utc);
+    if (*today && strcmp(date, today) > 0)
+        return "is after today (UTC): a row is dated when it is measured";
+    return NULL;
 }
 
 /* "B=8 T=1024 C=768 NH=12": the problem's keys, in order, each = a positive
@@ -87,10 +95,18 @@ static const char *shape_problem(const char *shape, const char *problem)
         if (strncmp(p, keys[k], key_length) != 0 || p[key_length] != '=')
             return "its keys are not the problem's keys in order";
         p += key_length + 1;
-        if (!isdigit((unsigned char)*p) || *p == '0')
-            return "a size is not a positive integer";
-        while (isdigit((unsigned char)*p))
-            p++;
+        /* the programs take every size as an int (common/harness/cli.c reads it so) */
+        char *size = strndup(p, strcspn(p, " "));
+        long long value;
+        whole_number_status status = size ? whole_number_parse(size, 1, INT_MAX, &value)
+                                          : WHOLE_NUMBER_MALFORMED;
+        int too_large = status == WHOLE_NUMBER_OUT_OF_RANGE && strcmp(size, "0") != 0;
+        p += size ? strlen(size) : 0;
+        free(size);
+        if (too_large)
+            return "a size is larger than 2147483647 (the programs take sizes as int)";
+        if (status != WHOLE_NUMBER_OK)
+            return "a size is not a positive integer (decimal digits, no sign, no leading zero)";
         if (keys[k + 1] && *p++ != ' ')
             return "sizes are separated by one space";
     }
@@ -109,15 +125,22 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
     char where[1100];
     snprintf(where, sizeof where, "%s:%d: malformed row: ", row->file, row->line);
     char **f = row->field;
-    for (int k = 0; k < RESULT_FIELD_COUNT; k++)
+    for (int k = 0; k < RESULT_FIELD_COUNT; k++) {
         if (!*f[k])
             return fail(error, capacity, where, "%s is empty", result_field_names[k]);
+        /* a line break or a tab in the gpu or commit would break the
+         * Markdown of the tables it reaches */
+        for (const char *c = f[k]; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                return fail(error, capacity, where, "%s holds a control character (byte 0x%02x)",
+                            result_field_names[k], (unsigned char)*c);
+    }
 
     const char *p = f[RESULT_CHAPTER];
-    if (strlen(p) > 2 || !isdigit((unsigned char)p[0]) || (p[1] && !isdigit((unsigned char)p[1])) ||
-        atoi(p) < 1)
+    long long chapter;
+    if (whole_number_parse(p, 1, 99, &chapter) != WHOLE_NUMBER_OK)
         return fail(error, capacity, where, "chapter \"%s\" is not a chapter number", p);
-    row->chapter = atoi(p);
+    row->chapter = (int)chapter;
 
     const char *problem = f[RESULT_PROBLEM];
     if (strcmp(problem, "trimul") != 0 && strcmp(problem, "msa") != 0)
@@ -134,6 +157,12 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
     if (kernels && row->kernel < 0)
         return fail(error, capacity, where, "kernel \"%s\" is not one of the %s kernels of the "
                     "kernel list (nor one of them with \"+graph\")", kernel, problem);
+    /* the chapter that introduces the kernel, whichever program measured it
+     * (the PyTorch rows: the list has them in chapter 6) */
+    if (kernels && row->chapter != kernels->entries[row->kernel].chapter)
+        return fail(error, capacity, where, "chapter %d, but the kernel list introduces %s in "
+                    "chapter %d (after a kernel moves, plots/renumber.awk rewrites the column)",
+                    row->chapter, kernel, kernels->entries[row->kernel].chapter);
 
     const char *wrong = shape_problem(f[RESULT_SHAPE], problem);
     if (wrong)
@@ -146,7 +175,7 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
     for (int k = 0; k < 5; k++) {
         const char *text = f[RESULT_MEDIAN_MS + k], *name = result_field_names[RESULT_MEDIAN_MS + k];
         double lowest = k < 3 ? 1e-6 : 0, highest = k < 3 ? 1e7 : 1e9;
-        if (!parse_number(text, numbers[k]))
+        if (decimal_number_parse(text, numbers[k]) != 0)
             return fail(error, capacity, where, "%s \"%s\" is not a number", name, text);
         if (*numbers[k] < lowest || *numbers[k] > highest)
             return fail(error, capacity, where, "%s %s is out of range (%g to %g)", name, text,
@@ -154,8 +183,9 @@ static int check_row(result_row *row, const char *stem, const kernel_list *kerne
     }
     if (!(row->min_ms <= row->median_ms && row->median_ms <= row->max_ms))
         return fail(error, capacity, where, "min_ms <= median_ms <= max_ms does not hold");
-    if (!valid_date(f[RESULT_DATE]))
-        return fail(error, capacity, where, "date \"%s\" is not a date YYYY-MM-DD", f[RESULT_DATE]);
+    const char *wrong_date = date_problem(f[RESULT_DATE]);
+    if (wrong_date)
+        return fail(error, capacity, where, "date \"%s\" %s", f[RESULT_DATE], wrong_date);
 
     if (kernels) { /* a rate above its pipe's peak is a wrong row or a wrong peak */
         const kernel_entry *entry = &kernels->entries[row->kernel];
@@ -408,6 +438,139 @@ const char *csv_reader_newest_gpu(const result_set *set, const char *problem)
     return best ? best->field[RESULT_GPU] : NULL;
 }
 
+const char *csv_reader_default_shape(const char *problem)
+{
+    return strcmp(problem, "trimul") == 0 ? "B=8 T=1024 C=768 NH=12"
+           : strcmp(problem, "msa") == 0  ? "B=1 S=512 N=256 D=256 H=8"
+                                          : NULL;
+}
+
+/* The first champion of a problem in the list, or NULL. */
+static const char *first_champion(const kernel_list *kernels, const char *problem)
+{
+    for (int k = 0; k < kernels->count; k++)
+        if (kernels->entries[k].role == KERNEL_CHAMPION &&
+            strcmp(kernels->entries[k].problem, problem) == 0)
+            return kernels->entries[k].name;
+    return NULL;
+}
+
+const char *csv_reader_headline_shape(const result_set *set, const kernel_list *kernels,
+                                      const char *problem, char shape[128])
+{
+    const char *default_shape = csv_reader_default_shape(problem);
+    const char *champion = first_champion(kernels, problem);
+    if (!default_shape)
+        return NULL;
+    snprintf(shape, 128, "%s mask=kept", default_shape);
+    if (!champion || !csv_reader_newest(set, champion, shape, NULL))
+        snprintf(shape, 128, "%s", default_shape);
+    return shape;
+}
+
+int csv_reader_card_runs(const char *gpu, const kernel_entry *kernel)
+{
+    const gpu_card *card = gpu_card_find(gpu);
+    if (!card)
+        return 1;
+    if (kernel->needs_arch_specific) /* sm_90a code runs on 9.0 alone */
+        return card->major == kernel->needs_major && card->minor == kernel->needs_minor;
+    return card->major > kernel->needs_major ||
+           (card->major == kernel->needs_major && card->minor >= kernel->needs_minor);
+}
+
+/* What the order of the cards is decided by. */
+typedef struct {
+    const char *gpu;
+    const result_row *newest;  /* its newest row of the problem */
+    int headline_rows;         /* headline kernels it measured at the headline shape */
+    int full;                  /* 1: every one it should have */
+} card_rank;
+
+static int by_gpu(const void *a, const void *b)
+{
+    return strcmp((*(const result_row *const *)a)->field[RESULT_GPU],
+                  (*(const result_row *const *)b)->field[RESULT_GPU]);
+}
+
+/* Full headlines first, the newest first; then the most headline rows. */
+static int by_rank(const void *a, const void *b)
+{
+    const card_rank *x = a, *y = b;
+    if (x->full != y->full)
+        return y->full - x->full;
+    if (!x->full && x->headline_rows != y->headline_rows)
+        return y->headline_rows - x->headline_rows;
+    return csv_reader_newer(x->newest, y->newest) ? -1 : 1;
+}
+
+/* A champion or a chapter's best kernel, measured as itself (no replay):
+ * what the headline table shows; PyTorch is shown, but not required. */
+static int is_headline_kernel(const kernel_list *kernels, const result_row *row)
+{
+    const kernel_entry *entry = &kernels->entries[row->kernel];
+    return (entry->role == KERNEL_CHAMPION || entry->role == KERNEL_BEST) &&
+           strcmp(entry->name, row->field[RESULT_KERNEL]) == 0;
+}
+
+int csv_reader_cards(const result_set *set, const kernel_list *kernels, const char *problem,
+                     const char ***cards, int *full)
+{
+    char shape[128] = "";
+    int count = 0, ranked = 0;
+    *cards = NULL;
+    *full = 0;
+    csv_reader_headline_shape(set, kernels, problem, shape);
+    /* the problem's rows, those of one card side by side */
+    const result_row **rows = malloc((size_t)(set->count + 1) * sizeof *rows);
+    if (!rows)
+        return -1;
+    for (int k = 0; k < set->count; k++)
+        if (strcmp(set->rows[k].field[RESULT_PROBLEM], problem) == 0 && set->rows[k].kernel >= 0)
+            rows[count++] = &set->rows[k];
+    if (count > 1) /* qsort wants a real array, even of none */
+        qsort(rows, (size_t)count, sizeof *rows, by_gpu);
+    for (int k = 0; k < count; k++)
+        ranked += k == 0 || strcmp(rows[k]->field[RESULT_GPU], rows[k - 1]->field[RESULT_GPU]) != 0;
+    /* per card, which headline kernels it measured; and which any card did */
+    size_t kernel_count = (size_t)kernels->count;
+    card_rank *ranks = malloc(((size_t)ranked + 1) * sizeof *ranks);
+    char *has = calloc(((size_t)ranked + 1) * (kernel_count + 1), 1);
+    char *measured = calloc(kernel_count + 1, 1);
+    *cards = malloc(((size_t)ranked + 1) * sizeof **cards);
+    if (!ranks || !has || !measured || !*cards) {
+        free(rows), free(ranks), free(has), free(measured), free(*cards);
+        *cards = NULL;
+        return -1;
+    }
+    for (int k = 0, c = -1; k < count; k++) {
+        const result_row *row = rows[k];
+        if (k == 0 || strcmp(row->field[RESULT_GPU], rows[k - 1]->field[RESULT_GPU]) != 0)
+            ranks[++c] = (card_rank){row->field[RESULT_GPU], row, 0, 0};
+        ranks[c].newest = csv_reader_newer(row, ranks[c].newest) ? row : ranks[c].newest;
+        if (is_headline_kernel(kernels, row) && strcmp(row->field[RESULT_SHAPE], shape) == 0) {
+            char *seen = &has[(size_t)c * kernel_count + (size_t)row->kernel];
+            ranks[c].headline_rows += !*seen;
+            *seen = measured[row->kernel] = 1;
+        }
+    }
+    for (int c = 0; c < ranked; c++) {
+        ranks[c].full = 1;
+        for (size_t k = 0; k < kernel_count; k++)
+            if (measured[k] && !has[(size_t)c * kernel_count + k] &&
+                csv_reader_card_runs(ranks[c].gpu, &kernels->entries[k]))
+                ranks[c].full = 0;
+        *full += ranks[c].full;
+    }
+    if (ranked > 1)
+        qsort(ranks, (size_t)ranked, sizeof *ranks, by_rank);
+    for (int c = 0; c < ranked; c++)
+        (*cards)[c] = ranks[c].gpu;
+    (*cards)[ranked] = NULL;
+    free(rows), free(ranks), free(has), free(measured);
+    return ranked;
+}
+
 /* Rows of one kernel and shape side by side, oldest first: the newest of
  * each is the last of its run. */
 static int by_kernel_shape_then_age(const void *a, const void *b)
@@ -453,4 +616,13 @@ int csv_reader_format(char *text, size_t capacity, double value)
     decimals = decimals < 0 ? 0 : decimals > 9 ? 9 : decimals;
     int length = snprintf(text, capacity, "%.*f", decimals, value);
     return length >= 0 && (size_t)length < capacity ? 0 : -1;
+}
+
+void csv_reader_put_markdown(FILE *out, const char *text)
+{
+    for (; *text; text++) {
+        if (strchr("\\`*_[]<>|$&~^@{}#", *text))
+            fputc('\\', out);
+        fputc(*text, out);
+    }
 }

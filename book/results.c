@@ -10,11 +10,16 @@
  *   results check                           validates the CSV files
  *   options: --data DIR (plots/data) --kernels FILE (chapters/kernels.list)
  *
- * Each table and plot shows one card per problem, the card of the problem's
- * newest row, and on it the newest row of each kernel and shape: kernels in
- * the order of the kernel list (the story's), shapes smallest first. A share
- * of peak is against the peak of the pipe the kernel runs on. An error names
- * its file and line and makes results exit with 1.
+ * A table shows one card, and on it the newest row of each kernel and
+ * shape: kernels in the order of the kernel list (the story's), shapes
+ * smallest first. The cards come in the order csv_reader_cards gives: each
+ * card with a full headline, the newest first (after `make bench` on a
+ * student's card, that card, then the H200 the book was measured on, for
+ * comparison), then the others. The headline shows the cards with a full
+ * headline (when none has one, the card with the most headline rows), the
+ * table of all results every card; the plots draw the first card. A share
+ * of peak is against the peak of the pipe the kernel runs on. An error
+ * names its file and line and makes results exit with 1.
  */
 #include <errno.h>
 #include <math.h>
@@ -29,14 +34,15 @@
 static result_set results;
 static kernel_list kernels;
 
-/* What the tables and plots call each problem, and its default size. */
+/* What the tables and plots call each problem (its default size is
+ * csv_reader_default_shape's). */
 typedef struct {
-    const char *name, *title, *default_shape, *champions;
+    const char *name, *title, *champions;
 } problem_info;
 
 static const problem_info problems[] = {
-    {"trimul", "The triangle", "B=8 T=1024 C=768 NH=12", "cuBLAS"},
-    {"msa", "MSA gated attention", "B=1 S=512 N=256 D=256 H=8", "unfused/PyTorch"},
+    {"trimul", "The triangle", "cuBLAS"},
+    {"msa", "MSA gated attention", "unfused/PyTorch"},
 };
 
 /* The headline table stays short: the rest is in the appendix. */
@@ -138,10 +144,22 @@ static int by_shape_then_kernel(const void *a, const void *b)
     return size_x != size_y ? (size_x < size_y ? -1 : 1) : strcmp(x, y) ? strcmp(x, y) : by_kernel(a, b);
 }
 
-/* The rows of a problem a table or plot shows, by shape then kernel. */
-static selection select_rows(const char *problem, row_filter filter)
+/* The cards of a problem in the book's order (csv_reader_cards), with how
+ * many of them lead with a full headline; a NULL-ended array to free. */
+static const char **cards_of(const char *problem, int *count, int *full)
 {
-    selection chosen = {NULL, 0, csv_reader_newest_gpu(&results, problem)};
+    const char **cards;
+    *count = csv_reader_cards(&results, &kernels, problem, &cards, full);
+    if (*count < 0)
+        die("results: out of memory");
+    return cards;
+}
+
+/* The rows of a problem on a card that a table or plot shows, by shape
+ * then kernel. */
+static selection select_rows(const char *problem, const char *gpu, row_filter filter)
+{
+    selection chosen = {NULL, 0, gpu};
     chosen.rows = csv_reader_newest_each(&results, problem, chosen.gpu, wanted, &filter, &chosen.count);
     if (!chosen.rows)
         die("results: out of memory");
@@ -193,55 +211,64 @@ static void put_measured_on(FILE *out, const selection *chosen)
     }
     char dates[64];
     format_dates(dates, sizeof dates, chosen);
-    fprintf(out, "%s, CUDA %s, measured %s (%s", chosen->gpu, cuda, dates,
+    /* the card, CUDA version and commits are text from the CSV: Markdown-escaped */
+    csv_reader_put_markdown(out, chosen->gpu);
+    fprintf(out, ", CUDA ");
+    csv_reader_put_markdown(out, cuda);
+    fprintf(out, ", measured %s (%s", dates,
             commits == 1 ? "commit " : commits <= 4 ? "commits " : "");
-    for (int i = 0; commits <= 4 && i < commits; i++)
-        fprintf(out, "%s%s", i == 0 ? "" : i == commits - 1 ? " and " : ", ", seen[i]);
+    for (int i = 0; commits <= 4 && i < commits; i++) {
+        fprintf(out, "%s", i == 0 ? "" : i == commits - 1 ? " and " : ", ");
+        csv_reader_put_markdown(out, seen[i]);
+    }
     if (commits > 4) /* 5 stands for "more than four" */
         fprintf(out, "more than four commits");
     fprintf(out, ").");
 }
 
-/* What each share of peak is against, on the card. */
+/* What each share of peak is against, on the card: once per card. */
 static void put_peaks_note(FILE *out, const char *gpu)
 {
+    static const char *noted[16];
+    static int noted_count;
+    for (int k = 0; k < noted_count; k++)
+        if (strcmp(noted[k], gpu) == 0)
+            return;
+    if (noted_count < 16)
+        noted[noted_count++] = gpu;
     double fp32 = gpu_card_peak_gflops(gpu, GPU_PIPE_SIMT);
     char tensor[64] = "which is not known";
     if (gpu_card_peak_gflops(gpu, GPU_PIPE_TENSOR) > 0)
         snprintf(tensor, sizeof tensor, "%.1f TFLOP/s", gpu_card_peak_gflops(gpu, GPU_PIPE_TENSOR) / 1000);
-    if (fp32 > 0)
+    if (fp32 > 0) {
         fprintf(out, "Each share of peak is against the pipe its kernel runs on: FP32 kernels "
-                "against the FP32 peak of the %s, %.1f TFLOP/s, tensor-core kernels against its "
-                "dense TF32 peak, %s.\n\n", gpu, fp32 / 1000, tensor);
-    else
-        fprintf(out, "The peaks of the %s are not in `common/device/gpu_peaks.c`, so no share of peak is "
-                "shown.\n\n", gpu);
+                "against the FP32 peak of the ");
+        csv_reader_put_markdown(out, gpu);
+        fprintf(out, ", %.1f TFLOP/s, tensor-core kernels against its dense TF32 peak, %s.\n\n",
+                fp32 / 1000, tensor);
+    } else {
+        fprintf(out, "The peaks of the ");
+        csv_reader_put_markdown(out, gpu);
+        fprintf(out, " are not in `common/device/gpu_peaks.c`, so no share of peak is shown.\n\n");
+    }
 }
 
-/* The default size as the headline and the plots show it: with every key
- * kept (mask=kept) where the problem's first champion was measured so. */
-static const char *headline_shape(const problem_info *problem, char shape[128])
-{
-    snprintf(shape, 128, "%s mask=kept", problem->default_shape);
-    if (!csv_reader_newest(&results, baseline_of(problem->name), shape, NULL))
-        snprintf(shape, 128, "%s", problem->default_shape);
-    return shape;
-}
-
-/* One problem's table: a heading, where and when its rows were measured,
- * the rows; or a note that nothing is measured yet. */
-static void put_table(FILE *out, const problem_info *problem, int all)
+/* One problem's table on one card (the place-th shown): a heading, where
+ * and when its rows were measured, the rows; or a note that nothing is
+ * measured yet. */
+static void put_table(FILE *out, const problem_info *problem, int all, const char *gpu, int place)
 {
     const char *baseline = baseline_of(problem->name);
     char shape[128], cell[5][32];
-    if (all)
-        snprintf(shape, sizeof shape, "%s", problem->default_shape);
+    csv_reader_headline_shape(&results, &kernels, problem->name, shape);
+    selection chosen = select_rows(problem->name, gpu, (row_filter){all ? NULL : shape, !all, 0});
+    if (place == 0)
+        fprintf(out, all ? "\n**%s**, every kernel at every size. "
+                         : "\n**%s** at %s, the champions and each chapter's best kernel. ",
+                problem->title, shape);
     else
-        headline_shape(problem, shape);
-    selection chosen = select_rows(problem->name, (row_filter){all ? NULL : shape, !all, 0});
-    fprintf(out, all ? "\n**%s**, every kernel at every size. "
-                     : "\n**%s** at %s, the champions and each chapter's best kernel. ",
-            problem->title, shape);
+        fprintf(out, all ? "\n**%s**, every kernel at every size, on another card. "
+                         : "\n**%s** at %s on another card, for comparison. ", problem->title, shape);
     if (chosen.count == 0) {
         fprintf(out, "*No measurement yet: `make bench` on a GPU writes `plots/data/%s.csv`.*\n\n",
                 problem->name);
@@ -277,10 +304,21 @@ static void put_table(FILE *out, const problem_info *problem, int all)
     if (shown < chosen.count)
         fprintf(out, "\n*And %d more in* All measured results.\n", chosen.count - shown);
     fputc('\n', out);
-    static const char *noted = ""; /* the note once per card */
-    if (strcmp(noted, chosen.gpu) != 0)
-        put_peaks_note(out, noted = chosen.gpu);
+    put_peaks_note(out, chosen.gpu);
     free(chosen.rows);
+}
+
+/* A problem's tables: in the headline, one per card with a full headline
+ * (or the best-measured card's alone, when none has one); in the table of
+ * all results, one per card. */
+static void put_tables(FILE *out, const problem_info *problem, int all)
+{
+    int count, full;
+    const char **cards = cards_of(problem->name, &count, &full);
+    int shown = all ? count : full > 0 ? full : count > 0;
+    for (int c = 0; c < shown || c == 0; c++) /* no card: the note that nothing is measured */
+        put_table(out, problem, all, cards[c], c);
+    free(cards);
 }
 
 /* ------------------------------------------------------------ plot data */
@@ -309,12 +347,16 @@ static FILE *open_output(const char *dir, const char *name, const char *suffix)
 static void write_plot_data(const char *dir, FILE *index, const problem_info *problem)
 {
     char shape[128], dates[64];
-    selection chosen = select_rows(problem->name, (row_filter){NULL, 0, 1});
+    int count, full;
+    const char **cards = cards_of(problem->name, &count, &full);
+    selection chosen = select_rows(problem->name, cards[0], (row_filter){NULL, 0, 1});
+    free(cards); /* the name is the rows' own */
     if (chosen.count == 0) {
         fprintf(stderr, "results: no %s rows; its plots are left out\n", problem->name);
+        free(chosen.rows);
         return;
     }
-    headline_shape(problem, shape);
+    csv_reader_headline_shape(&results, &kernels, problem->name, shape);
     FILE *data = open_output(dir, problem->name, ".dat");
     int at_default = 0, shapes = 0, panels = 0, run = 0;
     for (int k = 0, first = 0; k < chosen.count; k++) {
@@ -391,7 +433,7 @@ int main(int argc, char **argv)
         fclose(index);
     } else { /* an error midway stops it: book/build.sh and readme.sh then keep nothing */
         for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++)
-            put_table(stdout, &problems[k], strcmp(which, "all") == 0);
+            put_tables(stdout, &problems[k], strcmp(which, "all") == 0);
         printf("GFLOP/s count the work the layer defines, whatever a kernel skips or adds: the "
                "products of the causal triangle (key j up to query i), and every key of the MSA "
                "layer, masked or not.\n");

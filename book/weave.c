@@ -69,7 +69,12 @@ typedef struct {
     int count;
 } source_file;
 
-/* 0, or -1 (errno set) when the file cannot be opened. */
+/* 0, or -1 (errno set) when the file cannot be opened. Lines end in LF or
+ * CRLF (an editor on Windows saves CRLF; both read alike), and a UTF-8
+ * byte-order mark before the first line is dropped: kept, it would hide a
+ * first line's /\*md or # Title. A carriage return anywhere else (a file
+ * with CR-only line endings is one long line of them) is refused, as the
+ * lines could only be guessed. */
 static int read_lines(const char *path, source_file *source)
 {
     *source = (source_file){path, NULL, 0};
@@ -78,12 +83,22 @@ static int read_lines(const char *path, source_file *source)
     size_t room = 0;
     ssize_t length;
     while (file && (length = getline(&line, &room, file)) >= 0) {
+        int number = source->count + 1;
         if ((size_t)length != strlen(line))
-            die_at(path, source->count + 1, "holds a NUL byte; not a text file");
+            die_at(path, number, "holds a NUL byte; not a text file");
         length -= length > 0 && line[length - 1] == '\n';
+        length -= length > 0 && line[length - 1] == '\r';
+        const char *text = line;
+        if (number == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+            text += 3, length -= 3;
+        const char *stray = memchr(text, '\r', (size_t)length);
+        if (stray)
+            die_at(path, number, "a carriage return that does not end a line (column %d): "
+                   "line endings are LF or CRLF; a file saved with CR alone (classic Mac) "
+                   "must be saved again with LF", (int)(stray - text) + 1);
         if ((source->count & (source->count - 1)) == 0) /* at 0, 1, 2, 4...: double the room */
             source->lines = grown(source->lines, (2 * (size_t)source->count + 1) * sizeof(char *));
-        source->lines[source->count++] = copy_of(line, (size_t)length);
+        source->lines[source->count++] = copy_of(text, (size_t)length);
     }
     free(line);
     return file && fclose(file) == 0 ? 0 : -1;
@@ -151,7 +166,74 @@ static int list_files(const char *dir, const char *prefix, const char *suffix, c
     return count;
 }
 
+/* A line that opens or closes a fenced block of Markdown (``` or ~~~). */
+static int is_fence(const char *line)
+{
+    line += strspn(line, " ") < 3 ? strspn(line, " ") : 3;
+    return strncmp(line, "```", 3) == 0 || strncmp(line, "~~~", 3) == 0;
+}
+
+/* Prose lines first..last must close every fence they open: a fence left
+ * open would make the rest of the page code (and the weaver would read the
+ * following prose as the fence's content). */
+static void check_fences_closed(const source_file *source, int first, int last, const char *end)
+{
+    int opened = 0;
+    for (int n = first; n <= last; n++)
+        if (is_fence(source->lines[n - 1]))
+            opened = opened ? 0 : n;
+    if (opened)
+        die_at(source->path, opened, "this fence (```) is not closed before %s: close it with "
+               "a line of ```", end);
+}
+
 /* ------------------------------------------------------------ placeholders */
+
+/* The cards that measured a problem, in the order the book shows them
+ * (csv_reader_cards: the newest card measured in full first); read once. */
+static const char *const *cards_of(const char *problem)
+{
+    static struct {
+        const char *problem;
+        const char **cards;
+    } known[4];
+    int k = 0, full;
+    while (k < 4 && known[k].problem && strcmp(known[k].problem, problem) != 0)
+        k++;
+    if (k == 4)
+        die_at("weave", 0, "more problems than the weaver keeps cards for");
+    if (!known[k].problem && csv_reader_cards(&results, &kernels, problem, &known[k].cards, &full) < 0)
+        die_at("weave", 0, "out of memory");
+    known[k].problem = problem;
+    return known[k].cards;
+}
+
+/* A measured number that comes from another card than the one the book
+ * shows (that card lacks the row, or the baseline's, or the peak) says so
+ * in a footnote: the reader of a book measured on a Tesla T4 learns that a
+ * tensor-core kernel's time is the H200's. */
+static void put_other_card_note(FILE *out, const result_row *row, const char *book_card,
+                                const char *kernel, const char *baseline, const char *shape,
+                                const kernel_entry *peak_of)
+{
+    const char *missing = kernel; /* what the book's card lacks */
+    if (baseline && csv_reader_newest(&results, kernel, shape, book_card))
+        missing = baseline;
+    fputs("^[Measured on the ", out);
+    csv_reader_put_markdown(out, row->field[RESULT_GPU]);
+    fputs("; the ", out);
+    csv_reader_put_markdown(out, book_card);
+    fputs(", whose numbers this book shows, ", out);
+    if (peak_of && csv_reader_newest(&results, kernel, shape, book_card)) {
+        fprintf(out, "has no known %s peak.]", gpu_pipe_name(peak_of->pipe));
+    } else {
+        fputs("has no row of ", out);
+        csv_reader_put_markdown(out, missing);
+        fputs(" at ", out);
+        csv_reader_put_markdown(out, shape);
+        fputs(".]", out);
+    }
+}
 
 /* Fills one placeholder, the text between {{ and }}, into out. */
 static void fill_placeholder(FILE *out, const char *inside, const char *path, int line)
@@ -180,37 +262,52 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         die_at(path, line, "placeholder {{%s}}: expected {{%s}}", inside,
                is_speedup ? "speedup|KERNEL|BASELINE|SHAPE" : "FIELD|KERNEL|SHAPE");
     const char *shape = part[count - 1];
-    const result_row *row = csv_reader_newest(&results, part[1], shape, NULL);
-    if (!row)
+    const result_row *any = csv_reader_newest(&results, part[1], shape, NULL);
+    if (!any)
         die_at(path, line, "placeholder {{%s}}: no row for kernel \"%s\" at shape \"%s\" in %s%s",
                inside, part[1], shape, results.dir, results.file_count ? "" : " (no CSV file there)");
 
+    /* The card: the first in the book's order of the kernel's problem that
+     * has what the placeholder needs (the row; for a speedup the baseline's
+     * row too, on the same card: a speedup across cards means nothing; for a
+     * share of peak, a known peak of the kernel's pipe). */
+    const char *const *cards = cards_of(any->field[RESULT_PROBLEM]);
+    const kernel_entry *entry = &kernels.entries[any->kernel];
+    const result_row *row = NULL, *base = NULL;
+    for (int c = 0; cards[c] && !row; c++) {
+        row = csv_reader_newest(&results, part[1], shape, cards[c]);
+        base = row && is_speedup ? csv_reader_newest(&results, part[2], shape, cards[c]) : NULL;
+        if ((is_speedup && !base) || (is_peak && row && kernel_peak_gflops(entry, cards[c]) == 0))
+            row = NULL;
+    }
+    if (!row && is_speedup)
+        die_at(path, line, "placeholder {{%s}}: no card has rows of both \"%s\" and the baseline "
+               "\"%s\" at shape \"%s\" (the newest \"%s\" is %s:%d, on the %s)", inside, part[1],
+               part[2], shape, part[1], any->file, any->line, any->field[RESULT_GPU]);
+    if (!row)
+        die_at(path, line, "placeholder {{%s}}: no %s peak known for the \"%s\" of %s:%d "
+               "(common/device/gpu_peaks.c lists the cards)", inside, gpu_pipe_name(entry->pipe),
+               any->field[RESULT_GPU], any->file, any->line);
+
     double value = -1; /* a number to print as the book prints measurements */
-    if (is_speedup) { /* on the same card: a speedup across cards means nothing */
-        const result_row *base = csv_reader_newest(&results, part[2], shape, row->field[RESULT_GPU]);
-        if (!base)
-            die_at(path, line, "placeholder {{%s}}: no row for the baseline \"%s\" at shape \"%s\" "
-                   "on the %s, the card of %s:%d", inside, part[2], shape, row->field[RESULT_GPU],
-                   row->file, row->line);
+    if (is_speedup) {
         value = base->median_ms / row->median_ms;
     } else if (is_peak) { /* against the peak of the kernel's own pipe */
-        const kernel_entry *entry = &kernels.entries[row->kernel];
         double peak = kernel_peak_gflops(entry, row->field[RESULT_GPU]);
-        if (peak == 0)
-            die_at(path, line, "placeholder {{%s}}: no %s peak known for the \"%s\" of %s:%d "
-                   "(common/device/gpu_peaks.c lists the cards)", inside, gpu_pipe_name(entry->pipe),
-                   row->field[RESULT_GPU], row->file, row->line);
         fprintf(out, "%.1f", 100.0 * row->gflops / peak); /* at most 100: the reader checks */
     } else if (column >= RESULT_MEDIAN_MS && column <= RESULT_GBPS) {
         value = csv_reader_number(row, (result_field)column);
-    } else {
-        fputs(row->field[column], out);
+    } else { /* text from the CSV (a card's name, a commit): never markup */
+        csv_reader_put_markdown(out, row->field[column]);
     }
     char number[32];
     if (value >= 0 && csv_reader_format(number, sizeof number, value) != 0)
         die_at(path, line, "placeholder {{%s}}: %g, from %s:%d, cannot be printed", inside, value,
                row->file, row->line);
     fputs(value >= 0 ? number : "", out);
+    if ((value >= 0 || is_peak) && strcmp(row->field[RESULT_GPU], cards[0]) != 0)
+        put_other_card_note(out, row, cards[0], part[1], is_speedup ? part[2] : NULL, shape,
+                            is_peak ? entry : NULL);
     free(copy);
 }
 
@@ -342,6 +439,9 @@ static piece_list scan_markers(const source_file *source)
             die_at(path, n, "malformed marker: write exactly // book:hide or // book:show, alone "
                    "on its line");
         } else if (state == IN_PROSE && line_is(line, "*/")) {
+            char end[64];
+            snprintf(end, sizeof end, "the prose block ends at line %d", n);
+            check_fences_closed(source, opened + 1, n - 1, end);
             add_piece(&list, PIECE_PROSE, opened + 1, n - 1);
             state = IN_CODE;
             code_start = n + 1;
@@ -400,12 +500,6 @@ static int heading_level(const char *line)
 {
     int level = (int)strspn(line, "#");
     return level >= 1 && level <= 6 && (line[level] == ' ' || line[level] == '\0') ? level : 0;
-}
-
-static int is_fence(const char *line)
-{
-    line += strspn(line, " ") < 3 ? strspn(line, " ") : 3;
-    return strncmp(line, "```", 3) == 0 || strncmp(line, "~~~", 3) == 0;
 }
 
 /* How a file's headings are woven: moved down `shift` levels (the appendix
@@ -688,6 +782,7 @@ int main(int argc, char **argv)
         weave_chapter(out, inputs[0], exercises_dir, solutions_dir);
     } else {
         source_file prose = load_source(inputs[0]);
+        check_fences_closed(&prose, 1, prose.count, "the end of the file");
         for (int n = 1, in_fence = 0; n <= prose.count; n++) {
             in_fence ^= is_fence(prose.lines[n - 1]);
             weave_prose_line(out, prose.lines[n - 1], inputs[0], n, (heading_style){0, 0}, in_fence);

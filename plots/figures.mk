@@ -15,6 +15,12 @@
 # The programs are compiled for the host; their device code only to PTX, so
 # ptxas never runs, and unused code (the launchers) is dropped at link time.
 #
+# Every file is written under a temporary name in its own folder (.NAME.partial,
+# or a .NAME.partial/ folder for what a program writes) and renamed when
+# complete, the target last: a step that fails or is interrupted midway
+# leaves no half-written file that make would take for done, and no
+# half-written figure in $(PLOTS_OUT).
+#
 # `make plots` draws the figures too, after the plots: plots/draw.sh first
 # empties $(PLOTS_OUT), so they must come after its recipe, and make has no
 # hook after a recipe. So the recipe of `plots` runs under
@@ -55,17 +61,26 @@ $(FIGURES_WORK)/bin/%: plots/figures/%.cu plots/figures/figure.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(FIGURE_NVCCFLAGS) -MMD -MP -MF $@.d $< $(FIGURE_LINK_$*) -o $@
 
-# A program writes NAME.dat, NAME.vars.gp and NAME.caption.
+# The temporary name of a file: .NAME.partial beside it.
+partial = $(dir $(1)).$(notdir $(1)).partial
+
+# A program writes NAME.dat, NAME.vars.gp and NAME.caption into a folder of
+# its own, moved into place when it is done (the caption, the target, last).
 define figure_rules
 $(FIGURES_WORK)/data/$(1).caption: $(call figure_program,$(1))
 	@mkdir -p $$(dir $$@)
-	$$< $$(dir $$@)
+	@rm -rf $$(call partial,$$(@D)/$(1)) && mkdir -p $$(call partial,$$(@D)/$(1))
+	$$< $$(call partial,$$(@D)/$(1))
+	@cd $$(call partial,$$(@D)/$(1)) && for file in *; do \
+	    [ "$$$$file" = $(1).caption ] || mv -f "$$$$file" ..; done && mv -f $(1).caption ..
+	@rmdir $$(call partial,$$(@D)/$(1))
 
 $(FIGURES_WORK)/out/$(1).svg: $(FIGURES_WORK)/data/$(1).caption plots/figures/$(1).gp \
         plots/figures/style.gp
 	@command -v $(GNUPLOT) >/dev/null || { echo "make figures: gnuplot is missing (make deps installs it)" >&2; exit 1; }
 	@mkdir -p $$(dir $$@)
-	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$$@'; png='$$(@:.svg=.png)'" plots/figures/$(1).gp
+	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$$(call partial,$$@)'; png='$$(call partial,$$(@:.svg=.png))'" plots/figures/$(1).gp
+	@mv -f $$(call partial,$$(@:.svg=.png)) $$(@:.svg=.png) && mv -f $$(call partial,$$@) $$@
 endef
 $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
 
@@ -74,32 +89,43 @@ $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
 $(FIGURES_WORK)/data/precision-frontier.caption: plots/figures/precision-frontier.awk \
         chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv $(WORKBOOK_DATA)/accuracy/trimul.csv
 	@mkdir -p $(dir $@)
-	awk -v out=$(dir $@) -f $< chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv \
-	    $(WORKBOOK_DATA)/accuracy/trimul.csv
+	@rm -rf $(call partial,$(@D)/precision-frontier) && mkdir -p $(call partial,$(@D)/precision-frontier)
+	awk -v out=$(call partial,$(@D)/precision-frontier)/ -f $< chapters/kernels.list \
+	    $(WORKBOOK_DATA)/trimul.csv $(WORKBOOK_DATA)/accuracy/trimul.csv
+	@cd $(call partial,$(@D)/precision-frontier) && for file in *; do \
+	    [ "$$file" = precision-frontier.caption ] || mv -f "$$file" ..; done && \
+	    mv -f precision-frontier.caption ..
+	@rmdir $(call partial,$(@D)/precision-frontier)
 $(FIGURES_WORK)/out/precision-frontier.svg: $(FIGURES_WORK)/data/precision-frontier.caption \
         plots/figures/precision-frontier.gp plots/figures/style.gp
 	@mkdir -p $(dir $@)
-	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$@'; png='$(@:.svg=.png)'" plots/figures/precision-frontier.gp
+	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$(call partial,$@)'; png='$(call partial,$(@:.svg=.png))'" plots/figures/precision-frontier.gp
+	@mv -f $(call partial,$(@:.svg=.png)) $(@:.svg=.png) && mv -f $(call partial,$@) $@
 
 # A graph's caption is the line of its .dot file that starts with "// caption: ".
 $(FIGURES_WORK)/data/%.caption: plots/figures/%.dot
 	@mkdir -p $(dir $@)
-	@sed -n 's|^// caption: ||p' $< > $@
-	@test -s $@ || { echo "$<: no line '// caption: ...'" >&2; rm -f $@; exit 1; }
+	@sed -n 's|^// caption: ||p' $< > $(call partial,$@)
+	@test -s $(call partial,$@) || { echo "$<: no line '// caption: ...'" >&2; rm -f $(call partial,$@); exit 1; }
+	@mv -f $(call partial,$@) $@
 
 $(FIGURES_WORK)/out/%.svg: plots/figures/%.dot $(FIGURES_WORK)/data/%.caption
 	@command -v $(DOT) >/dev/null || { echo "make figures: graphviz (dot) is missing (make deps installs it)" >&2; exit 1; }
 	@mkdir -p $(dir $@)
-	$(DOT) -Tsvg $< -o $@
-	$(DOT) -Tpng -Gdpi=96 $< -o $(@:.svg=.png)
+	$(DOT) -Tsvg $< -o $(call partial,$@)
+	$(DOT) -Tpng -Gdpi=96 $< -o $(call partial,$(@:.svg=.png))
+	@mv -f $(call partial,$(@:.svg=.png)) $(@:.svg=.png) && mv -f $(call partial,$@) $@
 
 figures: $(FIGURES:%=$(FIGURES_WORK)/out/%.svg)
 	@mkdir -p $(PLOTS_OUT)
 	@for name in $(FIGURES); do \
-	    cp $(FIGURES_WORK)/out/$$name.svg $(PLOTS_OUT)/$$name.svg && \
-	    head -n 1 $(FIGURES_WORK)/data/$$name.caption > $(PLOTS_OUT)/$$name.caption && \
-	    printf '![%s](%s/%s.svg){#fig-%s}\n\n' "$$(cat $(PLOTS_OUT)/$$name.caption)" \
-	        "$(PLOTS_OUT)" "$$name" "$$name" > $(PLOTS_OUT)/$$name.md || exit 1; \
+	    out=$(PLOTS_OUT)/$$name; partial=$(PLOTS_OUT)/.$$name; \
+	    cp $(FIGURES_WORK)/out/$$name.svg $$partial.svg.partial && \
+	    head -n 1 $(FIGURES_WORK)/data/$$name.caption > $$partial.caption.partial && \
+	    printf '![%s](%s/%s.svg){#fig-%s}\n\n' "$$(cat $$partial.caption.partial)" \
+	        "$(PLOTS_OUT)" "$$name" "$$name" > $$partial.md.partial && \
+	    mv -f $$partial.svg.partial $$out.svg && mv -f $$partial.caption.partial $$out.caption && \
+	    mv -f $$partial.md.partial $$out.md || { rm -f $$partial.*.partial; exit 1; }; \
 	done
 	@echo "figures: $(FIGURES:%=$(PLOTS_OUT)/%.svg)"
 

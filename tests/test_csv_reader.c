@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness/csv.h"
 #include "csv_reader.h"
@@ -27,7 +28,8 @@ static const char list_text[] =
     "trimul 1 champion simt fp32 sm_75 cublas-permute cublas_permute_kernel\n"
     "trimul 2 best simt fp32 sm_75 naive naive_kernel\n"
     "trimul 8 best tensor tf32 sm_80 tf32 tf32_kernel\n"
-    "msa 6 best simt fp32 sm_75 fused fused_kernel\n";
+    "msa 6 best simt fp32 sm_75 fused fused_kernel\n"
+    "msa 6 torch simt fp32 sm_75 torch-eager -\n";
 
 static kernel_list kernels;
 
@@ -126,6 +128,109 @@ static void test_refuses_malformed_rows(void **state)
                    "problem \"triangle\"");
     expect_refused("6,fused,msa,B=1 S=8 N=32 D=64 H=4,0.5,0.4,0.6,100,10," TAIL "\n", 2,
                    "a msa row in trimul.csv");
+}
+
+/* A row of naive at B=8 T=256 C=768 NH=12 with one field changed: the
+ * chapter, a time, the shape, the gpu or the date. */
+static void row_with(char *row, size_t capacity, const char *chapter, const char *median,
+                     const char *shape, const char *gpu, const char *date)
+{
+    snprintf(row, capacity, "%s,naive,trimul,%s,%s,0.4,0.6,100,10,%s,13.0,abc,%s\n",
+             chapter ? chapter : "2", shape ? shape : "B=8 T=256 C=768 NH=12", median ? median : "0.5",
+             gpu ? gpu : "NVIDIA H200", date ? date : "2025-01-02");
+}
+
+/* Rows the reader once took (issue 36): impossible and future dates, a
+ * chapter that is not the list's, numbers in other spellings than decimal,
+ * a size past the int the programs take, a control character in a text. */
+static void test_refuses_what_it_once_took(void **state)
+{
+    (void)state;
+    char row[512], tomorrow[16], today[16];
+    time_t now = time(NULL), later = now + 24 * 60 * 60;
+    struct tm day;
+    strftime(today, sizeof today, "%Y-%m-%d", gmtime_r(&now, &day));
+    strftime(tomorrow, sizeof tomorrow, "%Y-%m-%d", gmtime_r(&later, &day));
+    const struct {
+        const char *chapter, *median, *shape, *gpu, *date, *reason;
+    } cases[] = {
+        {NULL, NULL, NULL, NULL, "2026-02-31", "date \"2026-02-31\" is not a day of the calendar"},
+        {NULL, NULL, NULL, NULL, "2025-02-29", "is not a day of the calendar"},
+        {NULL, NULL, NULL, NULL, "2025-04-31", "is not a day of the calendar"},
+        {NULL, NULL, NULL, NULL, "2025-13-01", "is not a date"},
+        {NULL, NULL, NULL, NULL, "9999-12-31", "date \"9999-12-31\" is after today (UTC)"},
+        {NULL, NULL, NULL, NULL, tomorrow, "is after today (UTC)"},
+        {"99", NULL, NULL, NULL, NULL, "chapter 99, but the kernel list introduces naive in chapter 2"},
+        {"3", NULL, NULL, NULL, NULL, "chapter 3, but the kernel list introduces naive in chapter 2"},
+        {"02", NULL, NULL, NULL, NULL, "chapter \"02\" is not a chapter number"},
+        {"+2", NULL, NULL, NULL, NULL, "chapter \"+2\" is not a chapter number"},
+        {NULL, "0x1p9", NULL, NULL, NULL, "median_ms \"0x1p9\" is not a number"},
+        {NULL, "0X.8p0", NULL, NULL, NULL, "median_ms \"0X.8p0\" is not a number"},
+        {NULL, "+0.5", NULL, NULL, NULL, "median_ms \"+0.5\" is not a number"},
+        {NULL, " 0.5", NULL, NULL, NULL, "median_ms \" 0.5\" is not a number"},
+        {NULL, ".5", NULL, NULL, NULL, "median_ms \".5\" is not a number"},
+        {NULL, "infinity", NULL, NULL, NULL, "median_ms \"infinity\" is not a number"},
+        {NULL, NULL, "B=8 T=99999999999999999999999 C=768 NH=12", NULL, NULL,
+         "a size is larger than 2147483647"},
+        {NULL, NULL, "B=8 T=2147483648 C=768 NH=12", NULL, NULL, "a size is larger than 2147483647"},
+        {NULL, NULL, "B=8 T=+256 C=768 NH=12", NULL, NULL, "a size is not a positive integer"},
+        {NULL, NULL, "B=8 T=0256 C=768 NH=12", NULL, NULL, "a size is not a positive integer"},
+        {NULL, NULL, "B=8 T=0x100 C=768 NH=12", NULL, NULL, "a size is not a positive integer"},
+        {NULL, NULL, NULL, "\"NVIDIA\nH200\"", NULL, "gpu holds a control character (byte 0x0a)"},
+        {NULL, NULL, NULL, "NVIDIA\tH200", NULL, "gpu holds a control character (byte 0x09)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        row_with(row, sizeof row, cases[k].chapter, cases[k].median, cases[k].shape, cases[k].gpu,
+                 cases[k].date);
+        expect_refused(row, 2, cases[k].reason);
+    }
+    /* and what stays good: a leap day, today, the largest int, a PyTorch row in chapter 6 */
+    const char *good[] = {"2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100,10," TAIL "\n",
+                          "2,naive,trimul,B=8 T=2147483647 C=768 NH=12,5e-1,4E-1,0.6,100,10," TAIL "\n"};
+    result_set set;
+    char error[1024] = "";
+    for (size_t k = 0; k < 2; k++) {
+        if (read_csv(good[k], &set, error, sizeof error) != 0)
+            fail_msg("a good row was refused: %s", error);
+        csv_reader_free(&set);
+    }
+    for (int k = 0; k < 2; k++) {
+        row_with(row, sizeof row, NULL, NULL, NULL, NULL, k ? today : "2024-02-29");
+        if (read_csv(row, &set, error, sizeof error) != 0)
+            fail_msg("a good date was refused: %s", error);
+        csv_reader_free(&set);
+    }
+    char text[1024];
+    snprintf(text, sizeof text, "%s\n6,torch-eager,msa,B=1 S=512 N=256 D=256 H=8 mask=kept,"
+             "1,1,1,1,1," TAIL "\n7,torch-eager,msa,B=1 S=512 N=256 D=256 H=8,1,1,1,1,1," TAIL "\n",
+             CSV_HEADER);
+    set = (result_set){0};
+    assert_int_equal(csv_reader_text(&set, "msa.csv", text, strlen(text), &kernels, error,
+                                     sizeof error), -1);
+    if (!strstr(error, "msa.csv:3: malformed row: chapter 7, but the kernel list introduces "
+                       "torch-eager in chapter 6"))
+        fail_msg("got \"%s\"", error);
+    csv_reader_free(&set);
+}
+
+/* A gpu or commit with markup reaches the tables as its characters. */
+static void test_writes_fields_as_markdown_text(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t length = 0;
+    FILE *out = open_memstream(&text, &length);
+    csv_reader_put_markdown(out, "<script>alert(1)</script> <img src=x onerror=alert(2)>");
+    fputc('|', out);
+    csv_reader_put_markdown(out, "NVIDIA H200 (a, b) 13.0-x");
+    fputc('|', out);
+    csv_reader_put_markdown(out, "a|b *c* _d_ `e` [f](g) $h$ &amp; \\ {i} ~j~ ^k^ @l #m");
+    fclose(out);
+    assert_string_equal(text, "\\<script\\>alert(1)\\</script\\> \\<img src=x onerror=alert(2)\\>"
+                              "|NVIDIA H200 (a, b) 13.0-x"
+                              "|a\\|b \\*c\\* \\_d\\_ \\`e\\` \\[f\\](g) \\$h\\$ \\&amp; \\\\ "
+                              "\\{i\\} \\~j\\~ \\^k\\^ \\@l \\#m");
+    free(text);
 }
 
 static void test_refuses_values_it_cannot_print(void **state)
@@ -247,6 +352,80 @@ static void test_newest_of_each_kernel_and_shape_on_a_card(void **state)
     csv_reader_free(&set);
 }
 
+/* The book's order of the cards: those measured in full (every headline
+ * kernel some card measured at the default size that the card can run),
+ * the newest first, then the others. One row from an unknown card comes
+ * last; a card without a kernel it could run does not lead. */
+static void test_cards_in_the_books_order(void **state)
+{
+    (void)state;
+    result_set set;
+    char error[1024] = "";
+    const char *full_h200 =
+        "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,1,1,1,1,1,NVIDIA H200,13.0,a,2025-01-02\n"
+        "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,NVIDIA H200,13.0,a,2025-01-02\n"
+        "8,tf32,trimul,B=8 T=1024 C=768 NH=12,1,1,1,1,1,NVIDIA H200,13.0,a,2025-01-02\n";
+    char body[2048];
+    snprintf(body, sizeof body, "%s"
+             "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,2,2,2,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "8,tf32,trimul,B=8 T=1024 C=768 NH=12,2,2,2,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,3,3,3,1,1,Tesla T4,13.0,c,2025-01-05\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,Tesla T4,13.0,c,2025-01-05\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,Mystery GPU,13.0,d,2025-01-06\n",
+             full_h200);
+    if (read_csv(body, &set, error, sizeof error) != 0)
+        fail_msg("%s", error);
+    const char **cards;
+    int full, count = csv_reader_cards(&set, &kernels, "trimul", &cards, &full);
+    assert_int_equal(count, 4);
+    assert_int_equal(full, 3); /* the T4 cannot run tf32 (sm_80), so it is not asked for it */
+    assert_string_equal(cards[0], "Tesla T4");
+    assert_string_equal(cards[1], "NVIDIA GeForce RTX 4090");
+    assert_string_equal(cards[2], "NVIDIA H200");
+    assert_string_equal(cards[3], "Mystery GPU");
+    assert_null(cards[4]);
+    free(cards);
+    assert_int_equal(csv_reader_cards(&set, &kernels, "msa", &cards, &full), 0);
+    assert_null(cards[0]);
+    free(cards);
+    csv_reader_free(&set);
+
+    /* a newer card that lacks a kernel it could run comes after the full one */
+    snprintf(body, sizeof body, "%s"
+             "1,cublas-permute,trimul,B=8 T=1024 C=768 NH=12,2,2,2,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,NVIDIA GeForce RTX 4090,13.0,b,2025-01-04\n"
+             "2,naive,trimul,B=8 T=1024 C=768 NH=12,9,9,9,1,1,Mystery GPU,13.0,d,2025-01-06\n",
+             full_h200);
+    if (read_csv(body, &set, error, sizeof error) != 0)
+        fail_msg("%s", error);
+    count = csv_reader_cards(&set, &kernels, "trimul", &cards, &full);
+    assert_int_equal(count, 3);
+    assert_int_equal(full, 1);
+    assert_string_equal(cards[0], "NVIDIA H200");
+    assert_string_equal(cards[1], "NVIDIA GeForce RTX 4090"); /* two headline rows */
+    assert_string_equal(cards[2], "Mystery GPU");             /* one */
+    free(cards);
+    csv_reader_free(&set);
+}
+
+static void test_which_card_runs_which_kernel(void **state)
+{
+    (void)state;
+    kernel_entry simt = {.needs_major = 7, .needs_minor = 5};
+    kernel_entry tensor = {.needs_major = 8, .needs_minor = 0};
+    kernel_entry hopper = {.needs_major = 9, .needs_minor = 0, .needs_arch_specific = 1};
+    assert_true(csv_reader_card_runs("Tesla T4", &simt));
+    assert_false(csv_reader_card_runs("Tesla T4", &tensor));
+    assert_true(csv_reader_card_runs("NVIDIA A100-SXM4-80GB", &tensor));
+    assert_false(csv_reader_card_runs("NVIDIA A100-SXM4-80GB", &hopper));
+    assert_false(csv_reader_card_runs("NVIDIA GeForce RTX 4090", &hopper));
+    assert_true(csv_reader_card_runs("NVIDIA H100 80GB HBM3", &hopper));
+    assert_false(csv_reader_card_runs("NVIDIA B200", &hopper)); /* sm_90a code runs on 9.0 alone */
+    assert_true(csv_reader_card_runs("NVIDIA B200", &tensor));
+    assert_true(csv_reader_card_runs("Mystery GPU", &hopper)); /* unknown: asked for everything */
+}
+
 static void test_reads_a_folder_in_name_order(void **state)
 {
     (void)state;
@@ -283,12 +462,16 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_good_rows),
         cmocka_unit_test(test_refuses_malformed_rows),
+        cmocka_unit_test(test_refuses_what_it_once_took),
+        cmocka_unit_test(test_writes_fields_as_markdown_text),
         cmocka_unit_test(test_refuses_values_it_cannot_print),
         cmocka_unit_test(test_refuses_a_rate_above_its_pipes_peak),
         cmocka_unit_test(test_refuses_a_wrong_header),
         cmocka_unit_test(test_accepts_an_msa_mask_and_any_kernel_without_a_list),
         cmocka_unit_test(test_newest_row_by_date_then_place),
         cmocka_unit_test(test_newest_of_each_kernel_and_shape_on_a_card),
+        cmocka_unit_test(test_cards_in_the_books_order),
+        cmocka_unit_test(test_which_card_runs_which_kernel),
         cmocka_unit_test(test_reads_a_folder_in_name_order),
         cmocka_unit_test(test_formats_three_significant_digits),
     };

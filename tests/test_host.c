@@ -1,6 +1,7 @@
 /* tests/test_host.c - cmocka unit tests of the host code in common/: the
  * comparison, the random generator, the timing summary, the CSV rows, the
- * command line, the size arithmetic and the triangle referee. Built by
+ * command line and the spelling of its numbers, the size arithmetic and the
+ * triangle referee. Built by
  * `make`, run by `make test`:
  *
  *   build/tests/test_host
@@ -11,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include "harness/cli.h"
 #include "harness/compare.h"
 #include "harness/csv.h"
+#include "harness/numbers.h"
 #include "harness/rng.h"
 #include "harness/sizes.h"
 #include "harness/stats.h"
@@ -388,6 +391,140 @@ static void test_cli_size_limits_and_repeats(void **state)
     assert_non_null(strstr(message, "B is given twice"));
 }
 
+/* Every spelling a person might try for a number, and what each is: one
+ * parser, strict, for the command line and the CSV files alike. */
+static void test_whole_number_spellings(void **state)
+{
+    (void)state;
+    long long value = 7;
+    const char *malformed[] = {"", " 1", "1 ", "+1", "01", "00", "-0", "0x10", "1e3", "1.0",
+                               "12abc", "1_000", "\t1", "-", "--1", "99999999999999999999x"};
+    for (size_t k = 0; k < sizeof malformed / sizeof *malformed; k++)
+        if (whole_number_parse(malformed[k], -100, 100, &value) != WHOLE_NUMBER_MALFORMED)
+            fail_msg("'%s' was not refused as malformed", malformed[k]);
+    assert_int_equal(whole_number_parse(NULL, 0, 1, &value), WHOLE_NUMBER_MALFORMED);
+    assert_true(value == 7); /* untouched by a refusal */
+    assert_int_equal(whole_number_parse("0", 0, 10, &value), WHOLE_NUMBER_OK);
+    assert_true(value == 0);
+    assert_int_equal(whole_number_parse("2147483647", 1, 2147483647, &value), WHOLE_NUMBER_OK);
+    assert_true(value == 2147483647);
+    assert_int_equal(whole_number_parse("2147483648", 1, 2147483647, &value),
+                     WHOLE_NUMBER_OUT_OF_RANGE);
+    assert_int_equal(whole_number_parse("99999999999999999999999", 1, 2147483647, &value),
+                     WHOLE_NUMBER_OUT_OF_RANGE);
+    /* a '-' only where a negative value is in range */
+    assert_int_equal(whole_number_parse("-1", 0, 10, &value), WHOLE_NUMBER_MALFORMED);
+    assert_int_equal(whole_number_parse("-5", -10, 10, &value), WHOLE_NUMBER_OK);
+    assert_true(value == -5);
+    assert_int_equal(whole_number_parse("-9223372036854775808", LLONG_MIN, 0, &value),
+                     WHOLE_NUMBER_OK);
+    assert_true(value == LLONG_MIN);
+    assert_int_equal(whole_number_parse("-9223372036854775809", LLONG_MIN, 0, &value),
+                     WHOLE_NUMBER_OUT_OF_RANGE);
+    unsigned long long seed = 7;
+    assert_int_equal(whole_number_parse_unsigned("18446744073709551615", UINT64_MAX, &seed),
+                     WHOLE_NUMBER_OK);
+    assert_true(seed == UINT64_MAX);
+    assert_int_equal(whole_number_parse_unsigned("18446744073709551616", UINT64_MAX, &seed),
+                     WHOLE_NUMBER_OUT_OF_RANGE);
+    assert_int_equal(whole_number_parse_unsigned(" -1", UINT64_MAX, &seed), WHOLE_NUMBER_MALFORMED);
+    assert_int_equal(whole_number_parse_unsigned("-1", UINT64_MAX, &seed), WHOLE_NUMBER_MALFORMED);
+}
+
+static void test_decimal_number_spellings(void **state)
+{
+    (void)state;
+    double value = 7;
+    const char *malformed[] = {"", " 1", "1 ", "+1", "0x1p9", "0X10", "inf", "nan", "Infinity",
+                               ".5", "5.", "1e", "1e+", "1,5", "1e400", "--1", "1.5.2"};
+    for (size_t k = 0; k < sizeof malformed / sizeof *malformed; k++)
+        if (decimal_number_parse(malformed[k], &value) == 0)
+            fail_msg("'%s' was not refused", malformed[k]);
+    assert_true(value == 7);
+    const char *good[] = {"3.9", "0.034100", "1e-3", "-2.5E+4", "12", "4e-32"};
+    const double values[] = {3.9, 0.0341, 1e-3, -2.5e4, 12, 4e-32};
+    for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+        assert_int_equal(decimal_number_parse(good[k], &value), 0);
+        assert_true(value == values[k]);
+    }
+}
+
+/* Issue 36: a number the command line once took in a loose spelling. */
+static void test_cli_refuses_loose_numbers(void **state)
+{
+    (void)state;
+    cli_options o;
+    char message[256];
+    const char *seeds[] = {" -1", "-1", "+7", "07", "7 ", "0x7", "18446744073709551616"};
+    for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++)
+        if (parse(&triangle_spec, &o, message, "--seed", seeds[k], NULL) != CLI_ERROR)
+            fail_msg("--seed '%s' was taken as %llu", seeds[k], (unsigned long long)o.seed);
+    assert_int_equal(parse(&triangle_spec, &o, message, "--seed", "18446744073709551615", NULL),
+                     CLI_RUN);
+    assert_true(o.seed == UINT64_MAX);
+    const char *sizes[] = {"T=+128", "T=0128", "T= 128", "T=128 ", "T=1e3", "T=0x80", "T=-0"};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        if (parse(&triangle_spec, &o, message, sizes[k], NULL) != CLI_ERROR)
+            fail_msg("'%s' was taken as T=%ld", sizes[k], o.sizes[1]);
+    assert_non_null(strstr(message, "must be a positive whole number"));
+    const char *reps[] = {" 20", "020", "+20", "20.0"};
+    for (size_t k = 0; k < sizeof reps / sizeof *reps; k++)
+        if (parse(&triangle_spec, &o, message, "--reps", reps[k], NULL) != CLI_ERROR)
+            fail_msg("--reps '%s' was taken as %d", reps[k], o.reps);
+    assert_int_equal(parse(&triangle_spec, &o, message, "--input-scale", "0x1p-3", NULL),
+                     CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "--input-scale", " 2", NULL), CLI_ERROR);
+}
+
+/* Issue 36: a second --reps once replaced the first, while a second T= was
+ * refused; every option is now given once. */
+static void test_cli_refuses_a_repeated_option(void **state)
+{
+    (void)state;
+    cli_options o;
+    char message[256];
+    assert_int_equal(parse(&triangle_spec, &o, message, "--reps", "20", "--reps", "30", NULL),
+                     CLI_ERROR);
+    assert_non_null(strstr(message, "--reps is given twice"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "--check-only", "T=256", "--check-only",
+                           NULL),
+                     CLI_ERROR);
+    assert_non_null(strstr(message, "--check-only is given twice"));
+    assert_int_equal(parse(&triangle_spec, &o, message, "--kernel", "1", "--kernel", "naive", NULL),
+                     CLI_ERROR);
+    assert_int_equal(parse(&triangle_spec, &o, message, "--csv", "a.csv", "--csv", "a.csv", NULL),
+                     CLI_ERROR);
+    /* a value that looks like an option is the value, not a repeat */
+    assert_int_equal(parse(&triangle_spec, &o, message, "--csv", "--list", "--list", NULL), CLI_RUN);
+    assert_string_equal(o.csv_path, "--list");
+    assert_true(o.list);
+}
+
+/* Issue 36: --list once returned before --kernel and --csv were checked. */
+static void test_cli_list_checks_the_other_options(void **state)
+{
+    (void)state;
+    const char *names[2] = {"cublas-permute", "naive"};
+    const int chapters[2] = {1, 2};
+    cli_options options;
+    int first, last;
+    char *bogus[] = {"chapterX", "--list", "--kernel", "bogus", NULL};
+    assert_int_equal(cli_start(&triangle_spec, 4, bogus, names, chapters, 2, &options, &first, &last),
+                     2);
+    char *leading_zero[] = {"chapterX", "--list", "--kernel", "01", NULL};
+    assert_int_equal(
+        cli_start(&triangle_spec, 4, leading_zero, names, chapters, 2, &options, &first, &last), 2);
+    char *nowhere[] = {"chapterX", "--list", "--csv", "/nonexistent/x.csv", NULL};
+    assert_int_equal(
+        cli_start(&triangle_spec, 4, nowhere, names, chapters, 2, &options, &first, &last), 2);
+    char *errors[] = {"chapterX", "--errors", "/nonexistent/e.csv", "--list", NULL};
+    assert_int_equal(
+        cli_start(&triangle_spec, 4, errors, names, chapters, 2, &options, &first, &last), 2);
+    char *one[] = {"chapterX", "--list", "--kernel", "naive", NULL};
+    assert_int_equal(cli_start(&triangle_spec, 4, one, names, chapters, 2, &options, &first, &last),
+                     0);
+}
+
 /* ------------------------------------------------------------ sizes */
 
 static void test_size_arithmetic_saturates(void **state)
@@ -488,6 +625,9 @@ static void test_cli_find_kernel(void **state)
     assert_int_equal(cli_find_kernel("4", names, 3, message, sizeof message), -1);
     assert_int_equal(cli_find_kernel("fast", names, 3, message, sizeof message), -1);
     assert_non_null(strstr(message, "3=naive"));
+    assert_int_equal(cli_find_kernel("01", names, 3, message, sizeof message), -1);
+    assert_int_equal(cli_find_kernel(" 1", names, 3, message, sizeof message), -1);
+    assert_int_equal(cli_find_kernel("+1", names, 3, message, sizeof message), -1);
 }
 
 static void test_cli_choose_kernels(void **state)
@@ -668,6 +808,11 @@ int main(void)
         cmocka_unit_test(test_cli_start),
         cmocka_unit_test(test_cli_find_kernel),
         cmocka_unit_test(test_cli_size_limits_and_repeats),
+        cmocka_unit_test(test_whole_number_spellings),
+        cmocka_unit_test(test_decimal_number_spellings),
+        cmocka_unit_test(test_cli_refuses_loose_numbers),
+        cmocka_unit_test(test_cli_refuses_a_repeated_option),
+        cmocka_unit_test(test_cli_list_checks_the_other_options),
         cmocka_unit_test(test_size_arithmetic_saturates),
         cmocka_unit_test(test_size_at_most_names_the_limit),
         cmocka_unit_test(test_size_fits_memory),

@@ -1,36 +1,23 @@
 /* cli.c - see cli.h. */
 #include "harness/cli.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/csv.h"
+#include "harness/numbers.h"
 #include "harness/rng.h"
 
-/* Parses a whole decimal number in [min, max]; 0 on success. */
-static int parse_long(const char *text, long min, long max, long *value)
+/* The options a command line may give once each: a second one is refused,
+ * as a second value of one size is (which one was meant?). */
+static int given_twice(const char *arg, const char **given, int *given_count)
 {
-    if (!text || !*text)
-        return -1;
-    char *end;
-    errno = 0;
-    long parsed = strtol(text, &end, 10);
-    if (errno || *end || parsed < min || parsed > max)
-        return -1;
-    *value = parsed;
+    for (int k = 0; k < *given_count; k++)
+        if (strcmp(given[k], arg) == 0)
+            return 1;
+    given[(*given_count)++] = arg;
     return 0;
-}
-
-/* Whether text is one or more decimal digits and nothing else. */
-static int all_digits(const char *text)
-{
-    if (!*text)
-        return 0;
-    for (; *text; text++)
-        if (*text < '0' || *text > '9')
-            return 0;
-    return 1;
 }
 
 /* KEY=NAME for the program's choice: 1 when arg is the choice (0 parsed, or
@@ -64,13 +51,11 @@ static int parse_choice(const cli_spec *spec, const char *arg, cli_options *opti
     return 1;
 }
 
-/* A positive finite number; 0 on success. */
+/* A positive finite decimal number up to 1e30; 0 on success. */
 static int parse_positive(const char *text, double *value)
 {
-    char *end;
-    errno = 0;
-    double parsed = strtod(text, &end);
-    if (errno || *end || !(parsed > 0) || parsed > 1e30)
+    double parsed;
+    if (decimal_number_parse(text, &parsed) != 0 || !(parsed > 0) || parsed > 1e30)
         return -1;
     *value = parsed;
     return 0;
@@ -95,16 +80,20 @@ static int parse_size(const cli_spec *spec, const char *arg, cli_options *option
                 return -1;
             }
             options->size_given[k] = 1;
-            if (parse_long(equals + 1, 1, INT_MAX, &options->sizes[k]) == 0)
+            long long size;
+            whole_number_status status = whole_number_parse(equals + 1, 1, INT_MAX, &size);
+            if (status == WHOLE_NUMBER_OK) {
+                options->sizes[k] = (long)size;
                 return 0;
+            }
             /* Every kernel takes its sizes as int: a larger whole number is
-             * refused for that limit, anything else for not being one. */
-            if (all_digits(equals + 1) && strspn(equals + 1, "0") < strlen(equals + 1))
+             * refused for that limit, anything else (0 too) for not being one. */
+            if (status == WHOLE_NUMBER_OUT_OF_RANGE && strcmp(equals + 1, "0") != 0)
                 snprintf(message, capacity, "%s: %s is larger than %d (sizes are int)",
                          spec->program, arg, INT_MAX);
             else
-                snprintf(message, capacity, "%s: '%s' must be a positive whole number",
-                         spec->program, arg);
+                snprintf(message, capacity, "%s: '%s' must be a positive whole number (decimal "
+                         "digits, no sign, no leading zero)", spec->program, arg);
             return -1;
         }
     }
@@ -126,11 +115,23 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
     options->choice = spec->choice_default;
     options->input_scale = 1.0;
     message[0] = '\0';
+    const char *given[32]; /* the options seen so far; there are fewer kinds than that */
+    int given_count = 0;
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        long number;
+        int is_flag = strcmp(arg, "--check-only") == 0 || strcmp(arg, "--only-new") == 0 ||
+                      strcmp(arg, "--list") == 0;
+        int takes_value = strcmp(arg, "--kernel") == 0 || strcmp(arg, "--csv") == 0 ||
+                          strcmp(arg, "--reps") == 0 || strcmp(arg, "--seed") == 0 ||
+                          strcmp(arg, "--load") == 0 || strcmp(arg, "--save") == 0 ||
+                          strcmp(arg, "--errors") == 0 || strcmp(arg, "--input-scale") == 0 ||
+                          strcmp(arg, "--logits") == 0;
+        if ((is_flag || takes_value) && given_twice(arg, given, &given_count)) {
+            snprintf(message, capacity, "%s: %s is given twice; give it once", spec->program, arg);
+            return CLI_ERROR;
+        }
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             cli_print_usage(spec, stdout);
             return CLI_DONE;
@@ -140,11 +141,7 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
             options->only_new = 1;
         } else if (strcmp(arg, "--list") == 0) {
             options->list = 1;
-        } else if (strcmp(arg, "--kernel") == 0 || strcmp(arg, "--csv") == 0 ||
-                   strcmp(arg, "--reps") == 0 || strcmp(arg, "--seed") == 0 ||
-                   strcmp(arg, "--load") == 0 || strcmp(arg, "--save") == 0 ||
-                   strcmp(arg, "--errors") == 0 || strcmp(arg, "--input-scale") == 0 ||
-                   strcmp(arg, "--logits") == 0) {
+        } else if (takes_value) {
             if (!value || !*value) {
                 snprintf(message, capacity, "%s: %s needs a value", spec->program, arg);
                 return CLI_ERROR;
@@ -170,19 +167,18 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
                     return CLI_ERROR;
                 }
             } else if (strcmp(arg, "--reps") == 0) {
-                if (parse_long(value, CLI_MIN_REPS, 100000, &number) != 0) {
-                    snprintf(message, capacity, "%s: --reps '%s' must be a number from %d to 100000",
-                             spec->program, value, CLI_MIN_REPS);
+                long long reps;
+                if (whole_number_parse(value, CLI_MIN_REPS, 100000, &reps) != WHOLE_NUMBER_OK) {
+                    snprintf(message, capacity, "%s: --reps '%s' must be a whole number from %d "
+                             "to 100000", spec->program, value, CLI_MIN_REPS);
                     return CLI_ERROR;
                 }
-                options->reps = (int)number;
+                options->reps = (int)reps;
             } else if (strcmp(arg, "--seed") == 0) {
-                char *end;
-                errno = 0;
-                unsigned long long seed = strtoull(value, &end, 10);
-                if (errno || *end || value[0] == '-') {
-                    snprintf(message, capacity, "%s: --seed '%s' must be a non-negative whole number",
-                             spec->program, value);
+                unsigned long long seed;
+                if (whole_number_parse_unsigned(value, UINT64_MAX, &seed) != WHOLE_NUMBER_OK) {
+                    snprintf(message, capacity, "%s: --seed '%s' must be a whole number from 0 "
+                             "to %llu", spec->program, value, (unsigned long long)UINT64_MAX);
                     return CLI_ERROR;
                 }
                 options->seed = (uint64_t)seed;
@@ -252,8 +248,8 @@ int cli_find_kernel(const char *wanted, const char *const *names, int count, cha
     for (int k = 0; k < count; k++)
         if (strcmp(wanted, names[k]) == 0)
             return k;
-    long number;
-    if (parse_long(wanted, 1, count, &number) == 0)
+    long long number;
+    if (whole_number_parse(wanted, 1, count, &number) == WHOLE_NUMBER_OK)
         return (int)number - 1;
     int n = snprintf(message, capacity, "unknown kernel '%s'; choose a name or a number:", wanted);
     for (int k = 0; k < count && n > 0 && (size_t)n < capacity; k++)
@@ -269,20 +265,20 @@ int cli_choose_kernels(const char *program, const cli_options *options,
         fprintf(stderr, "%s: at most %d kernels\n", program, CLI_MAX_KERNELS);
         return 2;
     }
-    if (options->list) {
-        for (int k = 0; k < count; k++)
-            printf("%d %s (chapter %d)\n", k + 1, names[k], chapters[k]);
-        return 0;
-    }
     *first = 0;
     *last = count - 1;
-    if (options->kernel) {
+    if (options->kernel) { /* checked with --list too: a wrong name is wrong either way */
         char message[1024];
         *first = *last = cli_find_kernel(options->kernel, names, count, message, sizeof message);
         if (*first < 0) {
             fprintf(stderr, "%s: %s\n", program, message);
             return 2;
         }
+    }
+    if (options->list) {
+        for (int k = *first; k <= *last; k++)
+            printf("%d %s (chapter %d)\n", k + 1, names[k], chapters[k]);
+        return 0;
     }
     return -1;
 }
@@ -301,6 +297,18 @@ int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *na
         return 0;
     if (status == CLI_ERROR) {
         fprintf(stderr, "%s\n", message);
+        return 2;
+    }
+    /* The destinations are checked before --list returns, so that a command
+     * line a run would refuse is refused however it ends (the runners check
+     * them again, later, which costs nothing). */
+    if (options->csv_path && csv_check_destination(options->csv_path, message, sizeof message)) {
+        fprintf(stderr, "%s: --csv: %s\n", spec->program, message);
+        return 2;
+    }
+    if (options->errors_path && csv_check_destination_for(options->errors_path, CSV_ACCURACY_HEADER,
+                                                          message, sizeof message)) {
+        fprintf(stderr, "%s: --errors: %s\n", spec->program, message);
         return 2;
     }
     return cli_choose_kernels(spec->program, options, names, chapters, count, first, last);

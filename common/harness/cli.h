@@ -8,8 +8,10 @@
  * the CSV (B=8 T=1024 C=768 NH=12), so a row can be re-run by pasting its
  * shape. A program may also take one choice written the same way after
  * the sizes (the MSA programs: mask=drawn|kept|pad), which the shape then
- * ends with. Anything unknown or malformed is refused with a message; the
- * program then exits with status 2.
+ * ends with. Each option and each size is given once. Whole numbers are
+ * read by common/harness/numbers.h (decimal digits only: no sign, blank or leading
+ * zero). Anything unknown, malformed or repeated is refused with a message;
+ * the program then exits with status 2.
  */
 #ifndef WORKBOOK_CLI_H
 #define WORKBOOK_CLI_H
@@ -77,10 +79,11 @@ int cli_find_kernel(const char *wanted, const char *const *names, int count,
 /* The most contenders one chapter program may race. */
 #define CLI_MAX_KERNELS 32
 
-/* The kernels a run races, from --list and --kernel. With --list, prints
- * "number name (chapter N)" for each and returns 0; with an unknown
- * --kernel, prints why and returns 2; otherwise returns -1 (go on) with the
- * range to run in [*first, *last]: one kernel, or all of them. */
+/* The kernels a run races, from --list and --kernel. An unknown --kernel
+ * prints why and returns 2, with --list or without; with --list, prints
+ * "number name (chapter N)" for each kernel chosen and returns 0; otherwise
+ * returns -1 (go on) with the range to run in [*first, *last]: one kernel,
+ * or all of them. */
 int cli_choose_kernels(const char *program, const cli_options *options,
                        const char *const *names, const int *chapters, int count, int *first,
                        int *last);
@@ -91,10 +94,11 @@ int cli_choose_kernels(const char *program, const cli_options *options,
 int cli_runs_kernel(const cli_options *options, int kernel_chapter, int chapter);
 
 /* The start every chapter program shares: parses the command line (a bad
- * one is explained on stderr), then chooses the kernels as
- * cli_choose_kernels does. Returns -1 to go on, with *options and
- * [*first, *last] set; otherwise the exit status: 0 after --help or --list,
- * 2 for a bad command line or an unknown kernel. */
+ * one is explained on stderr), checks that --csv and --errors could be
+ * written (common/harness/csv.h), then chooses the kernels as cli_choose_kernels
+ * does. Returns -1 to go on, with *options and [*first, *last] set;
+ * otherwise the exit status: 0 after --help or --list, 2 for a bad command
+ * line, a destination that cannot be written or an unknown kernel. */
 int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *names,
               const int *chapters, int count, cli_options *options, int *first, int *last);
 

@@ -34,6 +34,28 @@ expect_output "the size given twice is named" "B is given twice \(B=2, then B=3\
 expect_status "chapter2 refuses a run no host memory holds (12 TB)" 2 build/chapter2 B=16 T=65536 C=16 NH=16
 expect_output "the refusal names host memory" "of host memory" build/chapter2 B=16 T=65536 C=16 NH=16
 
+# One spelling of whole numbers (decimal digits, no sign, no blank, no
+# leading zero), every option given once, and --list checks the options it
+# comes with: each of these was once accepted (exit 0, or 77 with no GPU).
+expect_status "chapter2 refuses --seed ' -1' (once wrapped to 2^64-1)" 2 build/chapter2 --seed ' -1'
+expect_output "... saying what a seed is" "--seed ' -1' must be a whole number from 0 to 18446744073709551615" \
+    build/chapter2 --seed ' -1'
+expect_status "chapter2 refuses T=+128" 2 build/chapter2 T=+128
+expect_status "chapter2 refuses T=0128" 2 build/chapter2 T=0128
+expect_status "chapter2 refuses --kernel 01" 2 build/chapter2 --kernel 01
+expect_status "chapter2 refuses --reps ' 20'" 2 build/chapter2 --reps ' 20'
+expect_status "chapter2 refuses --input-scale 0x1p-3" 2 build/chapter2 --input-scale 0x1p-3
+expect_status "chapter2 refuses a repeated --reps, as it does a repeated size" 2 \
+    build/chapter2 --reps 20 --reps 30
+expect_output "... naming it" "--reps is given twice; give it once" build/chapter2 --reps 20 --reps 30
+expect_status "chapter2 refuses a repeated --check-only" 2 build/chapter2 --check-only --check-only
+expect_status "chapter2 --list --kernel bogus exits 2" 2 build/chapter2 --list --kernel bogus
+expect_status "chapter2 --list --csv /nonexistent/x.csv exits 2" 2 build/chapter2 --list --csv /nonexistent/x.csv
+expect_output "... naming the directory" "--csv: /nonexistent/x.csv: .*/nonexistent does not exist" \
+    build/chapter2 --list --csv /nonexistent/x.csv
+expect_output "chapter2 --list --kernel naive lists that kernel alone" "^1$" \
+    sh -c "build/chapter2 --list --kernel naive | grep -c ' naive (chapter 2)$'"
+
 # --csv FILE is checked before any GPU work: a destination that cannot be
 # written is exit 2 up front, not exit 1 after a whole run; a good one
 # reaches the GPU check (77 here) and the check leaves no file behind.

@@ -139,6 +139,41 @@ expect_output "a code block's fence outgrows the backticks in it" '^```` \{\.cud
 expect_output "a figure placeholder brings in the plot" '^!\[The progress-trimul plot\]\(.*progress-trimul\.svg\)' \
     cat $scratch/good.md
 
+# ------------------------------------------------------------ line endings
+# A chapter saved with a UTF-8 byte-order mark or with CRLF line endings is
+# read as the same chapter saved plainly; one with CR-only line endings is
+# refused with its file and line (it is one long line), as is a ``` fence
+# left open in prose. The chapters are written here, byte by byte.
+encodings=$scratch/encodings
+mkdir -p $encodings/chapters/02-bom $encodings/chapters/02-crlf $encodings/chapters/02-cr-only
+encoded_chapter() {  # encoded_chapter TITLE: a small chapter with a placeholder, LF endings
+    printf '/*md\n# %s\n\nNaive takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms.\n*/\n#include <stdio.h>\n\n__global__ void encoded_kernel(float *out) { out[0] = 1.0f; }\n' "$1"
+}
+{ printf '\357\273\277'; encoded_chapter "A chapter that starts with a byte-order mark"; } \
+    > $encodings/chapters/02-bom/bom.cu
+encoded_chapter "A chapter with CRLF line endings" | sed 's/$/\r/' > $encodings/chapters/02-crlf/crlf.cu
+encoded_chapter "A chapter with CR line endings" | tr '\n' '\r' > $encodings/chapters/02-cr-only/cr-only.cu
+for name in bom crlf; do
+    "${fixture_weave[@]}" chapter $encodings/chapters/02-$name/$name.cu > $encodings/$name.md 2> $encodings/$name.err
+    expect_status "a chapter with a ${name^^}: woven, no warning" 0 \
+        sh -c "test -s $encodings/$name.md && test ! -s $encodings/$name.err"
+    expect_output "... its title read as its title" "^# A chapter (that starts with a byte-order mark|with CRLF line endings)$" \
+        head -n 1 $encodings/$name.md
+    expect_output "... its placeholder filled, in prose" "^Naive takes 3\.90 ms\.$" cat $encodings/$name.md
+    expect_output "... its #include hidden, its code shown" "^__global__ void encoded_kernel" cat $encodings/$name.md
+    expect_status "... and no carriage return or byte-order mark left" 1 grep -q $'\r\|\xef\xbb\xbf' $encodings/$name.md
+done
+expect_failure "a chapter with CR-only line endings is refused with its file and line" \
+    "02-cr-only/cr-only\.cu:1: a carriage return that does not end a line" \
+    "${fixture_weave[@]}" chapter $encodings/chapters/02-cr-only/cr-only.cu
+expect_failure "a fence left open in a chapter's prose is refused at the fence" \
+    "02-open-fence/open-fence\.cu:7: this fence \(\`\`\`\) is not closed before the prose block ends at line 9" \
+    "${fixture_weave[@]}" chapter $fixtures/chapters/02-open-fence/open-fence.cu
+printf 'Front matter.\n\n~~~\nnot closed\n' > $encodings/open-fence.md
+expect_failure "a fence left open in a prose file is refused at the fence" \
+    "open-fence\.md:3: this fence .* is not closed before the end of the file" \
+    "${fixture_weave[@]}" prose $encodings/open-fence.md
+
 # ------------------------------------------------------------ what must fail
 # make book draws the plots (gnuplot) and checks for pandoc before it weaves,
 # so without them these cases cannot reach the weaver: skipped, with the reason.
@@ -156,6 +191,10 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
         broken_book no-row $fixtures/chapters/02-no-row/no-row.cu
     expect_failure "make book fails: a placeholder with an unknown field" "bad-field\.cu:4: .*unknown field" \
         broken_book bad-field $fixtures/chapters/02-bad-field/bad-field.cu
+    expect_failure "make book fails: a fence left open in prose" \
+        "open-fence\.cu:7: this fence" broken_book open-fence $fixtures/chapters/02-open-fence/open-fence.cu
+    expect_failure "make book fails: CR-only line endings" \
+        "cr-only\.cu:1: a carriage return" broken_book cr-only $encodings/chapters/02-cr-only/cr-only.cu
     expect_failure "make book fails: a second '# ' title in a chapter's other file" \
         "02-second-title/part\.cu:2: a '# ' heading: the chapter's one title is in" \
         broken_book second-title $fixtures/chapters/02-second-title/second-title.cu
@@ -195,10 +234,59 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
     malformed "an unclosed quote" "2,naive,trimul,\"B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
         "a quoted field is never closed"
     malformed "an empty line" "" "an empty line"
+    # rows the reader once took
+    date_row="2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,Fixture H200,13.0,fixture"
+    malformed "a day not in the calendar" "$date_row,2026-02-31" "date \"2026-02-31\" is not a day of the calendar"
+    malformed "a date in the future" "$date_row,9999-12-31" "date \"9999-12-31\" is after today \(UTC\)"
+    malformed "a chapter other than the list gives" "99,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+        "chapter 99, but the kernel list introduces naive in chapter 2"
+    malformed "a hexadecimal time" "2,naive,trimul,B=8 T=256 C=768 NH=12,0x1p-1,0.4,0.6,100.0,10.0,$row_tail" \
+        "median_ms \"0x1p-1\" is not a number"
+    malformed "a size past int" \
+        "2,naive,trimul,B=8 T=99999999999999999999999 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
+        "shape .*: a size is larger than 2147483647"
+    malformed "a line break in the gpu" \
+        "2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,\"Fixture\n# H200\",13.0,fixture,2025-01-02" \
+        "gpu holds a control character"
     mkdir -p $scratch/bad-header
     sed '1s/gbps/gb_per_s/' $fixtures/data/trimul.csv > $scratch/bad-header/trimul.csv
     expect_failure "make book fails on a CSV with the wrong header" \
         "bad-header/trimul\.csv:1: the first line is not the header" broken_book header "" $scratch/bad-header
+fi
+
+# ------------------------------------------------------------ markup in the CSV's text
+# A card's name and a commit are text from the CSV: a <script> or an <img
+# onerror=...> there reaches the tables and the prose as characters, never
+# as HTML. The fixture data plus a commit with a script on a headline row
+# and the newest row from a card named like an image tag; a chapter shows
+# both through placeholders.
+markup=$scratch/markup
+mkdir -p $markup/data $markup/chapters/01-markup
+cp $fixtures/data/msa.csv $markup/data/
+awk 'NR == 27 { sub(/,fixture,/, ",<script>alert(1)</script>,") } { print }
+     END { print "3,registers,trimul,B=1 T=128 C=64 NH=1,0.5,0.4,0.6,100.0,10.0,<img src=x onerror=alert(2)>,13.0,x,2025-01-03" }' \
+    $fixtures/data/trimul.csv > $markup/data/trimul.csv
+printf '/*md\n# Markup\n\nOn the {{gpu|registers|B=1 T=128 C=64 NH=1}}, at {{commit|shared+swizzle|B=8 T=1024 C=768 NH=12}}.\n*/\n' \
+    > $markup/chapters/01-markup/markup.cu
+for table in headline all; do
+    $results table $table --data $markup/data --kernels $fixture_kernels > $markup/$table.md 2>&1
+done
+$weave chapter --data $markup/data --kernels $fixture_kernels $markup/chapters/01-markup/markup.cu \
+    > $markup/chapter.md 2>&1
+expect_status "markup in a commit: the headline table escapes it" 0 \
+    grep -qF '(commits fixture and \<script\>alert(1)\</script\>)' $markup/headline.md
+expect_status "markup in a card's name: the table of all results escapes it" 0 \
+    grep -qF '\<img src=x onerror=alert(2)\>, CUDA 13.0' $markup/all.md
+expect_status "markup in the prose: placeholders escape it" 0 \
+    grep -qxF 'On the \<img src=x onerror=alert(2)\>, at \<script\>alert(1)\</script\>.' $markup/chapter.md
+expect_status "... and nothing of it is a tag in Markdown" 1 \
+    grep -Eq '(^|[^\])<(script|img)' $markup/headline.md $markup/all.md $markup/chapter.md
+if ! tool_missing "markup rendered by pandoc" pandoc; then
+    cat $markup/headline.md $markup/all.md $markup/chapter.md | pandoc -f markdown -t html > $markup/page.html
+    expect_status "markup rendered by pandoc: no <script> and no <img> tag in the HTML" 1 \
+        grep -Eq '<script|<img' $markup/page.html
+    expect_output "... but their text, escaped" '&lt;script&gt;alert\(1\)&lt;/script&gt;.*|&lt;img src=x onerror=alert\(2\)&gt;' \
+        cat $markup/page.html
 fi
 
 # ------------------------------------------------------------ numbers it cannot print
@@ -265,10 +353,12 @@ for chapter in chapters/[0-9][0-9]-*/*.cu; do
     sanitized "$chapter, with its exercises and solutions" "${asan_weave[@]}" chapter \
         --exercises exercises --solutions solutions "$chapter"
 done
-for chapter in $fixtures/chapters/*/*.cu; do
+for chapter in $fixtures/chapters/*/*.cu $encodings/chapters/*/*.cu; do
     sanitized "the fixture $chapter" $asan/weave chapter --data $fixtures/data --kernels $fixture_kernels \
         --figures $scratch/asan-figures --exercises $fixtures/exercises --solutions $fixtures/solutions "$chapter"
 done
+sanitized "the fixture $encodings/open-fence.md" $asan/weave prose --data $fixtures/data \
+    --kernels $fixture_kernels $encodings/open-fence.md
 sanitized "the fixtures' appendix of the roads not taken" $asan/weave tried --data $fixtures/data \
     --kernels $fixture_kernels $fixtures/chapters/*/*.cu
 for dir in $scratch/unprintable-* $scratch/bad-csv-* $scratch/bad-header; do
@@ -370,6 +460,78 @@ expect_output "all results: a graph replay right after its kernel, with its kern
 expect_output "the real headline table: at most 20 rows" "^([0-9]|1[0-9]|20)$" sh -c \
     "$results table headline | grep -c '^| [0-9]'"
 
+# ------------------------------------------------------------ your card, your book
+# After make bench on a student's card, the tables show that card's numbers
+# first and the H200's after them, for comparison; the plots draw that card;
+# the prose takes that card's rows, and another card's, with a footnote,
+# where that card has none. A card with too few rows (one row of an unknown
+# card, newer than all) never takes over; nor does a card that lacks a
+# headline kernel it could have run. The fixture data plus the same headline
+# rows measured on an RTX 4090 (twice the times), and a newer row from a
+# card the peaks table does not know.
+cards=$scratch/cards
+mkdir -p $cards/full $cards/partial $cards/chapters/01-cards
+student_rows() {  # student_rows DIR SKIP: the fixture's default-size rows of the headline kernels
+                  # (but SKIP), as an RTX 4090 measured them, into DIR/trimul.new and DIR/msa.new
+    awk -F, -v OFS=, -v out="$1" -v skip="$2" 'FNR > 1 && ($4 == "B=8 T=1024 C=768 NH=12" || $4 == "B=1 S=512 N=256 D=256 H=8") &&
+        $10 ~ /Fixture H200/ && $2 !~ /^shared$|^shared\+unrolled$|\+graph$|^torch/ && $2 != skip && !seen[$2 $4]++ {
+            for (k = 5; k <= 7; k++) $k = sprintf("%.6f", 2 * $k)
+            $8 = sprintf("%.1f", $8 / 2); $9 = sprintf("%.1f", $9 / 2)
+            $10 = "NVIDIA GeForce RTX 4090"; $11 = "13.0"; $12 = "student"; $13 = "2025-01-05"
+            print > (out "/" (FILENAME ~ /msa/ ? "msa" : "trimul") ".new")
+        }' $fixtures/data/trimul.csv $fixtures/data/msa.csv
+}
+mystery='2,naive,trimul,B=8 T=1024 C=768 NH=12,5.0,4.9,5.1,1290.0,55.0,Mystery GPU,13.0,one-row,2025-01-06'
+for kind in full partial; do
+    student_rows $cards/$kind "$([ $kind = partial ] && echo tf32)"
+    for problem in trimul msa; do
+        cat $fixtures/data/$problem.csv $cards/$kind/$problem.new > $cards/$kind/$problem.csv
+        rm $cards/$kind/$problem.new
+    done
+    echo "$mystery" >> $cards/$kind/trimul.csv
+    $results table headline --data $cards/$kind --kernels $fixture_kernels > $cards/$kind/headline.md 2>&1
+    $results table all --data $cards/$kind --kernels $fixture_kernels > $cards/$kind/all.md 2>&1
+done
+expect_output "your card: the headline shows the student's card first" \
+    "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12, the champions and each chapter's best kernel\. NVIDIA GeForce RTX 4090, CUDA 13\.0, measured 2025-01-05" \
+    cat $cards/full/headline.md
+expect_output "... its numbers (naive twice the fixture's 3.90 ms)" "^\| 2 \| naive \| 7\.80 \|" cat $cards/full/headline.md
+expect_output "... then the H200's, for comparison" \
+    "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12 on another card, for comparison\. Fixture H200 \(invented numbers\)" \
+    cat $cards/full/headline.md
+cards_in() {  # the card of each table of a Markdown file, in order, one word each
+    grep '^\*\*' "$1" | grep -oE '(RTX 4090|H200 \(invented numbers\)|Mystery GPU), CUDA' |
+        sed -E 's/.*(RTX|H200|Mystery).*/\1/' | paste -sd ' '
+}
+expect_output "... for both problems: two tables each, the student's card first" \
+    "^RTX H200 RTX H200$" cards_in $cards/full/headline.md
+expect_output "... each card's share of peak against its own peaks" \
+    "FP32 peak of the NVIDIA GeForce RTX 4090, 82\.6 TFLOP/s, .*dense TF32 peak, 82\.6 TFLOP/s" cat $cards/full/headline.md
+expect_status "one row from an unknown card takes over nothing in the headline" 1 grep -q 'Mystery GPU' $cards/full/headline.md
+expect_output "... but is in the table of all results, after the cards measured in full" \
+    "^RTX H200 Mystery RTX H200$" cards_in $cards/full/all.md
+expect_output "a newer card without a kernel it could run (tf32) does not take over the triangle" \
+    "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12, the champions and each chapter's best kernel\. Fixture H200" \
+    cat $cards/partial/headline.md
+expect_status "... nor shows beside it" 1 grep -q 'The triangle.*RTX 4090' $cards/partial/headline.md
+expect_output "... while the MSA layer, measured in full on it, shows it first" \
+    "^\*\*MSA gated attention\*\* at B=1 S=512 N=256 D=256 H=8, the champions and each chapter's best kernel\. NVIDIA GeForce RTX 4090" \
+    cat $cards/partial/headline.md
+mkdir -p $cards/plots
+$results plotdata --data $cards/full --kernels $fixture_kernels --out $cards/plots 2>/dev/null
+expect_output "the plots draw the student's card" "^gpu = 'NVIDIA GeForce RTX 4090'$" cat $cards/plots/trimul.vars.gp
+printf '%s\n' '/*md' '# Cards' '' \
+    'On the {{gpu|naive|B=8 T=1024 C=768 NH=12}}, naive takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms,' \
+    '{{speedup|tf32|naive|B=8 T=1024 C=768 NH=12}} times as long as tf32 ({{peak_pct|tf32|B=8 T=1024 C=768 NH=12}} %);' \
+    'at T=256 it takes {{median_ms|naive|B=8 T=256 C=768 NH=12}} ms.' '*/' > $cards/chapters/01-cards/cards.cu
+$weave --data $cards/full --kernels $fixture_kernels chapter $cards/chapters/01-cards/cards.cu > $cards/chapter.md 2>&1
+expect_output "the prose takes the student's card, not the newer unknown one" \
+    "^On the NVIDIA GeForce RTX 4090, naive takes 7\.80 ms,$" cat $cards/chapter.md
+expect_output "... its speedups and shares of peak too" "^41\.1 times as long as tf32 \(41\.1 %\);$" cat $cards/chapter.md
+expect_output "... and another card's row where it has none, with a footnote naming both" \
+    "^at T=256 it takes 0\.332\^\[Measured on the Fixture H200 \(invented numbers\); the NVIDIA GeForce RTX 4090, whose numbers this book shows, has no row of naive at B=8 T=256 C=768 NH=12\.\] ms\.$" \
+    cat $cards/chapter.md
+
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
@@ -404,6 +566,12 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots with no data at all succeeds" 0 \
         book_make plots plots WORKBOOK_DATA=$scratch/no-such-folder
     expect_status "... and draws nothing" 0 test ! -s $scratch/plots/plots/index
+    mkdir -p $scratch/markup-plot-data
+    sed 's/Fixture H200 (invented numbers)/Fixture H200 <b>bold<\/b> \& more/' $fixtures/data/trimul.csv \
+        > $scratch/markup-plot-data/trimul.csv
+    book_make markup-plot plots WORKBOOK_DATA=$scratch/markup-plot-data > /dev/null 2>&1
+    expect_status "markup in a card's name: the plots' captions escape it" 0 \
+        grep -qF 'Measured on the Fixture H200 \<b\>bold\</b\> \& more, ' $scratch/markup-plot/plots/sweep.md
 fi
 
 # ------------------------------------------------------------ the book, from fixtures
@@ -549,6 +717,67 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
             grep -q 'figure 1 of 1 shows no image' $broken_log &&
             grep -q '1 of 1 code blocks cut their lines off' $broken_log"
     fi
+fi
+
+# ------------------------------------------------------------ an interrupted make book
+# Ctrl-C at any moment of make book leaves the committed files whole: every
+# file is written under a temporary name in its folder and renamed when
+# complete, and the temporary files are removed on the way out. The real
+# make book is interrupted in its first 0.35 s (as the report that found
+# plots/png/msa.png deleted and sweep.png half drawn did), while gnuplot
+# draws the first plot and the middle one, right after it drew the last one
+# (before the rename), and later, in the weave or pandoc; after each, git's
+# view of plots/ and every PNG are as before and no temporary file is left.
+# The interrupt is SIGINT to the whole process group, as a terminal sends
+# it: make runs in a session of its own (setsid) and a gnuplot put first in
+# PATH sends it at its call number INTERRUPT_AT. The book in book/out is
+# kept aside and put back afterwards.
+if [ -s book/out/workbook.html ] && ! tool_missing "an interrupted make book" gnuplot &&
+   ! tool_missing "an interrupted make book" setsid; then
+    interrupts=$scratch/interrupts
+    rm -rf "$interrupts" && mkdir -p "$interrupts/bin" "$interrupts/kept"
+    real_gnuplot=$(command -v gnuplot)
+    {
+        echo '#!/bin/sh'
+        echo '# INTERRUPT_AT=N:during interrupts during call N, N:after once call N is done'
+        echo "calls=\$(( \$(cat $interrupts/calls 2>/dev/null || echo 0) + 1 ))"
+        echo "echo \$calls > $interrupts/calls"
+        echo 'case $INTERRUPT_AT in'
+        echo "    \$calls:during) ( sleep 0.05; kill -INT 0 ) & exec $real_gnuplot \"\$@\" ;;"
+        echo "    \$calls:after) $real_gnuplot \"\$@\"; kill -INT 0; exit 130 ;;"
+        echo 'esac'
+        echo "exec $real_gnuplot \"\$@\""
+    } > "$interrupts/bin/gnuplot"
+    chmod +x "$interrupts/bin/gnuplot"
+    cp -p book/out/workbook.* "$interrupts/kept/"
+    tree_state() {  # what must not change: git's view of plots/, every PNG's bytes, no temporary file
+        git status --short --untracked-files=all plots
+        sha256sum plots/png/*.png
+        find plots book/out -name '*.partial'
+    }
+    tree_state > "$interrupts/before"
+    plot_count=$(wc -l < plots/out/index)
+    interrupted() {  # interrupted NAME COMMAND...: COMMAND is interrupted; the tree must be as before
+        local name="an interrupted make book leaves the committed files whole: $1"; shift
+        local log; log=$(log_of "$name")
+        rm -f "$interrupts/calls"
+        "$@" >"$log" 2>&1
+        local status=$?
+        tree_state > "$interrupts/after"
+        if [ "$status" -eq 0 ]; then fail "$name" "make book was not interrupted" "$log"
+        elif ! cmp -s "$interrupts/before" "$interrupts/after"; then
+            diff "$interrupts/before" "$interrupts/after" >> "$log"
+            fail "$name" "the tree changed" "$log"
+        else pass "$name"; fi
+    }
+    interrupted "after 0.35 s" timeout -s INT 0.35 make --no-print-directory book
+    for point in 1:during $((plot_count / 2 + 1)):during $plot_count:after; do
+        interrupted "gnuplot's call ${point/:/, }" env PATH="$interrupts/bin:$PATH" \
+            INTERRUPT_AT=$point setsid -w make --no-print-directory book
+    done
+    interrupted "after 3 s" timeout -s INT 3 make --no-print-directory book
+    interrupted "after 12 s" timeout -s INT 12 make --no-print-directory book
+    cp -p "$interrupts/kept/"workbook.* book/out/
 fi
 
 # ------------------------------------------------------------ accuracy placeholders
