@@ -878,7 +878,7 @@ for name in "${names[@]}"; do
         missing[$name]="missing: no $name.cu in the folder"
     elif [ -L "$source" ] || [ ! -f "$source" ]; then
         missing[$name]="$name.cu is not a regular file (a link?): hand in the file itself"
-    elif grep -q '// exercise:begin' "$source"; then
+    elif grep -Eq '// exercise:(begin|inline)' "$source"; then
         solutions/generate.sh --solved "$scratch/submission" "$source" >> "$scratch/solved.log" 2>&1 ||
             missing[$name]="a solution with malformed markers (solutions/generate.sh --solved)"
     else
