@@ -340,6 +340,7 @@ prepare_base() {
         rm -rf "$base" && mkdir -p "$tree" "$base/build" || return 2
         printf '%s\n' "$files" | tr '\n' '\0' | xargs -0 cp --parents -t "$tree" || return 2
         mkdir -p "$tree/build" "$tree/submission" "$tree/run"
+        chmod -R a+rX "$tree"
         [ "$(id -u)" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$base/build"
         echo "grading: building the handout's library (once for this handout)" >&2
         if ! timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
@@ -368,7 +369,7 @@ sandboxed_build() {
     timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
         --ro "$scratch/submission" "$tree/submission" --rw "$scratch/build" "$tree/build" \
         --cd "$tree" -- make -s --no-print-directory BUILD=build GRADE_DIR=submission \
-        ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" >> "$log" 2>&1
+        ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" < /dev/null >> "$log" 2>&1
 }
 
 # One run of a built program in the sandbox: everything read-only but its
@@ -384,9 +385,9 @@ run_program() {
                    --rw "$run" "$tree/run" --cd "$tree" --env HOME="$tree/run"
                    "${environment[@]}" -- "$@")
     case $mode in
-        shared) flock -s "$lock" "${command[@]}" > "$log.run" 2>&1 ;;
-        alone) flock -x "$lock" "${command[@]}" > "$log.run" 2>&1 ;;
-        *) "${command[@]}" > "$log.run" 2>&1 ;;
+        shared) flock -s "$lock" "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
+        alone) flock -x "$lock" "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
+        *) "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
     esac
     status=$?
     { echo "== $*: exit $status"; cat "$log.run"; } >> "$log"
@@ -465,7 +466,7 @@ compare_reason() {
     fi
     local why
     why=$(awk -v exercise="$tree/exercises/$exercise.cu" -v submission="$scratch/submission/$name.cu" \
-              -f solutions/tokens.awk 2>&1) || echo "changed outside its TODOs: $why"
+              -f solutions/tokens.awk 2>&1) || echo "refused: $why"
 }
 
 # Whether the object defines a symbol of the library: "" when it does not.
@@ -510,7 +511,9 @@ grade() {
     local host_done=() gpu_done=() notes=() gpu_notes=() failure="" failed_part=""
     local gpu_skipped=0 sizes_run=0 tolerance; tolerance=$(tolerance_of "$name")
     local check kind rest kernel size seed nonce results
-    while IFS= read -r check; do
+    # The checks come in on descriptor 3: what runs in the loop reads only
+    # /dev/null on its standard input, never this list.
+    while IFS= read -r check <&3; do
         kind=${check%%|*} rest=${check#*|}
         case $kind in
         host)
@@ -779,7 +782,7 @@ $PREDICTION_FACTOR"
         *)
             fail_with host "grader: unknown check '$check'"; break ;;
         esac
-    done < <(checks_of "$name")
+    done 3< <(checks_of "$name")
     rm -f "$log.run"
 
     [ $sizes_run -gt 0 ] && gpu_done=("values at $sizes_run sizes (rel_l2 under $tolerance)" \
@@ -885,6 +888,7 @@ for name in "${names[@]}"; do
         cp "$source" "$scratch/submission/$name.cu"
     fi
 done
+chmod -R a+rX "$scratch/submission"   # the sandbox's user reads them, whatever their modes
 
 card=$(card_here)
 if [ -n "$card" ] && [ -z "${GRADE_NVIDIA_SMI:-}" ] &&
@@ -896,7 +900,9 @@ if [ -n "$card" ] && [ -z "${GRADE_NVIDIA_SMI:-}" ] &&
 fi
 say "grading $folder/: ${#names[@]} exercise(s), each on what it asks; seed $seed (SEED=$seed" \
     "repeats the drawn sizes and inputs)"
-say "$("$sandbox" --check 2>&1); ${card:+GPU: $card}${card:-no GPU here: the host checks run, the GPU ones are skipped}"
+if [ -n "$card" ]; then gpu_line="GPU: $card"
+else gpu_line="no GPU here: the host checks run, the GPU ones are skipped"; fi
+say "$("$sandbox" --check 2>&1); $gpu_line"
 results=() reasons=() host_parts=() gpu_parts=()
 for name in "${names[@]}"; do
     if [ -n "${missing[$name]:-}" ]; then
