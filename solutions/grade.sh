@@ -71,7 +71,7 @@
 #   GRADE_NVIDIA_SMI  the program asked whether there is a GPU (nvidia-smi)
 #   GRADE_LOCK      the file GPU runs lock (BUILD/grade/gpu.lock): runs share
 #                   the card, a timing or ncu run has it alone
-#   GRADE_SANDBOX, GRADE_BWRAP, GRADE_SANDBOX_USER   the sandbox (sandbox.sh)
+#   GRADE_BWRAP, GRADE_SANDBOX_USER   the sandbox's bwrap and user (sandbox.sh)
 #   COMPUTE_SANITIZER, NCU, CUOBJDUMP   the tools, found on the PATH or beside
 #                   nvcc; "none" grades as if one were missing
 #   BUILD (build), MAKE (make), ARCH, NVCC   as for make

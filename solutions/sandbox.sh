@@ -26,8 +26,8 @@
 # The tool is bubblewrap (`bwrap`, Debian's package bubblewrap, which `make
 # deps` installs), found on the PATH or named by GRADE_BWRAP, for a machine
 # without a registry where it was unpacked from its .deb (solutions/README.md
-# says how). GRADE_SANDBOX=none runs the command as it is, without any of
-# the above: for the instructor's own files only.
+# says how). Where no sandbox can start, --check says why and the grader
+# refuses to grade: it never falls back to running a submission bare.
 #
 # Exit status: the command's; 2 bad usage; with --check, 0 when a sandbox
 # can start here and 2 (with the reason and the fix) when it cannot.
@@ -90,10 +90,6 @@ drop_privileges() {
 
 # Whether a sandbox can start: names the tool and the user, or says why not.
 check() {
-    if [ "${GRADE_SANDBOX:-bwrap}" = none ]; then
-        echo "no sandbox (GRADE_SANDBOX=none): submissions run with the grader's rights"
-        return 0
-    fi
     if [ -z "$bwrap" ] || [ ! -x "$bwrap" ]; then
         echo "sandbox: no bwrap${GRADE_BWRAP:+ at $GRADE_BWRAP}: install bubblewrap (make deps)," \
              "or set GRADE_BWRAP to a bwrap unpacked from its .deb (solutions/README.md)" >&2
@@ -120,7 +116,7 @@ check() {
 }
 
 run_sandboxed() {
-    local binds=() environment=() settings=() system_parent=() directory=/
+    local binds=() environment=() system_parent=() directory=/
     while [ $# -gt 0 ]; do
         case $1 in
             --ro) [ $# -ge 3 ] || usage; binds+=(--ro-bind "$2" "$3"); shift 3 ;;
@@ -128,7 +124,7 @@ run_sandboxed() {
             --cd) [ $# -ge 2 ] || usage; directory=$2; shift 2 ;;
             --env) [ $# -ge 2 ] || usage
                    case $2 in *=*) ;; *) usage ;; esac
-                   environment+=(--setenv "${2%%=*}" "${2#*=}") settings+=("$2"); shift 2 ;;
+                   environment+=(--setenv "${2%%=*}" "${2#*=}"); shift 2 ;;
             --) shift; break ;;
             *) usage ;;
         esac
@@ -137,10 +133,6 @@ run_sandboxed() {
     # No core files, and no file larger than 4 GiB: a full disk is no way to fail others.
     ulimit -S -c 0
     ulimit -S -f $((4 * 1024 * 1024))
-    if [ "${GRADE_SANDBOX:-bwrap}" = none ]; then
-        cd "$directory" || return 2
-        exec env -i PATH="$PATH" LANG=C "${settings[@]}" "$@"
-    fi
     # The folders above each DEST, made readable by anyone: bwrap would make
     # them for root alone, and the unprivileged user could not walk through.
     local system=() names=() privileges=() parents=() dest parent k
