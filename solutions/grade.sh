@@ -74,6 +74,7 @@
 #   GRADE_BWRAP, GRADE_SANDBOX_USER   the sandbox's bwrap and user (sandbox.sh)
 #   COMPUTE_SANITIZER, NCU, CUOBJDUMP   the tools, found on the PATH or beside
 #                   nvcc; "none" grades as if one were missing
+#   GRADE_KEEP      1: keep the scratch folder (BUILD/grade/runs/grade.*) to look into
 #   BUILD (build), MAKE (make), ARCH, NVCC   as for make
 # Logs of every build and run: BUILD/grade-logs/FOLDER/ (FOLDER with every
 # character but letters, digits, '.', '_' and '-' written '_').
