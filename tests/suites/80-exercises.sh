@@ -266,12 +266,15 @@ for source in "$fixture_dir"/[0-9][0-9]-*.cu; do
     case $source in *--*) continue ;; esac
     reasons_names+=("$(basename "$source" .cu)")
 done
-host_check_before=$(sha256sum solutions/host/02-triangle-grid.cu)
-GRADE_COMPARE=no GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh "${reasons_names[@]}" \
-    02-naive-any-length--reads-past-T 05-shared-stage-tiles--missing-barrier \
+for name in 02-naive-any-length--reads-past-T 05-shared-stage-tiles--missing-barrier \
     09-tf32-split--flushes-tiny-residuals 02-triangle-grid--constructor-writes \
     02-triangle-grid--exits-0 02-triangle-grid--fake-harness 02-triangle-grid--includes-the-solution \
-    06-msa-softmax--fake-comparison >"$layers_table" 2>&1
+    06-msa-softmax--fake-comparison; do
+    [ -f "$fixture_dir/$name.cu" ] && reasons_names+=("$name")   # a student's copy has fewer
+done
+host_check_before=$(sha256sum solutions/host/02-triangle-grid.cu)
+GRADE_COMPARE=no GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh "${reasons_names[@]}" \
+    >"$layers_table" 2>&1
 
 at="at B=1 T=128 C=32 NH=1"
 line=$(table_line "$layers_table" 02-does-not-compile)
@@ -371,79 +374,83 @@ fi
 # Outside its TODOs a submission is its exercise, token for token; inside,
 # no preprocessor line but #pragma unroll, nothing that ends the program,
 # reads the environment or opens a file.
-refused_for() { # NAME TABLE FIXTURE PATTERN: failed before anything was built, for PATTERN
-    local line; line=$(table_line "$2" "$3")
-    if echo "$line" | grep -Eq -- "^$3 +FAIL +- +- +refused: $4"; then pass "$1"
-    else fail "$1" "graded: ${line:-no line in the table}" "$2"; fi
-}
-refused_for "a tolerance, an include, a statement changed outside the TODOs is refused, with its line" \
-    "$reasons_table" 02-naive-any-length--reads-past-T "line 68: .* where the exercise has"
-refused_for "the solution #included by its path is refused" "$reasons_table" \
-    02-triangle-grid--includes-the-solution "line 1: the exercise has 2 TODO regions, this file 0"
-refused_for "a constructor (__attribute__) in a TODO is refused" "$reasons_table" \
-    02-triangle-grid--constructor-writes "line [0-9]+: \`__attribute__\` inside a TODO"
-refused_for "a #define in a TODO (the host check's own guard) is refused" "$reasons_table" \
-    02-triangle-grid--fake-harness "line [0-9]+: #define inside a TODO"
-refused_for "exit() in a TODO is refused" "$reasons_table" \
-    02-naive-any-length--exits-77 "line [0-9]+: \`exit\` inside a TODO"
-line=$(table_line "$reasons_table" 06-msa-softmax--fake-comparison)
-if echo "$line" | grep -Eq "^06-msa-softmax--fake-comparison +FAIL +- +- +defines the library's own compare_print, compare_results"; then
-    pass "the harness's own functions defined in a submission are refused (nm)"
+if [ -z "$solution_files" ]; then
+    skip "what a submission may not do: its fixtures" "no solutions here (a student's copy)"
 else
-    fail "the harness's own functions defined in a submission are refused (nm)" \
-        "graded: ${line:-no line}" "$reasons_table"
-fi
-line=$(table_line "$reasons_table" 05-shared-predict--reads-stdin)
-if echo "$line" | grep -q "T=1024" && echo "$line" | grep -q "T=4096"; then
-    pass "stdin is closed: a submission that reads it leaves the grader's checks alone"
-else
-    fail "stdin is closed: both timing checks are there" "graded: ${line:-no line}" "$reasons_table"
-fi
+    refused_for() { # NAME TABLE FIXTURE PATTERN: failed before anything was built, for PATTERN
+        local line; line=$(table_line "$2" "$3")
+        if echo "$line" | grep -Eq -- "^$3 +FAIL +- +- +refused: $4"; then pass "$1"
+        else fail "$1" "graded: ${line:-no line in the table}" "$2"; fi
+    }
+    refused_for "a tolerance, an include, a statement changed outside the TODOs is refused, with its line" \
+        "$reasons_table" 02-naive-any-length--reads-past-T "line 68: .* where the exercise has"
+    refused_for "the solution #included by its path is refused" "$reasons_table" \
+        02-triangle-grid--includes-the-solution "line 1: the exercise has 2 TODO regions, this file 0"
+    refused_for "a constructor (__attribute__) in a TODO is refused" "$reasons_table" \
+        02-triangle-grid--constructor-writes "line [0-9]+: \`__attribute__\` inside a TODO"
+    refused_for "a #define in a TODO (the host check's own guard) is refused" "$reasons_table" \
+        02-triangle-grid--fake-harness "line [0-9]+: #define inside a TODO"
+    refused_for "exit() in a TODO is refused" "$reasons_table" \
+        02-naive-any-length--exits-77 "line [0-9]+: \`exit\` inside a TODO"
+    line=$(table_line "$reasons_table" 06-msa-softmax--fake-comparison)
+    if echo "$line" | grep -Eq "^06-msa-softmax--fake-comparison +FAIL +- +- +defines the library's own compare_print, compare_results"; then
+        pass "the harness's own functions defined in a submission are refused (nm)"
+    else
+        fail "the harness's own functions defined in a submission are refused (nm)" \
+            "graded: ${line:-no line}" "$reasons_table"
+    fi
+    line=$(table_line "$reasons_table" 05-shared-predict--reads-stdin)
+    if echo "$line" | grep -q "T=1024" && echo "$line" | grep -q "T=4096"; then
+        pass "stdin is closed: a submission that reads it leaves the grader's checks alone"
+    else
+        fail "stdin is closed: both timing checks are there" "graded: ${line:-no line}" "$reasons_table"
+    fi
 
-# Past the comparison (GRADE_COMPARE=no), the sandbox, the harness's own
-# result and the build in a copy of the handout stop them still.
-if echo "$(table_line "$layers_table" 02-triangle-grid--constructor-writes)" |
-   grep -Eq "FAIL +FAIL +- +host: tile_of_block" &&
-   [ "$host_check_before" = "$(sha256sum solutions/host/02-triangle-grid.cu)" ]; then
-    pass "sandbox: a constructor that rewrites the host check ran, and changed nothing"
-else
-    fail "sandbox: a constructor rewrote the host check, or the fixture did not fail" \
-        "graded: $(table_line "$layers_table" 02-triangle-grid--constructor-writes)" "$layers_table"
-fi
-graded_host "nonce: _exit(0) before any check is no pass" "$layers_table" \
-    02-triangle-grid--exits-0 "host: the check did not reach its end"
-graded_host "nonce: a harness of its own (its guard defined) is no pass" "$layers_table" \
-    02-triangle-grid--fake-harness "host: the check did not reach its end"
-line=$(table_line "$layers_table" 02-triangle-grid--includes-the-solution)
-if echo "$line" | grep -Eq "FAIL +- +- +does not compile: .*solutions/02-triangle-grid.cu"; then
-    pass "the handout's copy holds no solution to include"
-else
-    fail "the handout's copy holds no solution to include" "graded: ${line:-no line}" "$layers_table"
-fi
+    # Past the comparison (GRADE_COMPARE=no), the sandbox, the harness's own
+    # result and the build in a copy of the handout stop them still.
+    if echo "$(table_line "$layers_table" 02-triangle-grid--constructor-writes)" |
+       grep -Eq "FAIL +FAIL +- +host: tile_of_block" &&
+       [ "$host_check_before" = "$(sha256sum solutions/host/02-triangle-grid.cu)" ]; then
+        pass "sandbox: a constructor that rewrites the host check ran, and changed nothing"
+    else
+        fail "sandbox: a constructor rewrote the host check, or the fixture did not fail" \
+            "graded: $(table_line "$layers_table" 02-triangle-grid--constructor-writes)" "$layers_table"
+    fi
+    graded_host "nonce: _exit(0) before any check is no pass" "$layers_table" \
+        02-triangle-grid--exits-0 "host: the check did not reach its end"
+    graded_host "nonce: a harness of its own (its guard defined) is no pass" "$layers_table" \
+        02-triangle-grid--fake-harness "host: the check did not reach its end"
+    line=$(table_line "$layers_table" 02-triangle-grid--includes-the-solution)
+    if echo "$line" | grep -Eq "FAIL +- +- +does not compile: .*solutions/02-triangle-grid.cu"; then
+        pass "the handout's copy holds no solution to include"
+    else
+        fail "the handout's copy holds no solution to include" "graded: ${line:-no line}" "$layers_table"
+    fi
 
-# The grader's own look at the card: with nvidia-smi saying there is one (a
-# stand-in here), a run that exits 77 fails, and the next exercise still
-# runs its GPU checks; what a submission prints reaches the table escaped.
-fake_gpu=$exercise_tmp/fake-gpu
-mkdir -p "$fake_gpu"
-printf '#!/bin/sh\necho "NVIDIA H200"\n' > "$fake_gpu/nvidia-smi"
-chmod +x "$fake_gpu/nvidia-smi"
-card_table=$(log_of "grade with nvidia-smi listing a card")
-GRADE_COMPARE=no GRADE_NVIDIA_SMI=$fake_gpu/nvidia-smi COMPUTE_SANITIZER=none NCU=none \
-    GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh 02-naive-any-length--exits-77 \
-    02-naive-any-length--forged-table >"$card_table" 2>&1
-line=$(table_line "$card_table" 02-naive-any-length--exits-77)
-if echo "$line" | grep -Eq "FAIL +- +FAIL +exit 77 \(no GPU, says the program\) .*but nvidia-smi lists"; then
-    pass "exit 77 where the grader sees a card fails"
-else
-    fail "exit 77 where the grader sees a card fails" "graded: ${line:-no line}" "$card_table"
-fi
-line=$(table_line "$card_table" 02-naive-any-length--forged-table)
-if echo "$line" | grep -Eq "FAIL +- +FAIL +refused size .*: \?\?\[2K02-naive-any-length +PASS" &&
-   ! LC_ALL=C grep -q "$(printf '[\r\033]')" "$card_table"; then
-    pass "a submission's \\r and escape codes reach the table escaped (and the run after 77 ran)"
-else
-    fail "a submission's bytes reach the table escaped" "graded: ${line:-no line}" "$card_table"
+    # The grader's own look at the card: with nvidia-smi saying there is one (a
+    # stand-in here), a run that exits 77 fails, and the next exercise still
+    # runs its GPU checks; what a submission prints reaches the table escaped.
+    fake_gpu=$exercise_tmp/fake-gpu
+    mkdir -p "$fake_gpu"
+    printf '#!/bin/sh\necho "NVIDIA H200"\n' > "$fake_gpu/nvidia-smi"
+    chmod +x "$fake_gpu/nvidia-smi"
+    card_table=$(log_of "grade with nvidia-smi listing a card")
+    GRADE_COMPARE=no GRADE_NVIDIA_SMI=$fake_gpu/nvidia-smi COMPUTE_SANITIZER=none NCU=none \
+        GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh 02-naive-any-length--exits-77 \
+        02-naive-any-length--forged-table >"$card_table" 2>&1
+    line=$(table_line "$card_table" 02-naive-any-length--exits-77)
+    if echo "$line" | grep -Eq "FAIL +- +FAIL +exit 77 \(no GPU, says the program\) .*but nvidia-smi lists"; then
+        pass "exit 77 where the grader sees a card fails"
+    else
+        fail "exit 77 where the grader sees a card fails" "graded: ${line:-no line}" "$card_table"
+    fi
+    line=$(table_line "$card_table" 02-naive-any-length--forged-table)
+    if echo "$line" | grep -Eq "FAIL +- +FAIL +refused size .*: \?\?\[2K02-naive-any-length +PASS" &&
+       ! LC_ALL=C grep -q "$(printf '[\r\033]')" "$card_table"; then
+        pass "a submission's \\r and escape codes reach the table escaped (and the run after 77 ran)"
+    else
+        fail "a submission's bytes reach the table escaped" "graded: ${line:-no line}" "$card_table"
+    fi
 fi
 
 # Names are data: a folder with a space grades; a file whose name is not
