@@ -574,6 +574,9 @@ cuda_tool_here() { # as the grader looks for one: on the PATH or beside nvcc
 }
 if cuda_tool_here cuobjdump; then
     skip "grader: a missing cuobjdump is named in the table" "cuobjdump is installed here"
+elif [ -z "$solution_files" ]; then
+    skip "grader: a missing cuobjdump is named in the table" \
+        "no fixture here reads machine code (a student's copy)"
 else
     expect_output "grader: a missing cuobjdump is named in the table" \
         "unchecked: machine code not read, no cuobjdump here" grep -h 'cuobjdump' "$reasons_table"
