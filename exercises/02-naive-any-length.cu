@@ -58,6 +58,7 @@ __global__ void any_length_scores(float *preatt, const float *inp, int T, int NH
 
     for (int i = first_query; i < first_query + THREAD_TILE; i++) {
         // TODO: stop at the end of the matrix (and think: does j need a check too?)
+        // TODO end
         for (int j = first_key; j < first_key + THREAD_TILE && j <= i; j++) {
             const float *query = queries + (size_t)i * 3 * C;
             const float *key = keys + (size_t)j * 3 * C;
@@ -77,6 +78,7 @@ static int any_length_refuses(triangle_size size, char *why, size_t capacity)
         return 1;
     }
     return 0;
+    // TODO end
 }
 
 static void any_length_launch(const triangle_args *args)
@@ -84,6 +86,7 @@ static void any_length_launch(const triangle_args *args)
     const triangle_size s = args->size;
     // TODO: enough tiles to cover T
     const int tiles = s.T / TILE;
+    // TODO end
     dim3 grid(tiles, tiles, s.B * s.NH);
     dim3 block(TILE / THREAD_TILE, TILE / THREAD_TILE);
     any_length_scores<<<grid, block, 0, args->stream>>>(args->preatt, args->inp, s.T, s.NH, s.HS);

@@ -59,6 +59,7 @@ __host__ __device__ int widest_load(triangle_size s)
     // TODO: the largest of 4, 2, 1 that aligns every load and divides HS
     (void)s;
     return 4;
+    // TODO end
 }
 
 /* value[0..WIDTH) = address[0..WIDTH), in one load instruction. */
@@ -69,6 +70,7 @@ __device__ __forceinline__ void load_row(float (&value)[WIDTH], const float *add
     (void)address;
     for (int i = 0; i < WIDTH; i++)
         value[i] = 0.0f;
+    // TODO end
 }
 
 template <int WIDTH>

@@ -22,16 +22,22 @@ times:
    does. It computes whole $128 \times 128$ tiles, the diagonal ones too.
 2. `compulsory_bytes(size)`: the bytes it cannot avoid moving, the queries
    and keys read once and the kept scores written once.
-3. `predicted_ms(kernel, size)`: your prediction, in milliseconds, from
-   those counts and the machine's numbers (`PEAK_FP32_FLOPS`,
-   `PEAK_DRAM_BYTES`, the H200's as the chapters quote them; put your
-   card's there if it is another), and whatever else you know about how
-   close this kernel comes to its floor.
+3. `predicted_ms(kernel, size, card)`: your prediction, in milliseconds,
+   from those counts and the card's numbers, `card->fp32_peak_gflops` and
+   `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
+   on, as `common/gpu_peaks.h` computes them; the H200's are 66.9 TFLOP/s
+   and 4.8 TB/s), and whatever else you know about how close this kernel
+   comes to its floor.
 
 The grader checks the two counts on the CPU against an enumeration of the
-tiles, prints your predictions, and on a GPU times the kernel at
-$B = 8$, $C = 768$, $NH = 12$ with $T = 1024$ and $T = 4096$ and reports
-measured / predicted. It passes within a factor 2 either way, at both sizes.
+tiles, at sizes drawn afresh each time, prints your predictions, and
+checks that they follow the floors of other cards too (a T4, an A100, an
+RTX 4090): a prediction is never below its card's floor, and grows from
+one card to another as the floor does, so a time typed in from a
+measurement fails. On a GPU it times the kernel at $B = 8$, $C = 768$,
+$NH = 12$ with $T = 1024$ and $T = 4096$ and reports measured / predicted,
+your card's peaks in the prediction. It passes within a factor 2 either
+way, at both sizes.
 
 Hints:
 
@@ -51,15 +57,13 @@ predicts nothing.
 
 #include "chapters/05-shared/shared.cu" /* the kernel raced, as the chapter wrote it */
 
-#define PEAK_FP32_FLOPS 66.9e12 /* H200: 132 SMs x 128 lanes x 2 operations x 1.98 GHz */
-#define PEAK_DRAM_BYTES 4.8e12  /* H200: HBM3e, the datasheet's bandwidth */
-
 /* The operations of the kernel's tiles: whole 128 x 128 tiles, on and below the diagonal. */
 __host__ double tile_flops(triangle_size s)
 {
     // TODO: the floating-point operations of every tile the kernel computes
     (void)s;
     return 0;
+    // TODO end
 }
 
 /* Queries and keys read once, kept scores written once. */
@@ -68,15 +72,19 @@ __host__ double compulsory_bytes(triangle_size s)
     // TODO: the bytes that must move: queries and keys in, kept scores out
     (void)s;
     return 0;
+    // TODO end
 }
 
-/* The predicted time of `kernel` at size s, in milliseconds. */
-__host__ double predicted_ms(const char *kernel, triangle_size s)
+/* The predicted time of `kernel` at size s on `card`, in milliseconds. The
+ * card's peaks: card->fp32_peak_gflops, card->tf32_peak_gflops (GFLOP/s)
+ * and card->memory_gbps (GB/s). */
+__host__ double predicted_ms(const char *kernel, triangle_size s, const gpu_info *card)
 {
     (void)kernel; /* one kernel is raced here */
     // TODO: your prediction, from the counts above and the machine's numbers
-    (void)s;
+    (void)s, (void)card;
     return 0;
+    // TODO end
 }
 
 int main(int argc, char **argv)

@@ -63,6 +63,7 @@ exercise stages zeros.
 
 // TODO: PAD, the floats added to each row of a tile
 #define PAD 0
+// TODO end
 
 /* The quad (row, quad) that thread `thread` copies in pass `pass` (0 or 1). */
 __host__ __device__ void copy_slot(int thread, int pass, int *row, int *quad)
@@ -71,6 +72,7 @@ __host__ __device__ void copy_slot(int thread, int pass, int *row, int *quad)
     (void)pass;
     *row = thread % TILE;
     *quad = 0;
+    // TODO end
 }
 
 /* Copies positions step .. step + 15 of the tile's 128 rows (row r at rows + r * row_stride)
@@ -83,6 +85,7 @@ __device__ void stage_tile(float (*tile)[TILE + PAD], const float *rows, size_t 
     (void)rows, (void)row_stride, (void)step;
     if (thread == 0)
         memset(tile, 0, sizeof(float) * STEP * (TILE + PAD));
+    // TODO end
 }
 
 __global__ void __launch_bounds__(256)

@@ -135,6 +135,7 @@ __host__ __device__ int projection_stride(int D)
 {
     // TODO: the row stride of q, k, v, g: >= D, no bank conflicts
     return D;
+    // TODO end
 }
 
 #ifdef MSA_LAYER_OWN_ATTENTION
@@ -196,6 +197,7 @@ __device__ void msa_attend(const float *q, const float *k, const float *v, const
                 attended += my_weights[j] * v[j * stride + h * d + c];
             // TODO: x[s * D + h * d + c] = the attention output, gated
             x[s * D + h * d + c] = attended; /* replace: not gated */
+            // TODO end
         }
         __syncwarp(); /* the weights are read before the next pair rewrites them */
     }
@@ -249,6 +251,7 @@ __global__ void __launch_bounds__(THREADS) msa_layer(
         v[at] = sum_v;
         // TODO: g[at]: the gate, sigmoid(sum_g + bg[o])
         g[at] = sum_g; /* replace: no bias, no sigmoid */
+        // TODO end
     }
     __syncthreads();
 

@@ -81,12 +81,14 @@ __device__ float warp_sum(float value)
 {
     // TODO: the sum over the 32 lanes, with __shfl_xor_sync
     return value; /* one lane's share only */
+    // TODO end
 }
 
 __device__ float warp_max(float value)
 {
     // TODO: the maximum over the 32 lanes, with __shfl_xor_sync
     return value; /* one lane's share only */
+    // TODO end
 }
 
 /* The count, mean and sum of squared deviations from the mean of some
@@ -172,6 +174,7 @@ __device__ void msa_attend(const float *q, const float *k, const float *v, const
         float weight[2];
         // TODO: weight[t]: the softmax over the kept keys, 0 if !kept[t]
         weight[0] = weight[1] = 0.0f; /* replace with the softmax */
+        // TODO end
         my_weights[lane] = weight[0];
         my_weights[lane + 32] = weight[1];
         __syncwarp();

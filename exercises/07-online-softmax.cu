@@ -70,12 +70,14 @@ __host__ __device__ void online_add_block(online_row *row, float *acc, int d, co
     // TODO: add count keys to the row: move the reference if needed, rescale sum and acc
     (void)row, (void)acc, (void)d, (void)scores, (void)values;
     (void)value_stride, (void)count;
+    // TODO end
 }
 
 __host__ __device__ void online_finish(const online_row *row, float *acc, int d)
 {
     // TODO: acc = acc / sum, or 0 for a row that saw no kept key
     (void)row, (void)acc, (void)d;
+    // TODO end
 }
 
 #define MSA_LAYER_OWN_ATTENTION

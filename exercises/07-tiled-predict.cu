@@ -19,16 +19,21 @@ from counts, as functions of the size:
    products of every column and head, every key counted.
 2. `layer_bytes(size)`: the bytes it cannot avoid moving: the input and
    the output, the mask, the weights and biases, once each.
-3. `predicted_ms(kernel, size)`: your prediction in milliseconds, from
-   those and the machine's numbers (`PEAK_FP32_FLOPS`, `PEAK_DRAM_BYTES`,
-   the H200's), and what you know of how close the parts of this layer
+3. `predicted_ms(kernel, size, card)`: your prediction in milliseconds,
+   from those and the card's numbers, `card->fp32_peak_gflops` and
+   `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
+   on, as `common/gpu_peaks.h` computes them; the H200's are 66.9 TFLOP/s
+   and 4.8 TB/s), and what you know of how close the parts of this layer
    come to their floor.
 
-The grader checks both counts on the CPU, prints your predictions, and on
-a GPU times the layer with every key kept (`mask=kept`) at
-$B = 1$, $N = 256$, $D = 256$, $H = 8$ and $S = 128$ and 512, the
-AlphaFold MSA stack's shape at two depths. It passes when measured /
-predicted is within a factor 2 either way at both.
+The grader checks both counts on the CPU, at sizes drawn afresh each
+time, prints your predictions, and checks that they follow the floors of
+other cards too (a T4, an A100, an RTX 4090): never below the card's
+floor, and growing from one card to another as the floor does. On a GPU
+it times the layer with every key kept (`mask=kept`) at $B = 1$,
+$N = 256$, $D = 256$, $H = 8$ and $S = 128$ and 512, the AlphaFold MSA
+stack's shape at two depths, your card's peaks in the prediction. It
+passes when measured / predicted is within a factor 2 either way at both.
 
 Hints:
 
@@ -50,14 +55,12 @@ counts and predicts nothing.
 
 #include "chapters/07-tiled/tiled.cu" /* the layer raced, as the chapter wrote it */
 
-#define PEAK_FP32_FLOPS 66.9e12 /* H200: 132 SMs x 128 lanes x 2 operations x 1.98 GHz */
-#define PEAK_DRAM_BYTES 4.8e12  /* H200: HBM3e, the datasheet's bandwidth */
-
 __host__ double layer_flops(msa_size z)
 {
     // TODO: the layer's operations: five projections, two attention products, every key
     (void)z;
     return 0;
+    // TODO end
 }
 
 __host__ double layer_bytes(msa_size z)
@@ -65,14 +68,19 @@ __host__ double layer_bytes(msa_size z)
     // TODO: the bytes that must move: input and output, mask, weights and biases
     (void)z;
     return 0;
+    // TODO end
 }
 
-__host__ double predicted_ms(const char *kernel, msa_size z)
+/* The predicted time of `kernel` at size z on `card`, in milliseconds. The
+ * card's peaks: card->fp32_peak_gflops, card->tf32_peak_gflops (GFLOP/s)
+ * and card->memory_gbps (GB/s). */
+__host__ double predicted_ms(const char *kernel, msa_size z, const gpu_info *card)
 {
     (void)kernel; /* one layer is raced here */
     // TODO: your prediction, from the counts above and the machine's numbers
-    (void)z;
+    (void)z, (void)card;
     return 0;
+    // TODO end
 }
 
 int main(int argc, char **argv)

@@ -80,6 +80,7 @@ same value.
 
 // TODO: PAD, the floats added to each row of a tile
 #define PAD 0
+// TODO end
 
 /* The fragments of A: value i (0..3) of lane `lane` is A[a_row][a_col]. */
 __host__ __device__ int a_row(int lane, int i)
@@ -87,6 +88,7 @@ __host__ __device__ int a_row(int lane, int i)
     // TODO: the row of A that value i of the lane holds
     (void)lane, (void)i;
     return 0;
+    // TODO end
 }
 
 __host__ __device__ int a_col(int lane, int i)
@@ -94,6 +96,7 @@ __host__ __device__ int a_col(int lane, int i)
     // TODO: the column of A (the value of k) that value i holds
     (void)lane, (void)i;
     return 0;
+    // TODO end
 }
 
 /* The fragments of B: value i (0..1) of lane `lane` is B[b_row][b_col]. */
@@ -102,6 +105,7 @@ __host__ __device__ int b_row(int lane, int i)
     // TODO: the row of B (the value of k) that value i holds
     (void)lane, (void)i;
     return 0;
+    // TODO end
 }
 
 __host__ __device__ int b_col(int lane, int i)
@@ -109,6 +113,7 @@ __host__ __device__ int b_col(int lane, int i)
     // TODO: the column of B (the key) that value i holds
     (void)lane, (void)i;
     return 0;
+    // TODO end
 }
 
 /* The accumulators: value i (0..3) of lane `lane` is C[c_row][c_col]. */

@@ -21,12 +21,19 @@ and chapter 8's `tf32+rows`. Predict both, from counts:
 2. `rows_bytes(size)` and `rows_flops(size)`: the same for `tf32+rows`,
    which reads the queries and keys once, writes only the kept scores and
    computes whole $128 \times 128$ tiles on and below the diagonal;
-3. `predicted_ms(kernel, size)`: the prediction for each kernel, from
-   those and `PEAK_TF32_FLOPS` and `PEAK_DRAM_BYTES` (the H200's).
+3. `predicted_ms(kernel, size, card)`: the prediction for each kernel,
+   from those and the card's numbers, `card->tf32_peak_gflops` and
+   `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
+   on, as `common/gpu_peaks.h` computes them; the H200's are 535 TFLOP/s
+   and 4.8 TB/s).
 
-The grader checks the four counts on the CPU, prints your predictions, and
-on a GPU times both kernels at $B = 8$, $C = 768$, $NH = 12$, $T = 1024$
-and 4096: each measured / predicted within a factor 2 either way.
+The grader checks the four counts on the CPU, at sizes drawn afresh each
+time, prints your predictions, and checks that they follow the floors of
+other cards with tensor cores too (an A100, an RTX 4090): never below the
+card's floor, and growing from one card to another as the floor does. On
+a GPU it times both kernels at $B = 8$, $C = 768$, $NH = 12$, $T = 1024$
+and 4096, your card's peaks in the prediction: each measured / predicted
+within a factor 2 either way.
 
 Hints:
 
@@ -48,14 +55,12 @@ counts and predicts nothing.
 #include "chapters/01-race/race.cu"    /* cublas-tf32, as chapter 1 wrote it */
 #include "chapters/08-tensor/tensor.cu" /* tf32+rows, as chapter 8 wrote it */
 
-#define PEAK_TF32_FLOPS 535e12 /* H200: 132 SMs x 2048 dense TF32 operations x 1.98 GHz */
-#define PEAK_DRAM_BYTES 4.8e12 /* H200: HBM3e, the datasheet's bandwidth */
-
 __host__ double cublas_bytes(triangle_size s)
 {
     // TODO: the bytes cublas-tf32 moves: the permute, then the product over the square
     (void)s;
     return 0;
+    // TODO end
 }
 
 __host__ double cublas_flops(triangle_size s)
@@ -63,6 +68,7 @@ __host__ double cublas_flops(triangle_size s)
     // TODO: the operations of cuBLAS's product over the whole square
     (void)s;
     return 0;
+    // TODO end
 }
 
 __host__ double rows_bytes(triangle_size s)
@@ -70,6 +76,7 @@ __host__ double rows_bytes(triangle_size s)
     // TODO: the bytes tf32+rows moves: queries and keys once, kept scores once
     (void)s;
     return 0;
+    // TODO end
 }
 
 __host__ double rows_flops(triangle_size s)
@@ -77,13 +84,18 @@ __host__ double rows_flops(triangle_size s)
     // TODO: the operations of its whole tiles, on and below the diagonal
     (void)s;
     return 0;
+    // TODO end
 }
 
-__host__ double predicted_ms(const char *kernel, triangle_size s)
+/* The predicted time of `kernel` at size s on `card`, in milliseconds. The
+ * card's peaks: card->fp32_peak_gflops, card->tf32_peak_gflops (GFLOP/s)
+ * and card->memory_gbps (GB/s). */
+__host__ double predicted_ms(const char *kernel, triangle_size s, const gpu_info *card)
 {
     // TODO: your prediction for kernel "cublas-tf32" or "tf32+rows"
-    (void)kernel, (void)s;
+    (void)kernel, (void)s, (void)card;
     return 0;
+    // TODO end
 }
 
 int main(int argc, char **argv)

@@ -82,6 +82,7 @@ __host__ __device__ tf32_pair split_tf32(float x)
     // TODO: big: x rounded to the nearest TF32 value; small: x - big, exact
     pair.big = bits_of(x);
     pair.small = 0;
+    // TODO end
     return pair;
 }
 
@@ -94,6 +95,7 @@ __device__ void mma_tf32x3(float (&c)[4], const tf32_pair (&a)[4], const tf32_pa
     // TODO: the products that keep FP32 accuracy, small ones first
     (void)a_small;
     mma_tf32(c, a_big, b[0].big, b[1].big);
+    // TODO end
 }
 
 __global__ void __launch_bounds__(THREADS, 2)

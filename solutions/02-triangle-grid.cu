@@ -35,9 +35,11 @@ Hints:
   allowed but slow; is there a way with no loop at all?
 
 Check it with `make grade EX=02-triangle-grid`. Without a GPU the grader
-still checks both functions on the CPU, for every $n$ up to 600 and some
-up to 4,096. The untouched exercise launches one block per head, which
-computes tile (0, 0) only.
+still checks both functions on the CPU, for every $n$ up to 600, some up
+to 8,192 (three of them drawn afresh at each grading), and three million
+blocks at $n = 65535$, the most tiles a side a grid can launch. The
+untouched exercise launches one block per head, which computes tile
+(0, 0) only.
 */
 
 #include <math.h>

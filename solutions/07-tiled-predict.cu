@@ -19,16 +19,21 @@ from counts, as functions of the size:
    products of every column and head, every key counted.
 2. `layer_bytes(size)`: the bytes it cannot avoid moving: the input and
    the output, the mask, the weights and biases, once each.
-3. `predicted_ms(kernel, size)`: your prediction in milliseconds, from
-   those and the machine's numbers (`PEAK_FP32_FLOPS`, `PEAK_DRAM_BYTES`,
-   the H200's), and what you know of how close the parts of this layer
+3. `predicted_ms(kernel, size, card)`: your prediction in milliseconds,
+   from those and the card's numbers, `card->fp32_peak_gflops` and
+   `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
+   on, as `common/gpu_peaks.h` computes them; the H200's are 66.9 TFLOP/s
+   and 4.8 TB/s), and what you know of how close the parts of this layer
    come to their floor.
 
-The grader checks both counts on the CPU, prints your predictions, and on
-a GPU times the layer with every key kept (`mask=kept`) at
-$B = 1$, $N = 256$, $D = 256$, $H = 8$ and $S = 128$ and 512, the
-AlphaFold MSA stack's shape at two depths. It passes when measured /
-predicted is within a factor 2 either way at both.
+The grader checks both counts on the CPU, at sizes drawn afresh each
+time, prints your predictions, and checks that they follow the floors of
+other cards too (a T4, an A100, an RTX 4090): never below the card's
+floor, and growing from one card to another as the floor does. On a GPU
+it times the layer with every key kept (`mask=kept`) at $B = 1$,
+$N = 256$, $D = 256$, $H = 8$ and $S = 128$ and 512, the AlphaFold MSA
+stack's shape at two depths, your card's peaks in the prediction. It
+passes when measured / predicted is within a factor 2 either way at both.
 
 Hints:
 
@@ -49,9 +54,6 @@ counts and predicts nothing.
 #include <math.h>
 
 #include "chapters/07-tiled/tiled.cu" /* the layer raced, as the chapter wrote it */
-
-#define PEAK_FP32_FLOPS 66.9e12 /* H200: 132 SMs x 128 lanes x 2 operations x 1.98 GHz */
-#define PEAK_DRAM_BYTES 4.8e12  /* H200: HBM3e, the datasheet's bandwidth */
 
 __host__ double layer_flops(msa_size z)
 {
@@ -77,7 +79,10 @@ __host__ double layer_bytes(msa_size z)
     // exercise:end
 }
 
-__host__ double predicted_ms(const char *kernel, msa_size z)
+/* The predicted time of `kernel` at size z on `card`, in milliseconds. The
+ * card's peaks: card->fp32_peak_gflops, card->tf32_peak_gflops (GFLOP/s)
+ * and card->memory_gbps (GB/s). */
+__host__ double predicted_ms(const char *kernel, msa_size z, const gpu_info *card)
 {
     (void)kernel; /* one layer is raced here */
     // exercise:begin your prediction, from the counts above and the machine's numbers
@@ -86,10 +91,10 @@ __host__ double predicted_ms(const char *kernel, msa_size z)
      * 0.014 ms). Most of the work is the projections, cuBLAS SGEMMs, which
      * at these shapes reach about 60% of the FP32 peak, and the attention
      * kernel is no closer: the layer at 60% of the floor's rate. */
-    const double compute_s = layer_flops(z) / PEAK_FP32_FLOPS;
-    const double memory_s = layer_bytes(z) / PEAK_DRAM_BYTES;
+    const double compute_s = layer_flops(z) / (card->fp32_peak_gflops * 1e9);
+    const double memory_s = layer_bytes(z) / (card->memory_gbps * 1e9);
     return fmax(compute_s, memory_s) / 0.6 * 1e3;
-    // exercise:stub (void)z;
+    // exercise:stub (void)z, (void)card;
     // exercise:stub return 0;
     // exercise:end
 }

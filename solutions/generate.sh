@@ -4,10 +4,12 @@
 #   solutions/generate.sh OUT_DIR                 every solutions/NN-*.cu into OUT_DIR/
 #   solutions/generate.sh OUT_DIR FILE.cu ...     only these files
 #   solutions/generate.sh --solved OUT_DIR FILE.cu ...
-#                                                 the solutions as standalone files: shared
-#                                                 files inlined, every region's solution kept,
-#                                                 no marker left (what the grader's fixtures
-#                                                 are patches of, tests/grade_fixtures.sh)
+#                                                 the solutions as a student would hand them
+#                                                 in: the exercise with each TODO's stub
+#                                                 replaced by the solution's code (what the
+#                                                 grader grades for GRADE_DIR=solutions, and
+#                                                 what its fixtures are patches of,
+#                                                 tests/grade_fixtures.sh)
 #
 # A solution marks each part a student writes:
 #
@@ -20,6 +22,11 @@
 #
 #       // TODO: what the student writes, on one line
 #       code the exercise gets instead
+#       // TODO end
+#
+# The student writes between the two lines. Outside them a submission must
+# be the exercise, token for token: the grader compares them
+# (solutions/tokens.awk), and the end line says where a region stops.
 #
 # Several exercises may share one source (chapter 6's layer, in
 # solutions/06-msa-layer.cuh). A solution pulls a shared file in with
@@ -96,7 +103,7 @@ function inlines(name, file,    path, line, found) {
 }
 # Copies one file to the exercise: its own regions become TODOs, regions of
 # other exercises keep their code. shared: the file was inlined.
-function process(path, shared,    line, number, inside, keep, opened, code, indent, rest,
+function process(path, shared,    line, number, inside, keep, mine, opened, code, indent, rest,
                                   keyword, text, owner, file, target, found) {
     number = 0; inside = 0
     while ((getline line < path) > 0) {
@@ -147,8 +154,9 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
                 if (text == "")
                     complain(path, number, "exercise:begin needs a description of what to write")
                 inside = 1; opened = number; code = 0
-                keep = solved || (owner != "" && owner != exercise)
-                if (!keep) { regions++; print indent "// TODO: " text }
+                mine = owner == "" || owner == exercise
+                keep = solved || !mine
+                if (mine) { regions++; print indent "// TODO: " text }
             } else if (keyword == "stub") {
                 if (!inside)
                     complain(path, number,
@@ -158,6 +166,7 @@ function process(path, shared,    line, number, inside, keep, opened, code, inde
             } else if (keyword == "end") {
                 if (!inside) complain(path, number, "exercise:end without an exercise:begin")
                 if (!code) complain(path, opened, "the region opened here holds no solution code")
+                if (mine) print indent "// TODO end"
                 inside = 0
             } else if (keyword == "inline") {
                 complain(path, number, not_include)

@@ -5,7 +5,9 @@
 #   make grade EX=02-triangle-grid   build and grade one
 #   make grade GRADE_DIR=solutions   the same grader on the solutions (or on any
 #                                folder of files named like the exercises)
-#   make handout                 build/handout.tar.gz: the repository without the
+#   make grade-class DIR=submissions/   every student folder of DIR: a table each and
+#                                one CSV (solutions/grade-class.sh)
+#   make handout                 build/handout.tar.gz: the tracked files without the
 #                                solutions (NN-*.cu, NN-*.cuh and the fixtures made of them)
 #   make test-exercises          only the exercise tests of `make test`
 #                                (tests/suites/80-exercises.sh)
@@ -14,8 +16,14 @@
 # against the library: build/exercises/NN-slug and build/solutions/NN-slug.
 # solutions/README.md explains it all for instructors and students.
 
+# GRADE_DIR and DIR name folders; EX names exercises. Like CH and EX in the
+# Makefile they are read as typed ($(value ...)), never expanded, and reach
+# the scripts as quoted text, which checks them: a name that is not NN-name
+# is refused there, and a $(...), a ; or a space in a folder's name is only
+# text. Nothing here builds rules from them: inside the grader's sandbox
+# the graded folder is always called `submission`.
+unexport GRADE_DIR DIR
 GRADE_DIR ?= exercises
-GRADE_FOLDER := $(patsubst %/,%,$(GRADE_DIR))
 
 EXERCISE_SOURCES := $(sort $(wildcard exercises/[0-9][0-9]-*.cu))
 SOLUTION_SOURCES := $(sort $(wildcard solutions/[0-9][0-9]-*.cu))
@@ -25,7 +33,10 @@ SOLUTION_PROGRAMS := $(SOLUTION_SOURCES:%.cu=$(BUILD)/%)
 all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
 
 # One set of rules per folder of exercise-shaped programs:
-#   $(BUILD)/F/NAME          the program (against the library)
+#   $(BUILD)/F/NAME.o        the program's object: the grader looks in it for
+#                            the library's symbols (a submission may not
+#                            replace compare_results and the like)
+#   $(BUILD)/F/NAME          the program (the object against the library)
 #   $(BUILD)/F/NAME.host     the host-side check: solutions/host/EXERCISE.cu with
 #                            F/NAME.cu included and its main renamed (EXERCISE is
 #                            NAME up to a "--", so that a fixture
@@ -34,71 +45,71 @@ all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
 #   $(BUILD)/F/NAME.ptx      its PTX, for the width of its loads and stores
 #   $(BUILD)/F/NAME.ptxas    what ptxas -v says of its kernels (stack frame, spills)
 # -I. lets an exercise include a chapter's source ("chapters/05-shared/shared.cu").
+# Every file name a recipe hands the shell is quoted.
 EXERCISE_HEADERS := $(wildcard common/*/*.h) $(wildcard solutions/*.cuh)
 EXERCISE_FLAGS := $(NVCCFLAGS) -I.
 HOST_CHECK_FLAGS := $(filter-out -arch=% -lineinfo,$(NVCCFLAGS)) -I. \
     -gencode arch=compute_$(ARCH:sm_%=%),code=compute_$(ARCH:sm_%=%)
 HOST_CHECK_HEADERS := $(wildcard solutions/host/*.h)
 exercise_of = $(firstword $(subst --, ,$(1)))
+q = $(call shell_quote,$(1))
 
 define exercise_folder_rule
-$(BUILD)/$(1)/%: $(1)/%.cu $(LIBRARY) $(EXERCISE_HEADERS)
-	@mkdir -p $$(dir $$@)
-	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d $$< $(LIBRARY) $(NVCCLIBS) -o $$@
+$(BUILD)/$(1)/%.o: $(1)/%.cu $(EXERCISE_HEADERS)
+	@mkdir -p $$(call q,$$(dir $$@))
+	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -c $$(call q,$$<) -o $$(call q,$$@)
+
+$(BUILD)/$(1)/%: $(BUILD)/$(1)/%.o $(LIBRARY)
+	$(NVCC) $(EXERCISE_FLAGS) $$(call q,$$<) $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
 
 $(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu \
         $(HOST_CHECK_HEADERS) $(LIBRARY) $(EXERCISE_HEADERS)
-	@mkdir -p $$(dir $$@)
-	$(NVCC) $(HOST_CHECK_FLAGS) -MMD -MP -MF $$@.d -DEXERCISE_FILE='"$$<"' -Dmain=exercise_main \
-	    solutions/host/$$(call exercise_of,$$*).cu $(LIBRARY) $(NVCCLIBS) -o $$@
+	@mkdir -p $$(call q,$$(dir $$@))
+	$(NVCC) $(HOST_CHECK_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -DEXERCISE_FILE=$$(call q,"$$<") \
+	    -Dmain=exercise_main $$(call q,solutions/host/$$(call exercise_of,$$*).cu) $(LIBRARY) \
+	    $(NVCCLIBS) -o $$(call q,$$@)
 
 $(BUILD)/$(1)/%.ptx: $(1)/%.cu $(EXERCISE_HEADERS)
-	@mkdir -p $$(dir $$@)
-	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d -ptx $$< -o $$@
+	@mkdir -p $$(call q,$$(dir $$@))
+	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -ptx $$(call q,$$<) -o $$(call q,$$@)
 
 $(BUILD)/$(1)/%.ptxas: $(1)/%.cu $(EXERCISE_HEADERS)
-	@mkdir -p $$(dir $$@)
-	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$@.d -Xptxas -v -cubin $$< -o $$@.cubin 2> $$@.partial \
-	    && mv $$@.partial $$@ || { cat $$@.partial >&2; rm -f $$@.partial; exit 1; }
+	@mkdir -p $$(call q,$$(dir $$@))
+	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -Xptxas -v -cubin $$(call q,$$<) \
+	    -o $$(call q,$$@.cubin) 2> $$(call q,$$@.partial) \
+	    && mv $$(call q,$$@.partial) $$(call q,$$@) \
+	    || { cat $$(call q,$$@.partial) >&2; rm -f $$(call q,$$@.partial); exit 1; }
 endef
-$(foreach folder,$(sort exercises solutions $(GRADE_FOLDER)),\
-  $(eval $(call exercise_folder_rule,$(folder))))
--include $(wildcard $(BUILD)/exercises/*.d $(BUILD)/solutions/*.d $(BUILD)/$(GRADE_FOLDER)/*.d)
+$(foreach folder,exercises solutions submission,$(eval $(call exercise_folder_rule,$(folder))))
+-include $(wildcard $(BUILD)/exercises/*.d $(BUILD)/solutions/*.d $(BUILD)/submission/*.d)
 
-.PHONY: exercises grade handout test-exercises
+.PHONY: exercises grade grade-class handout test-exercises
 
 exercises:
 	@solutions/generate.sh exercises
 
-# grade.sh builds each program through this Makefile (so a compile error is
-# graded as one), runs it at its sizes and prints the table. Its exit status:
-# 0 all passed, 1 something failed, 2 bad usage, 77 compiled but no GPU here
-# to run on (make then reports "Error 77").
-#
-# EX is read as typed ($(value EX), never expanded) and each of its words
-# must name an exercise of the graded folder: NN-slug, NN-slug.cu or a path
-# to it. Only those names reach the grader, each quoted; anything else stops
-# make with the list of exercises (exit 2), and nothing of it runs.
-GRADE_NAMES := $(patsubst $(GRADE_FOLDER)/%.cu,%,$(wildcard $(GRADE_FOLDER)/[0-9][0-9]-*.cu))
-GRADE_WANTED := $(patsubst %.cu,%,$(notdir $(value EX)))
-GRADE_UNKNOWN := $(filter-out $(GRADE_NAMES),$(GRADE_WANTED))
-grade: $(LIBRARY)
-	$(if $(GRADE_UNKNOWN),$(error make grade: EX=$(value EX) names no exercise in \
-	  $(GRADE_FOLDER)/ ($(GRADE_UNKNOWN)); the exercises are: $(GRADE_NAMES)))
+# grade.sh grades one folder (solutions/README.md): it copies each file into
+# a sandbox with a fresh copy of the handout, builds it there through this
+# Makefile, runs it at its sizes and prints the table. Its exit status: 0 all
+# passed, 1 something failed, 2 bad usage (an unknown EX, a bad name, no
+# sandbox), 77 compiled but no GPU here to run on (make then reports "Error
+# 77"). EX's words, each quoted, name exercises; grade.sh refuses the rest.
+grade:
 	@MAKE=$(call shell_quote,$(MAKE)) BUILD=$(call shell_quote,$(BUILD)) \
-	  GRADE_DIR=$(call shell_quote,$(GRADE_FOLDER)) \
-	  solutions/grade.sh $(foreach name,$(GRADE_WANTED),$(call shell_quote,$(name)))
+	  ARCH=$(call shell_quote,$(ARCH)) GRADE_DIR=$(call shell_quote,$(value GRADE_DIR)) \
+	  solutions/grade.sh $(foreach name,$(value EX),$(call shell_quote,$(name)))
 
-# Everything git would commit (tracked or not yet added, nothing ignored),
-# less the solution programs and the grader's fixtures made from them
-# (tests/fixtures/grade/EXERCISE--what.patch: a solution's fault).
+# A class: every folder of DIR is a student's (solutions/grade-class.sh).
+grade-class:
+	$(if $(value DIR),,$(error usage: make grade-class DIR=submissions/ [EX=NAME...]))
+	@MAKE=$(call shell_quote,$(MAKE)) BUILD=$(call shell_quote,$(BUILD)) \
+	  ARCH=$(call shell_quote,$(ARCH)) solutions/grade-class.sh $(call shell_quote,$(value DIR)) \
+	  $(foreach name,$(value EX),$(call shell_quote,$(name)))
+
+# The tracked files less the solution programs and the grader's fixtures
+# made from them, written whole or not at all (solutions/handout.sh).
 handout:
-	@mkdir -p $(BUILD)
-	@git ls-files --cached --others --exclude-standard \
-	  | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cuh?$$' \
-	  | grep -v -E '^tests/fixtures/grade/[0-9][0-9]-[^/]*--[^/]*\.patch$$' \
-	  | tar -czf $(BUILD)/handout.tar.gz --transform 's,^,workbook/,' -T -
-	@echo "$(BUILD)/handout.tar.gz: the workbook without the solutions and the fixtures made of them"
+	@solutions/handout.sh $(call shell_quote,$(BUILD)/handout.tar.gz)
 
 # The exercise part of `make test` alone: on a GPU, the proof that every
 # untouched exercise fails and every solution passes.

@@ -1,51 +1,103 @@
 #!/usr/bin/env bash
-# solutions/grade.sh - the grader behind `make grade`.
+# solutions/grade.sh - the grader behind `make grade` (solutions/README.md).
 #
-#   solutions/grade.sh                    grade every exercise in exercises/
-#   solutions/grade.sh 02-triangle-grid   grade one (the .cu and a folder may be given too)
-#   GRADE_DIR=solutions solutions/grade.sh    grade the solutions instead (or any
-#                                         folder of files named like the exercises)
+#   solutions/grade.sh                    grade every NN-name.cu of exercises/
+#   solutions/grade.sh 02-triangle-grid   grade one (the .cu and a path may be given too)
+#   GRADE_DIR=submissions/alice solutions/grade.sh    grade a student's folder
+#   GRADE_DIR=solutions solutions/grade.sh            the solutions, as a student
+#                                         would hand them in (generate.sh --solved)
+#
+# A submission is code the grader compiles and runs, so it runs in a
+# sandbox (solutions/sandbox.sh): each file is copied, with a copy of the
+# handout (the tracked files a student gets, no solution among them), into
+# a scratch folder of its own, and built and run there with no network, no
+# write access but to that folder, nothing of the instructor's tree in
+# sight, as an unprivileged user where the grader is root. Nothing is
+# reused from an earlier grading but the handout's own library, kept under
+# a hash of the handout's content.
 #
 # Each exercise is graded on what it asks (checks_of below), in this order,
 # stopping at the first check that fails:
 #
-#   1. it compiles (else FAIL, "does not compile", with the first error);
-#   2. host: the checks that need no GPU. The exercise's __host__ __device__
-#      functions are run on the CPU by solutions/host/NAME.cu (indices against
-#      the referee's, bank conflicts counted from the exercise's own address
-#      functions, an emulated cuBLAS call, a prediction's counts); ptxas says
-#      whether a kernel uses local memory; the PTX (and, where cuobjdump is
-#      installed, the machine code) shows the width of its loads and stores;
-#   3. GPU: compute-sanitizer (memcheck, racecheck, synccheck) at a small size,
-#      the values against the CPU referee at every size of the exercise (the
-#      output filled with NaN first, a fresh seed per run, SEED=N fixes it),
-#      the adversarial inputs (--logits 90 for a softmax, --input-scale for
-#      magnitudes), Nsight Compute's counters (bank conflicts), and for a
+#   1. the file is the exercise outside its TODOs, token for token, and its
+#      own code uses nothing a kernel exercise never needs (tokens.awk);
+#   2. it compiles (else "does not compile", with the first error), within
+#      GRADE_COMPILE_TIMEOUT seconds, and defines none of the library's
+#      symbols (nm: it may not replace compare_results and the like);
+#   3. host: solutions/host/NAME.cu runs the exercise's __host__ __device__
+#      functions on the CPU (indices against the referee's, bank conflicts
+#      counted from its own address functions, an emulated cuBLAS call, a
+#      prediction's counts and floors), at fixed sizes and at sizes drawn
+#      from the grading's seed; ptxas says whether a kernel uses local
+#      memory; the PTX (and, where cuobjdump is installed, the machine code)
+#      shows the width of its loads and stores;
+#   4. GPU: compute-sanitizer (memcheck, racecheck, synccheck) at a small
+#      size, the values against the CPU referee at fixed sizes and at sizes
+#      drawn afresh, within the exercise's own tolerance (tolerance_of), the
+#      adversarial inputs (--logits 90, --input-scale), Nsight Compute's
+#      counters (bank conflicts), masked scores left unwritten, and for a
 #      "predict, then measure" exercise the measured time against the
-#      prediction.
+#      prediction for the card at hand.
+#
+# The grader decides what ran. A check passes on the harness's own result
+# only: the host check's closing line with a nonce the grader made for that
+# run, the library's accuracy row in a file the grader named with another;
+# an exit status alone never passes. Whether there is a GPU is the grader's
+# own look (nvidia-smi, each exercise afresh); a program that exits 77 (no
+# GPU) where there is one fails.
 #
 # Then one table: exercise, result, what ran on the host and on the GPU, and
-# the reason (the property that failed, or what was checked). Without a GPU
-# the host checks run for real and the GPU checks are SKIP; a tool that is
-# missing (compute-sanitizer, ncu, cuobjdump) is named in the reason, never
-# passed in silence.
+# the reason (the property that failed, or what was checked); everything a
+# submission printed is escaped before it reaches it. A tool that is missing
+# (compute-sanitizer, ncu, cuobjdump) is named in the reason, never passed in
+# silence.
 #
-# Exit status: 0 every exercise passed; 1 one failed (compile error
-# included); 2 bad usage; 77 nothing failed but something could not run
-# here (no GPU), so the table says SKIP.
+# Exit status: 0 every exercise passed; 1 one failed (compile error, bad
+# name and missing exercise included); 2 bad usage, or no sandbox here; 77
+# nothing failed but the GPU part could not run here (no GPU).
 #
-# Environment: GRADE_DIR (exercises), BUILD (build), MAKE (make), SEED
-# (fresh per run), GRADE_TIMEOUT (seconds per run, 120; a sanitizer, ncu or
-# timed run gets four times that); COMPUTE_SANITIZER, NCU, CUOBJDUMP (the
-# tools, found on the PATH or beside nvcc; "none" grades as if one were
-# missing). Logs of every build and run: $BUILD/grade-logs/<folder>/.
+# Environment:
+#   GRADE_DIR       the folder graded (exercises); any name, spaces included
+#   SEED            the grading's seed (fresh each time, printed: SEED=N repeats
+#                   the drawn sizes and inputs of every exercise)
+#   GRADE_TIMEOUT   seconds per run (120; a sanitizer, ncu or timed run gets four
+#                   times that); GRADE_COMPILE_TIMEOUT seconds per build (600)
+#   GRADE_EVERY     yes: grade every exercise of the handout, one missing from
+#                   the folder failing (make grade-class sets it)
+#   GRADE_CSV       a file to append student,exercise,result,property rows to;
+#                   GRADE_STUDENT the student's name in them (the folder's)
+#   GRADE_COMPARE   no: skip step 1, for the instructor's fixtures that change
+#                   a file outside its TODOs on purpose; never for students
+#   GRADE_NVIDIA_SMI  the program asked whether there is a GPU (nvidia-smi)
+#   GRADE_LOCK      the file GPU runs lock (BUILD/grade/gpu.lock): runs share
+#                   the card, a timing or ncu run has it alone
+#   GRADE_BWRAP, GRADE_SANDBOX_USER   the sandbox's bwrap and user (sandbox.sh)
+#   COMPUTE_SANITIZER, NCU, CUOBJDUMP   the tools, found on the PATH or beside
+#                   nvcc; "none" grades as if one were missing
+#   GRADE_KEEP      1: keep the scratch folder (BUILD/grade/runs/grade.*) to look into
+#   BUILD (build), MAKE (make), ARCH, NVCC   as for make
+# Logs of every build and run: BUILD/grade-logs/FOLDER/ (FOLDER with every
+# character but letters, digits, '.', '_' and '-' written '_').
+set -u
 cd "$(dirname "$0")/.." || exit 2
+# Nothing the grader starts reads the terminal, or the list of checks the
+# loop below reads: a submission's getchar() gets end-of-file.
+exec < /dev/null
 
 folder=${GRADE_DIR:-exercises}
-folder=${folder%/}
+[ "$folder" = / ] || folder=${folder%/}
 BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
 timeout_s=${GRADE_TIMEOUT:-120}
+compile_timeout_s=${GRADE_COMPILE_TIMEOUT:-600}
+compare=${GRADE_COMPARE:-yes}
+every=${GRADE_EVERY:-no}
+csv=${GRADE_CSV:-}
+student=${GRADE_STUDENT:-$folder}
+smi=${GRADE_NVIDIA_SMI:-nvidia-smi}
+work=$BUILD/grade
+lock=${GRADE_LOCK:-$work/gpu.lock}
+sandbox=$PWD/solutions/sandbox.sh
 
 # The sizes: TRIANGLE_GRADE, MSA_GRADE, TRIANGLE_SANITIZE and MSA_SANITIZE.
 . tests/sizes.sh || exit 2
@@ -56,6 +108,66 @@ timeout_s=${GRADE_TIMEOUT:-120}
 LOGITS_SIZE="B=2 S=33 N=9 D=64 H=2 mask=kept --logits 90"
 # How far a prediction may be from the measured time, either way.
 PREDICTION_FACTOR=2
+
+# ---------------------------------------------------------------- text
+
+# A line of text a submission may have written, made safe for a terminal
+# and a table: control characters (\r, ESC, ...) and anything outside
+# printable ASCII become '?', and it is cut at 400 characters.
+clean() {
+    printf '%s' "$1" | LC_ALL=C tr '\n\t' '  ' | LC_ALL=C tr -c '\040-\176' '?' | cut -c 1-400
+}
+say() { printf '%s\n' "$(clean "$*")"; }
+
+# Lines from stdin joined with SEPARATOR.
+joined() {
+    awk -v separator="$1" 'NR > 1 { printf "%s", separator } { printf "%s", $0 } END { print "" }'
+}
+
+# A name is NN-name (a fixture NN-name--what): letters, digits, '_' and '-'.
+valid_name() { [[ $1 =~ ^[0-9][0-9]-[A-Za-z0-9_-]+$ ]]; }
+
+# A CSV field, quoted; one a spreadsheet would take for a formula gets a '.
+csv_field() {
+    local text; text=$(clean "$1")
+    case $text in [=+@-]*) text="'$text" ;; esac
+    printf '"%s"' "${text//\"/\"\"}"
+}
+
+# ---------------------------------------------------------------- draws
+
+# The grading's seed, and each exercise's own stream of draws from it (a
+# linear congruential generator in shell arithmetic: the same draws on every
+# machine), so that SEED=N EX=NAME repeats what a whole grading drew for NAME.
+seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+case $seed in ''|*[!0-9]*) echo "grade: SEED='$(clean "$seed")' is not a whole number" >&2; exit 2 ;; esac
+draw_state=0
+start_draws() { draw_state=$(printf '%s %s' "$seed" "$1" | cksum | cut -d ' ' -f 1); }
+# draw LOW HIGH: a whole number in [LOW, HIGH], in REPLY.
+draw() {
+    draw_state=$(( (draw_state * 1103515245 + 12345) % 2147483648 ))
+    REPLY=$(( $1 + (draw_state >> 8) % ($2 - $1 + 1) ))
+}
+# A triangle size of what an exercise promises: T a multiple of TSTEP up to
+# 512 (any T to 600 for TSTEP 1), HS a multiple of HSTEP up to HSMAX.
+drawn_triangle() {
+    local tstep=$1 hstep=$2 hsmax=$3 B NH HS T
+    draw 1 3; B=$REPLY; draw 1 4; NH=$REPLY
+    draw 1 $((hsmax / hstep)); HS=$((REPLY * hstep))
+    if [ "$tstep" -eq 1 ]; then draw 1 600; T=$REPLY; else draw 1 $((512 / tstep)); T=$((REPLY * tstep)); fi
+    echo "B=$B T=$T C=$((NH * HS)) NH=$NH"
+}
+# An MSA size the chapter 6 layer holds: S <= 64, D <= 128 a multiple of H.
+drawn_msa() {
+    local B S N D H
+    draw 1 3; B=$REPLY; draw 1 64; S=$REPLY; draw 1 40; N=$REPLY
+    draw 1 8; H=$REPLY; draw 1 $((128 / H)); D=$((REPLY * H))
+    echo "B=$B S=$S N=$N D=$D H=$H"
+}
+new_seed() { draw 0 2147483647; echo "$REPLY"; }
+new_nonce() { od -An -N8 -tu8 /dev/urandom | tr -d ' '; }
+
+# ---------------------------------------------------------------- what is checked
 
 # checks_of NAME: what exercise NAME is graded on, one check a line, fields
 # separated by |. A fixture named EXERCISE--what.cu (made by
@@ -68,13 +180,23 @@ PREDICTION_FACTOR=2
 #                               ld (st), no global load (store) of one float
 #   memcheck|SIZE  racecheck|SIZE  synccheck|SIZE   compute-sanitizer
 #   values|SIZE                 the referee's check at SIZE
+#   drawn|triangle TSTEP HSTEP HSMAX   the same at a size drawn from the seed
+#   drawn|msa                   (two of each: what the exercise promises)
 #   logits|SIZE                 the same, large logits (SIZE carries --logits)
 #   scale|X|SIZE                the same, inputs drawn in +-X
+#   unwritten|SIZE              the host check's own GPU run: the masked scores
+#                               the exercise says it leaves stay unwritten
 #   ncu|KERNEL|METRIC|SIZE      bank conflicts: METRIC's excess wavefronts
 #                               per conflict-free one, at most 0.1
 #   time|KERNEL|SIZE            measured / predicted within PREDICTION_FACTOR
-triangle_values() { local size; for size in "${TRIANGLE_GRADE[@]}"; do echo "values|$size"; done; }
-msa_values() { local size; for size in "${MSA_GRADE[@]}"; do echo "values|$size"; done; }
+triangle_values() {
+    local size; for size in "${TRIANGLE_GRADE[@]}"; do echo "values|$size"; done
+    echo "drawn|triangle $1"; echo "drawn|triangle $1"
+}
+msa_values() {
+    local size; for size in "${MSA_GRADE[@]}"; do echo "values|$size"; done
+    echo "drawn|msa"; echo "drawn|msa"
+}
 checks_of() {
     local ts=${TRIANGLE_SANITIZE[0]} ms=${MSA_SANITIZE[0]}
     local st=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st
@@ -83,34 +205,39 @@ checks_of() {
     local v2='ld\.global[.a-zA-Z0-9_:]*\.v2\.[fbu]32' s2='st\.global[.a-zA-Z0-9_:]*\.v2\.[fbu]32'
     case ${1%%--*} in
         01-cublas-rows-packed)
-            echo host; echo "memcheck|$ts"; triangle_values; echo "values|B=2 T=200 C=128 NH=2" ;;
+            echo host; echo "memcheck|$ts"; triangle_values "1 1 128"
+            echo "values|B=2 T=200 C=128 NH=2" ;;
         02-triangle-grid)
-            echo host; echo "memcheck|$ts"; triangle_values ;;
+            echo host; echo "memcheck|$ts"; triangle_values "128 1 128" ;;
         02-naive-any-length)
             echo "memcheck|B=1 T=129 C=32 NH=1"
             printf 'values|%s\n' "B=1 T=1 C=32 NH=1" "B=3 T=129 C=96 NH=3" "B=2 T=200 C=320 NH=5" \
-                "B=1 T=1000 C=768 NH=12" "${TRIANGLE_GRADE[3]}" ;;
+                "B=1 T=1000 C=768 NH=12" "${TRIANGLE_GRADE[3]}"
+            echo "drawn|triangle 1 1 128"; echo "drawn|triangle 1 1 128" ;;
         03-registers-counts)
-            echo host; echo "memcheck|$ts"; echo "values|${TRIANGLE_GRADE[0]}" ;;
+            echo host; echo "memcheck|$ts"; echo "values|${TRIANGLE_GRADE[0]}"
+            echo "drawn|triangle 128 1 128" ;;
         03-registers-epilogue)
             echo host; echo "local|registers_epilogue_scores"; echo "memcheck|$ts"
-            triangle_values ;;
+            triangle_values "128 1 128" ;;
         04-vectorized-loads)
             echo host
             echo "instr|vectorized_loads_scores<4>|$v4|LDG\.E\.128|16|16-byte loads (float4)|ld"
             echo "instr|vectorized_loads_scores<2>|$v2|LDG\.E\.64|16|8-byte loads (float2)|ld"
-            echo "memcheck|B=1 T=128 C=12 NH=2"; triangle_values
+            echo "memcheck|B=1 T=128 C=12 NH=2"; triangle_values "128 1 128"
             echo "values|B=1 T=128 C=12 NH=2"; echo "values|B=2 T=256 C=15 NH=3" ;;
         04-vectorized-stores)
             echo host
             echo "instr|vectorized_stores_scores|$s4|STG\.E\.128|16|16-byte stores (float4)|st"
-            echo "memcheck|$ts"; triangle_values ;;
+            echo "memcheck|$ts"; triangle_values "128 4 128"
+            echo "unwritten|B=2 T=384 C=64 NH=2" ;;
         05-shared-stage-tiles)
             echo host; echo "instr|shared_stage_scores|$v4|LDG\.E\.128|1|16-byte loads (float4)|ld"
-            echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values
+            echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values "128 16 128"
             echo "ncu|shared_stage_scores|$st|B=1 T=256 C=64 NH=1" ;;
         05-shared-inner-loop)
-            echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values
+            echo host; echo "local|shared_inner_scores"; echo "memcheck|$ts"
+            echo "racecheck|$ts"; triangle_values "128 16 128"
             echo "ncu|shared_inner_scores|$ld|B=1 T=256 C=64 NH=1" ;;
         05-shared-predict) # the chapter's kernel, raced unchanged
             echo host; echo "memcheck|$ts"
@@ -119,66 +246,51 @@ checks_of() {
         06-msa-softmax)
             echo "memcheck|$ms"; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
             echo "logits|$LOGITS_SIZE" ;;
-        06-msa-layernorm)
+        06-msa-layernorm|06-msa-gate|07-online-softmax)
             echo host; echo "memcheck|$ms"; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
-            echo "logits|$LOGITS_SIZE" ;;
-        06-msa-gate)
-            echo host; echo "memcheck|$ms"; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
-            echo "logits|$LOGITS_SIZE"; echo "ncu|msa_layer|$ld|${MSA_GRADE[4]}" ;;
-        07-online-softmax)
-            echo host; echo "memcheck|$ms"; echo "racecheck|$ms"; echo "synccheck|$ms"; msa_values
-            echo "logits|$LOGITS_SIZE" ;;
+            echo "logits|$LOGITS_SIZE"
+            [ "${1%%--*}" = 06-msa-gate ] && echo "ncu|msa_layer|$ld|${MSA_GRADE[4]}" ;;
         07-tiled-predict) # the chapter's layer, raced unchanged
             echo host; echo "memcheck|$ms"
             echo "time|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept"
             echo "time|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept" ;;
         08-tensor-fragments)
-            echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values
+            echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values "128 8 128"
             echo "ncu|tensor_tile_scores|$ld|B=1 T=256 C=64 NH=1" ;;
         08-tensor-epilogue)
             echo host
             echo "instr|tensor_tile_scores|$s2|STG\.E\.64|16|8-byte stores (float2)|st"
-            echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values ;;
+            echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values "128 8 128" ;;
         08-tensor-predict) # chapter 1's and chapter 8's kernels, raced unchanged
             echo host; echo "memcheck|$ts"
             local size; for size in "B=8 T=1024 C=768 NH=12" "B=8 T=4096 C=768 NH=12"; do
                 echo "time|cublas-tf32|$size"; echo "time|tf32+rows|$size"
             done ;;
         09-tf32-split)
-            echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values
+            echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values "128 8 128"
             echo "scale|1e-3|${TRIANGLE_GRADE[1]}"; echo "scale|1e3|${TRIANGLE_GRADE[1]}" ;;
         06-*|07-*) msa_values ;;
-        *) triangle_values ;;
+        *) triangle_values "128 1 128" ;;
     esac
 }
 
-# Which exercises: the arguments, or every NN-slug.cu of the folder.
-names=()
-if [ $# -eq 0 ]; then
-    for source in "$folder"/[0-9][0-9]-*.cu; do
-        [ -f "$source" ] && names+=("$(basename "$source" .cu)")
-    done
-    if [ ${#names[@]} -eq 0 ]; then
-        echo "grade: no exercises (NN-slug.cu) in $folder/" >&2
-        exit 2
-    fi
-else
-    for name in "$@"; do
-        name=$(basename "$name" .cu)
-        if [ ! -f "$folder/$name.cu" ]; then
-            echo "grade: no $folder/$name.cu; the exercises are:" \
-                 $(cd "$folder" 2>/dev/null && ls [0-9][0-9]-*.cu 2>/dev/null | sed 's/\.cu$//') >&2
-            exit 2
-        fi
-        names+=("$name")
-    done
-fi
-
-logs=$BUILD/grade-logs/$folder
-mkdir -p "$logs" || exit 2
-new_seed() {
-    if [ -n "${SEED:-}" ]; then echo "$SEED"; else od -An -N4 -tu4 /dev/urandom | tr -d ' '; fi
+# The largest relative L2 error the values of exercise NAME may have. The
+# library's tolerance (1e-5 for FP32, 2e-3 for TF32) is the chapters'; an
+# exercise whose own error is far under it is held to about ten times its
+# error as measured on the H200 (plots/data/accuracy/: FP32 triangle kernels
+# at most 2.1e-7, the FP32 MSA layers 1e-7, and 7e-7 at logits 90, 3xTF32
+# 9.2e-7, TF32 2.7e-4), so that an answer whose error hides under the
+# chapters' tolerance fails.
+tolerance_of() {
+    case ${1%%--*} in
+        08-*) echo 1e-3 ;;
+        09-*) echo 4e-6 ;;
+        *) echo 2e-6 ;;
+    esac
 }
+
+# ---------------------------------------------------------------- tools
+
 # A CUDA tool: the one the variable names (none: treat it as missing), or
 # the one on the PATH, or the one beside nvcc.
 tool() {
@@ -192,53 +304,150 @@ tool() {
 sanitizer=$(tool compute-sanitizer "${COMPUTE_SANITIZER:-}")
 ncu=$(tool ncu "${NCU:-}") cuobjdump=$(tool cuobjdump "${CUOBJDUMP:-}")
 
-no_gpu=""   # why the programs could not run, once one has said so
+# The GPU, as the grader sees it: the first card nvidia-smi lists, or "".
+card_here() {
+    "$smi" --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 |
+        LC_ALL=C tr -c 'A-Za-z0-9 ._()-' ' ' | sed 's/ *$//'
+}
 
-# The reason a run of the exercise's program failed, from its exit status
-# and output; "" when it passed. Sets no_gpu on status 77.
+# ---------------------------------------------------------------- the handout
+
+# The files of the handout a build in the sandbox needs (make handout's
+# files, less the book, the notes, the tests and the grader's own scripts):
+# in a git checkout those git would commit, else every file there.
+handout_files() {
+    local roots=(Makefile common chapters exercises solutions/grade.mk solutions/host)
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git ls-files --cached --others --exclude-standard -- "${roots[@]}"
+    else
+        find "${roots[@]}" -type f 2>/dev/null
+    fi | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cuh?$'
+}
+
+# The handout's copy and its library, made once per content: base holds
+# tree/ (the files, read-only in the sandbox, with empty build/, submission/
+# and run/ for the scratch folders) and build/ (the library, built in the
+# sandbox). Its name is the hash of every file, nvcc's version and ARCH.
+prepare_base() {
+    local files key
+    mkdir -p "$work" || return 2
+    files=$(handout_files) || return 2
+    key=$( { printf '%s\n' "$files" | tr '\n' '\0' | xargs -0 sha256sum
+             "${NVCC:-nvcc}" --version 2>/dev/null; echo "${ARCH:-} $(id -u)"; } |
+           sha256sum | cut -c 1-16)
+    base=$PWD/$work/base-$key tree=$base/tree
+    exec 9> "$work/base.lock" && flock 9
+    if [ ! -f "$base/ready" ]; then
+        rm -rf "$base" && mkdir -p "$tree" "$base/build" || return 2
+        printf '%s\n' "$files" | tr '\n' '\0' | xargs -0 cp --parents -t "$tree" || return 2
+        mkdir -p "$tree/build" "$tree/submission" "$tree/run"
+        chmod -R a+rX "$tree"
+        [ "$(id -u)" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$base/build"
+        echo "grading: building the handout's library (once for this handout)" >&2
+        if ! timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
+                --rw "$base/build" "$tree/build" --cd "$tree" -- \
+                make -s --no-print-directory BUILD=build ${ARCH:+ARCH="$ARCH"} \
+                ${NVCC:+NVCC="$NVCC"} build/libworkbook.a build/gen/programs.mk \
+                > "$base/build.log" 2>&1; then
+            echo "grade: the handout's library does not build (see $base/build.log)" >&2
+            flock -u 9; return 2
+        fi
+        # The symbols a submission may not define: the library's own.
+        nm -g --defined-only "$base/build/libworkbook.a" 2>/dev/null |
+            awk 'NF == 3 && $2 ~ /^[TDBRG]$/ { print $3 }' | sort -u > "$base/harness-symbols"
+        touch "$base/ready"
+        for old in "$work"/base-*; do [ "$old" = "$work/base-$key" ] || rm -rf "$old"; done
+    fi
+    flock -u 9
+}
+
+# ---------------------------------------------------------------- the sandbox
+
+# make TARGET... in the sandbox: the handout read-only, the submission
+# read-only, the scratch build folder writable; its output appended to LOG.
+sandboxed_build() {
+    local log=$1; shift
+    timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
+        --ro "$scratch/submission" "$tree/submission" --rw "$scratch/build" "$tree/build" \
+        --cd "$tree" -- make -s --no-print-directory BUILD=build GRADE_DIR=submission \
+        ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" < /dev/null >> "$log" 2>&1
+}
+
+# One run of a built program in the sandbox: everything read-only but its
+# own run folder (results, HOME), under a time limit, its output in
+# LOG.run and appended to LOG. run_program LOG LIMIT LOCK ENV... -- COMMAND...;
+# LOCK is none, shared (a GPU run) or alone (a timing or ncu run); sets status.
+run_program() {
+    local log=$1 limit=$2 mode=$3 environment=(); shift 3
+    while [ "$1" != -- ]; do environment+=(--env "$1"); shift; done
+    shift
+    local command=(timeout -k 10 "$limit" "$sandbox" --ro "$tree" "$tree"
+                   --ro "$scratch/submission" "$tree/submission" --ro "$scratch/build" "$tree/build"
+                   --rw "$run" "$tree/run" --cd "$tree" --env HOME="$tree/run"
+                   "${environment[@]}" -- "$@")
+    case $mode in
+        shared) flock -s "$lock" "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
+        alone) flock -x "$lock" "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
+        *) "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
+    esac
+    status=$?
+    { echo "== $*: exit $status"; cat "$log.run"; } >> "$log"
+}
+
+# The first line of LOG.run matching a pattern, cleaned.
+first_line() { clean "$(grep -m1 -E -- "$1" "$2" | sed "${3:-}")"; }
+
+# The reason a run of the exercise's program failed, from its exit status,
+# its output and the harness's accuracy rows (RESULTS, the file the grader
+# named); "" when it passed. Exit 77 is a failure: the grader ran it only
+# because nvidia-smi lists a card.
 run_reason() {
-    local status=$1 run_log=$2 size=$3 seed=$4 at="at $3 (seed $4)"
+    local status=$1 run_log=$2 size=$3 seed=$4 results=$5 tolerance=$6 at="at $3 (seed $4)"
     case $status in
-        0) return 0 ;;
-        77) no_gpu=$(grep -m1 SKIPPED "$run_log" | sed 's/^SKIPPED: //'); echo skip ;;
+        0) results_reason "$results" "$tolerance" "$at" ;;
+        77) echo "exit 77 (no GPU, says the program) $at, but nvidia-smi lists the $card here" ;;
         2) if grep -q ' refuses ' "$run_log"; then
-               echo "refused size $size: $(grep -m1 ' refuses ' "$run_log" |
-                                           sed 's/^.* refuses [^:]*: //')"
+               echo "refused size $size: $(first_line ' refuses ' "$run_log" 's/^.* refuses [^:]*: //')"
            else
-               echo "could not run $size: $(tail -n 1 "$run_log")"
+               echo "could not run $size: $(clean "$(tail -n 1 "$run_log")")"
            fi ;;
         124|137) echo "timed out after ${timeout_s} s $at" ;;
         1) if grep -q 'unwritten' "$run_log"; then
                echo "NaN or unwritten output $at"
            elif grep -q ' failed: ' "$run_log"; then
-               echo "CUDA error $at: $(grep -m1 ' failed: ' "$run_log" | sed 's/.* failed: //')"
+               echo "CUDA error $at: $(first_line ' failed: ' "$run_log" 's/.* failed: //')"
            elif grep -q '^check .* FAIL' "$run_log"; then
-               echo "wrong $at: $(grep -m1 -o 'rel_l2 [^ ]* (tolerance [^)]*)' "$run_log")"
+               echo "wrong $at: $(first_line 'rel_l2 [^ ]* \(tolerance [^)]*\)' "$run_log" \
+                                 's/.*\(rel_l2 [^ ]* (tolerance [^)]*)\).*/\1/')"
            else
-               echo "failed $at: $(tail -n 1 "$run_log")"
+               echo "failed $at: $(clean "$(tail -n 1 "$run_log")")"
            fi ;;
         *) echo "crashed (exit $status) $at" ;;
     esac
 }
 
-# One run of the program, logged: run_program LOG TIMEOUT COMMAND...; sets status.
-run_program() {
-    local log=$1 limit=$2; shift 2
-    timeout -k 10 "$limit" "$@" < /dev/null > "$log.run" 2>&1
-    status=$?
-    { echo "== $*: exit $status"; cat "$log.run"; } >> "$log"
+# The harness's accuracy rows (--errors FILE): one or more, each error a
+# number within the exercise's tolerance. "" when they are.
+results_reason() {
+    local results=$1 tolerance=$2 at=$3
+    if [ ! -s "$results" ]; then
+        echo "no result from the harness $at: the program ended with status 0 before its own check"
+        return
+    fi
+    awk -F, -v tolerance="$tolerance" -v at="$at" '
+        NR == 1 { next }
+        { rows++ }
+        $7 !~ /^[0-9.]+(e[-+]?[0-9]+)?$/ || $7 + 0 > tolerance + 0 {
+            printf "wrong %s: rel_l2 %s (the exercise'"'"'s tolerance %s)\n", at, $7, tolerance
+            exit }
+        END { if (!rows) printf "no result from the harness %s: no accuracy row\n", at }' "$results" |
+        head -n 1
 }
 
-# Builds a target of grade.mk, its output into the log.
-build() { "$MAKE" -s --no-print-directory BUILD="$BUILD" GRADE_DIR="$folder" "$1" >> "$2" 2>&1; }
-
-# Lines from stdin joined with SEPARATOR.
-joined() {
-    awk -v separator="$1" 'NR > 1 { printf "%s", separator } { printf "%s", $0 } END { print "" }'
-}
+# ---------------------------------------------------------------- one exercise
 
 # A failure: which part it belongs to (host or gpu) and what it says.
-fail_with() { failed_part=$1 failure=$2; }
+fail_with() { failed_part=$1 failure=$(clean "$2"); }
 
 # The first line of a sanitizer's report that says what went wrong.
 sanitizer_report() {
@@ -247,48 +456,99 @@ sanitizer_report() {
         head -n 1 | sed -E 's/^=+ +//'
 }
 
+# The submission's file against its exercise (tokens.awk): "" when it is
+# the exercise with its TODOs filled.
+compare_reason() {
+    local name=$1 exercise=${1%%--*}
+    [ "$compare" = no ] && return 0
+    if [ ! -f "$tree/exercises/$exercise.cu" ]; then
+        echo "not an exercise of the handout: there is no exercises/$exercise.cu to compare it with"
+        return
+    fi
+    local why
+    why=$(awk -v exercise="$tree/exercises/$exercise.cu" -v submission="$scratch/submission/$name.cu" \
+              -f solutions/tokens.awk 2>&1) || echo "refused: $why"
+}
+
+# Whether the object defines a symbol of the library: "" when it does not.
+symbols_reason() {
+    local object=$1 defined
+    run_program "$log" "$timeout_s" none -- nm -g --defined-only "$object"
+    if [ $status -ne 0 ]; then echo "its object could not be read (nm: exit $status)"; return; fi
+    defined=$(awk 'NF == 3 && $2 ~ /^[TDBRG]$/ { print $3 }' "$log.run" | sort -u |
+              comm -12 - "$base/harness-symbols" | head -n 3 | joined ', ')
+    [ -n "$defined" ] && echo "defines the library's own $defined: a submission may not replace \
+the harness (common/)"
+}
+
 # grade NAME: grades one exercise; sets result, host_part, gpu_part, reason.
 grade() {
     local name=$1 exercise=${1%%--*}
-    local log=$logs/$name.log program=$BUILD/$folder/$name
+    local program=build/submission/$name
+    log=$logs/$name.log run=$scratch/run/$name
     : > "$log"
+    mkdir -p "$run" && [ "$(id -u)" -eq 0 ] && chown "${GRADE_SANDBOX_USER:-65534:65534}" "$run"
     result=FAIL host_part=- gpu_part=- reason=""
-    if ! build "$program" "$log"; then
+    start_draws "$name"
+    card=$(card_here)   # the grader's own look, each exercise afresh
+    local why
+    why=$(compare_reason "$name")
+    if [ -n "$why" ]; then
+        reason=$(clean "$why"); say "  $name: $reason"; return
+    fi
+    sandboxed_build "$log" "$program"
+    local built=$?
+    if [ $built -ne 0 ]; then
         local error
         error=$(grep -m1 'error' "$log" | sed -E 's/^[^ ]*\.cu\(([0-9]+)\): /line \1: /')
-        reason="does not compile: ${error:-see $log}"
-        echo "  $name: does not compile"
+        case $built in 124|137) error="the build took over $compile_timeout_s s" ;; esac
+        reason=$(clean "does not compile: ${error:-see $log}")
+        say "  $name: does not compile"
         return
     fi
+    why=$(symbols_reason "$program.o")
+    if [ -n "$why" ]; then reason=$(clean "$why"); say "  $name: $reason"; return; fi
+
     local host_done=() gpu_done=() notes=() gpu_notes=() failure="" failed_part=""
-    local gpu_skipped=0 sizes_run=0
-    local check kind rest kernel size seed why
-    while IFS= read -r check; do
+    local gpu_skipped=0 sizes_run=0 tolerance; tolerance=$(tolerance_of "$name")
+    local check kind rest kernel size seed nonce results
+    # The checks come in on descriptor 3: what runs in the loop reads only
+    # /dev/null on its standard input, never this list.
+    while IFS= read -r check <&3; do
         kind=${check%%|*} rest=${check#*|}
         case $kind in
         host)
             local source=solutions/host/$exercise.cu
-            if [ ! -f "$source" ]; then fail_with host "host: $source is missing"; break; fi
-            if ! build "$program.host" "$log"; then
+            if [ ! -f "$tree/$source" ]; then fail_with host "host: $source is missing"; break; fi
+            if ! sandboxed_build "$log" "$program.host"; then
                 fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
                 break
             fi
-            run_program "$log" "$timeout_s" "$program.host"
+            nonce=$(new_nonce) seed=$(new_seed)
+            run_program "$log" "$timeout_s" none GRADE_NONCE="$nonce" GRADE_SEED="$seed" \
+                -- "$program.host"
+            local closing="host checks done: [0-9]+ passed, 0 failed, nonce $nonce"
             if [ $status -ne 0 ]; then
-                why=$(grep -m1 '^FAIL' "$log.run" | sed 's/^FAIL *//')
+                why=$(first_line '^FAIL' "$log.run" 's/^FAIL *//')
                 fail_with host "host: ${why:-the check exited $status: $(tail -n 1 "$log.run")}"
+                break
+            fi
+            if ! tail -n 1 "$log.run" | grep -Eqx "$closing"; then
+                fail_with host "host: the check did not reach its end (its last line is not the \
+one with the grader's nonce): did the code end the program, or print after it?"
                 break
             fi
             host_done+=("$(grep '^ok' "$log.run" | sed 's/^ok *//; s/:.*//' | joined ', ')") ;;
         local)
-            if ! build "$program.ptxas" "$log"; then
+            if ! sandboxed_build "$log" "$program.ptxas"; then
                 fail_with host "local memory: ptxas -v did not run (see $log)"; break
             fi
             # ptxas -v: "Function properties for MANGLED", then "N bytes stack frame, ..."
             local usage stack spills
             usage=$(awk -v kernel="$rest" '
                 /Function properties for/ { mine = index($0, kernel) > 0; next }
-                mine && /bytes stack frame/ { print; mine = 0 }' "$program.ptxas" | head -n 1)
+                mine && /bytes stack frame/ { print; mine = 0 }' "$scratch/$program.ptxas" |
+                head -n 1)
             if [ -z "$usage" ]; then
                 fail_with host "local memory: ptxas names no kernel $rest"; break
             fi
@@ -304,7 +564,7 @@ $spills bytes of spill stores; its arrays belong in registers"
         instr)
             local ptx_regex sass_regex minimum what scalar pattern count narrow sass_count
             IFS='|' read -r kernel ptx_regex sass_regex minimum what scalar <<< "$rest"
-            if ! build "$program.ptx" "$log"; then
+            if ! sandboxed_build "$log" "$program.ptx"; then
                 fail_with host "$what: the PTX could not be made (see $log)"; break
             fi
             # A template's entry is mangled: vectorized_loads_scores<4> is
@@ -317,7 +577,7 @@ $spills bytes of spill stores; its arrays belong in registers"
                 /^\.(visible |weak )?\.entry/ { mine = index($0, kernel) > 0 }
                 /^\.(visible |weak )?\.func/ { mine = 0 }
                 mine && $0 ~ regex { n++ }
-                END { print n + 0 }' "$program.ptx")
+                END { print n + 0 }' "$scratch/$program.ptx")
             echo "== PTX of $kernel: $count lines match $ptx_regex" >> "$log"
             if [ "$count" -lt "$minimum" ]; then
                 fail_with host "$what (PTX): $kernel has $count such instructions, at least \
@@ -329,7 +589,7 @@ $minimum wanted"
                     /^\.(visible |weak )?\.entry/ { mine = index($0, kernel) > 0 }
                     /^\.(visible |weak )?\.func/ { mine = 0 }
                     mine && $1 ~ ("^" op "\\.global") && $0 !~ /\.v[248]\./ { n++ }
-                    END { print n + 0 }' "$program.ptx")
+                    END { print n + 0 }' "$scratch/$program.ptx")
                 if [ "$narrow" -gt 0 ]; then
                     local access=stores; [ "$scalar" = ld ] && access=loads
                     fail_with host "$what (PTX): $kernel has $narrow 4-byte global $access as \
@@ -338,11 +598,11 @@ well; every one should be wide"
                 fi
             fi
             if [ -n "$cuobjdump" ]; then
-                sass_count=$("$cuobjdump" -sass "$program" 2>> "$log" |
-                             awk -v kernel="$pattern" -v regex="$sass_regex" '
+                run_program "$log" "$timeout_s" none -- "$cuobjdump" -sass "$program"
+                sass_count=$(awk -v kernel="$pattern" -v regex="$sass_regex" '
                     /Function : / { mine = index($0, kernel) > 0 }
                     mine && $0 ~ regex { n++ }
-                    END { print n + 0 }')
+                    END { print n + 0 }' "$log.run")
                 echo "== SASS of $kernel: $sass_count lines match $sass_regex" >> "$log"
                 if [ "$sass_count" -lt "$minimum" ]; then
                     fail_with host "$what (SASS): $kernel has $sass_count ${sass_regex//\\/}, \
@@ -354,37 +614,59 @@ at least $minimum wanted"
                 host_done+=("$what: $count in PTX")
                 notes+=("machine code not read, no cuobjdump here")
             fi ;;
-        values|logits|scale)
+        values|drawn|logits|scale)
             local extra="" label=""
             size=$rest
             if [ "$kind" = scale ]; then
                 extra="--input-scale ${rest%%|*}" size=${rest#*|} label="inputs in +-${rest%%|*}: "
             elif [ "$kind" = logits ]; then
                 label="large logits: "
+            elif [ "$kind" = drawn ]; then
+                case $rest in
+                    triangle*) size=$(drawn_triangle ${rest#triangle }) ;;
+                    msa) size=$(drawn_msa) ;;
+                esac
+                label="drawn size: "
             fi
             seed=$(new_seed)
+            [ -n "$card" ] || { gpu_skipped=1; continue; }
+            nonce=$(new_nonce) results=$run/$nonce.errors.csv
             # $size and $extra unquoted: they are several arguments
-            run_program "$log" "$timeout_s" "$program" $size $extra --check-only --seed "$seed"
-            why=$(run_reason $status "$log.run" "$size${extra:+ $extra}" "$seed")
-            if [ "$why" = skip ]; then gpu_skipped=1; continue; fi
+            run_program "$log" "$timeout_s" shared -- "$program" $size $extra --check-only \
+                --seed "$seed" --errors "run/$nonce.errors.csv"
+            why=$(run_reason $status "$log.run" "$size${extra:+ $extra}" "$seed" "$results" "$tolerance")
             if [ -n "$why" ]; then fail_with gpu "$label$why"; break; fi
-            echo "  $name $size${extra:+ $extra} seed $seed: ok"
+            say "  $name $size${extra:+ $extra} seed $seed: ok"
             case $kind in
-                values) sizes_run=$((sizes_run + 1)) ;;
+                values|drawn) sizes_run=$((sizes_run + 1)) ;;
                 logits) gpu_done+=("logits 90") ;;
                 scale) gpu_done+=("inputs +-${rest%%|*}") ;;
             esac ;;
+        unwritten)
+            [ -n "$card" ] || { gpu_skipped=1; continue; }
+            if ! sandboxed_build "$log" "$program.host"; then
+                fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
+                break
+            fi
+            nonce=$(new_nonce)
+            run_program "$log" "$timeout_s" shared GRADE_NONCE="$nonce" -- "$program.host" \
+                unwritten $rest
+            if [ $status -ne 0 ] || ! tail -n 1 "$log.run" |
+                    grep -Eqx "host checks done: [0-9]+ passed, 0 failed, nonce $nonce"; then
+                why=$(first_line '^FAIL' "$log.run" 's/^FAIL *//')
+                fail_with gpu "${why:-masked scores: the check exited $status without its result}"
+                break
+            fi
+            gpu_done+=("masked runs unwritten") ;;
         memcheck|racecheck|synccheck)
-            if [ -n "$no_gpu" ]; then gpu_skipped=1; continue; fi
+            [ -n "$card" ] || { gpu_skipped=1; continue; }
             if [ -z "$sanitizer" ]; then
                 gpu_notes+=("$kind not run, no compute-sanitizer here"); continue
             fi
-            seed=$(new_seed)
-            run_program "$log" $((4 * timeout_s)) "$sanitizer" --tool "$kind" --error-exitcode 99 \
-                "$program" $rest --check-only --seed "$seed"
-            if [ $status -eq 77 ]; then
-                no_gpu=$(grep -m1 SKIPPED "$log.run" | sed 's/^SKIPPED: //') gpu_skipped=1; continue
-            fi
+            seed=$(new_seed) nonce=$(new_nonce) results=$run/$nonce.errors.csv
+            run_program "$log" $((4 * timeout_s)) shared -- "$sanitizer" --tool "$kind" \
+                --error-exitcode 99 "$program" $rest --check-only --seed "$seed" \
+                --errors "run/$nonce.errors.csv"
             # A hazard that racecheck only warns about fails too. The values
             # are not judged here (exit 1): the next checks do that.
             # A finding reported before the program died counts as the
@@ -396,13 +678,18 @@ at least $minimum wanted"
                 fail_with gpu "$kind at $rest (seed $seed): ${why:-see $log}"; break
             fi
             if [ $status -ne 0 ] && [ $status -ne 1 ]; then
-                why=$(run_reason $status "$log.run" "$rest" "$seed")
+                why=$(run_reason $status "$log.run" "$rest" "$seed" "$results" "$tolerance")
                 [ $status -eq 2 ] || why="$kind: $why"  # a refused size is a refused size
                 fail_with gpu "$why"; break
             fi
+            if [ ! -s "$results" ]; then
+                fail_with gpu "$kind: no result from the harness at $rest (seed $seed): the \
+program ended before its own check"
+                break
+            fi
             gpu_done+=("$kind") ;;
         ncu)
-            if [ -n "$no_gpu" ]; then gpu_skipped=1; continue; fi
+            [ -n "$card" ] || { gpu_skipped=1; continue; }
             if [ -z "$ncu" ]; then
                 gpu_notes+=("bank conflicts not measured, no ncu here"); continue
             fi
@@ -411,18 +698,28 @@ at least $minimum wanted"
             wavefronts=${metric/data_bank_conflicts_pipe_lsu_mem/data_pipe_lsu_wavefronts_mem}
             seed=$(new_seed)
             for units in "--print-units base" ""; do  # older ncu lacks --print-units
-                run_program "$log" $((4 * timeout_s)) "$ncu" --clock-control none \
+                nonce=$(new_nonce) results=$run/$nonce.errors.csv
+                run_program "$log" $((4 * timeout_s)) alone -- "$ncu" --clock-control none \
                     --kernel-name "regex:$kernel" --launch-count 1 \
                     --metrics "$metric.sum,$wavefronts.sum" --csv $units \
-                    "$program" $size --check-only --seed "$seed"
+                    "$program" $size --check-only --seed "$seed" --errors "run/$nonce.errors.csv"
                 conflicts=$(awk -v metric="$metric.sum" -f solutions/ncu_metric.awk "$log.run")
                 total=$(awk -v metric="$wavefronts.sum" -f solutions/ncu_metric.awk "$log.run")
                 [ -n "$conflicts" ] && [ -n "$total" ] && break
             done
             if [ -z "$conflicts" ] || [ -z "$total" ]; then
-                why=$(grep -m1 -E 'ERR_|==ERROR==|rror' "$log.run")
+                why=$(first_line 'ERR_|==ERROR==|rror' "$log.run")
+                case $why in
+                    *ERR_NVGPUCTRPERM*) why="this driver lets only administrators read the \
+counters (NVreg_RestrictProfilingToAdminUsers), and the sandbox's user is none" ;;
+                esac
                 notes+=("bank conflicts not measured, ncu gave no $metric${why:+: $why}")
                 continue
+            fi
+            if [ ! -s "$results" ]; then
+                fail_with gpu "bank conflicts: no result from the harness under ncu at $size: \
+the program ended before its own check"
+                break
             fi
             excess=$(awk -v c="$conflicts" -v t="$total" \
                 'BEGIN { ideal = t - c; printf "%.2f", (ideal > 0 ? c / ideal : (c > 0 ? 99 : 0)) }')
@@ -435,37 +732,46 @@ $conflicts in $total wavefronts, $excess extra per conflict-free one (at most 0.
             fi
             gpu_done+=("bank conflicts $excess (ncu)") ;;
         time)
-            local predicted csv measured ratio verdict
+            local predicted csv_file measured ratio verdict on=(--card "NVIDIA H200")
             IFS='|' read -r kernel size <<< "$rest"
-            predicted=$("$program.host" predict "$kernel" $size 2>> "$log")
-            predicted=${predicted#predicted_ms }
-            if ! awk -v p="$predicted" 'BEGIN { exit !(p + 0 > 0 && p + 0 < 1e9) }'; then
+            [ -n "$card" ] && on=(--card live)
+            if ! sandboxed_build "$log" "$program.host"; then
+                fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
+                break
+            fi
+            run_program "$log" "$timeout_s" "$([ -n "$card" ] && echo shared || echo none)" -- \
+                "$program.host" predict "$kernel" $size "${on[@]}"
+            predicted=$(awk '$1 == "predicted_ms" { print $2; exit }' "$log.run")
+            if ! awk -v p="$predicted" 'BEGIN { exit !(p ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ &&
+                                                       p + 0 > 0 && p + 0 < 1e9) }'; then
                 fail_with host "prediction: none for $kernel at $size (predicted_ms says \
-'$predicted')"
+'$(clean "$predicted")')"
                 break
             fi
             echo "== predicted $predicted ms for $kernel at $size" >> "$log"
-            if [ -n "$no_gpu" ]; then
-                gpu_skipped=1 host_done+=("predicts $predicted ms for $kernel at ${size%% mask=*}")
+            if [ -z "$card" ]; then
+                gpu_skipped=1
+                host_done+=("predicts $predicted ms for $kernel at ${size%% mask=*} on the H200")
                 continue
             fi
-            seed=$(new_seed) csv=$logs/$name.times.csv
-            rm -f "$csv"
-            run_program "$log" $((4 * timeout_s)) "$program" $size --kernel "$kernel" --csv "$csv" \
-                --reps 20 --seed "$seed"
-            why=$(run_reason $status "$log.run" "$size" "$seed")
-            if [ "$why" = skip ]; then
-                gpu_skipped=1 host_done+=("predicts $predicted ms for $kernel at ${size%% mask=*}")
-                continue
-            fi
+            seed=$(new_seed) nonce=$(new_nonce)
+            csv_file=$run/$nonce.times.csv results=$run/$nonce.errors.csv
+            run_program "$log" $((4 * timeout_s)) alone -- "$program" $size --kernel "$kernel" \
+                --csv "run/$nonce.times.csv" --errors "run/$nonce.errors.csv" --reps 20 \
+                --seed "$seed"
+            why=$(run_reason $status "$log.run" "$size" "$seed" "$results" 1)
             if [ -n "$why" ]; then fail_with gpu "prediction: the timed run failed: $why"; break; fi
-            measured=$(awk -F, -v k="$kernel" 'NR > 1 && $2 == k { print $5; exit }' "$csv")
-            if [ -z "$measured" ]; then
-                fail_with gpu "prediction: no time measured for $kernel"; break
+            measured=$(awk -F, -v k="$kernel" 'NR > 1 && $2 == k { print $5; exit }' "$csv_file" \
+                       2>/dev/null)
+            if ! awk -v m="$measured" 'BEGIN { exit !(m ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ && m > 0) }'; then
+                fail_with gpu "prediction: no time measured for $kernel (the harness wrote no \
+row)"
+                break
             fi
             ratio=$(awk -v m="$measured" -v p="$predicted" 'BEGIN { printf "%.2f", m / p }')
-            verdict="measured $measured ms / predicted $predicted ms = $ratio for $kernel at $size"
-            echo "  $name: $verdict"
+            verdict="measured $measured ms / predicted $predicted ms = $ratio for $kernel at $size \
+on the $card"
+            say "  $name: $verdict"
             echo "== $verdict" >> "$log"
             if awk -v r="$ratio" -v f="$PREDICTION_FACTOR" 'BEGIN { exit !(r > f || r < 1/f) }'
             then
@@ -477,10 +783,11 @@ $PREDICTION_FACTOR"
         *)
             fail_with host "grader: unknown check '$check'"; break ;;
         esac
-    done < <(checks_of "$name")
+    done 3< <(checks_of "$name")
     rm -f "$log.run"
 
-    [ $sizes_run -gt 0 ] && gpu_done=("values at $sizes_run sizes" "${gpu_done[@]}")
+    [ $sizes_run -gt 0 ] && gpu_done=("values at $sizes_run sizes (rel_l2 under $tolerance)" \
+                                      "${gpu_done[@]}")
     local host_text gpu_text
     host_text=$(printf '%s\n' "${host_done[@]}" | sed '/^$/d' | joined ', ')
     gpu_text=$(printf '%s\n' "${gpu_done[@]}" | sed '/^$/d' | joined ', ')
@@ -489,13 +796,13 @@ $PREDICTION_FACTOR"
     if [ -n "$failure" ]; then
         if [ "$failed_part" = host ]; then host_part=FAIL; else gpu_part=FAIL; fi
         result=FAIL reason=$failure
-        echo "  $name: FAIL: $failure"
+        say "  $name: FAIL: $failure"
         return
     fi
     if [ $gpu_skipped -eq 1 ]; then
         result=SKIP gpu_part=SKIP
         if [ -n "$host_text" ]; then reason="host: $host_text; GPU: not run, no GPU here"
-        else reason="compiled, sizes accepted; GPU: not run, no GPU here"; fi
+        else reason="compiled, compared with its exercise; GPU: not run, no GPU here"; fi
     else
         result=PASS
         notes+=("${gpu_notes[@]}")   # a missing GPU tool matters only where there is a GPU
@@ -505,12 +812,106 @@ $PREDICTION_FACTOR"
     local unchecked
     unchecked=$(printf '%s\n' "${notes[@]}" | awk 'NF && !seen[$0]++' | joined '; ')
     [ -n "$unchecked" ] && reason="$reason (unchecked: $unchecked)"
+    reason=$(clean "$reason")
 }
 
-echo "grading $folder/: ${#names[@]} exercise(s), each on what it asks, with a fresh seed per run"
+# ---------------------------------------------------------------- the folder
+
+if [ ! -d "$folder" ]; then
+    echo "grade: GRADE_DIR='$(clean "$folder")' is not a folder" >&2
+    exit 2
+fi
+if ! "$sandbox" --check >/dev/null; then
+    exit 2   # sandbox.sh said why
+fi
+prepare_base || exit 2
+handout_names=()
+for source in "$tree"/exercises/[0-9][0-9]-*.cu; do
+    [ -f "$source" ] && handout_names+=("$(basename "$source" .cu)")
+done
+
+# Which exercises: the arguments; or every exercise of the handout
+# (GRADE_EVERY); or every .cu of the folder. A name that is not NN-name is
+# refused, never used.
+names=() refused=()
+if [ $# -gt 0 ]; then
+    for argument in "$@"; do
+        name=${argument##*/} name=${name%.cu}
+        if ! valid_name "$name"; then
+            echo "grade: '$(clean "$argument")' is not an exercise's name (NN-name); the" \
+                 "exercises are: ${handout_names[*]}" >&2
+            exit 2
+        fi
+        if [ "$every" != yes ] && [ ! -e "$folder/$name.cu" ]; then
+            echo "grade: no $(clean "$folder")/$name.cu; the exercises are: ${handout_names[*]}" >&2
+            exit 2
+        fi
+        names+=("$name")
+    done
+elif [ "$every" = yes ]; then
+    names=("${handout_names[@]}")
+else
+    for source in "$folder"/*.cu; do
+        [ -e "$source" ] || [ -L "$source" ] || continue
+        name=$(basename "$source" .cu)
+        if valid_name "$name"; then names+=("$name"); else refused+=("$(clean "$(basename "$source")")"); fi
+    done
+    if [ ${#names[@]} -eq 0 ] && [ ${#refused[@]} -eq 0 ]; then
+        echo "grade: no exercises (NN-name.cu) in $(clean "$folder")/" >&2
+        exit 2
+    fi
+fi
+
+logs=$BUILD/grade-logs/$(printf '%s' "$folder" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')
+mkdir -p "$logs" "$work/runs" || exit 2
+scratch=$(mktemp -d "$PWD/$work/runs/grade.XXXXXX") || exit 2
+[ "${GRADE_KEEP:-}" = 1 ] || trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/submission" "$scratch/build" "$scratch/run"
+# The library, copied with its dates, so that make rebuilds none of it; the
+# submission's programs are built afresh.
+cp -a "$base/build/." "$scratch/build/"
+[ "$(id -u)" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$scratch/build" "$scratch/run"
+
+# Each file into the scratch folder: a regular file only (a link could
+# point at a solution), a solution with its markers as a student would hand
+# it in (generate.sh --solved).
+declare -A missing=()
+for name in "${names[@]}"; do
+    source=$folder/$name.cu
+    if [ ! -e "$source" ] && [ ! -L "$source" ]; then
+        missing[$name]="missing: no $name.cu in the folder"
+    elif [ -L "$source" ] || [ ! -f "$source" ]; then
+        missing[$name]="$name.cu is not a regular file (a link?): hand in the file itself"
+    elif grep -Eq '// exercise:(begin|inline)' "$source"; then
+        solutions/generate.sh --solved "$scratch/submission" "$source" >> "$scratch/solved.log" 2>&1 ||
+            missing[$name]="a solution with malformed markers (solutions/generate.sh --solved)"
+    else
+        cp "$source" "$scratch/submission/$name.cu"
+    fi
+done
+chmod -R a+rX "$scratch/submission"   # the sandbox's user reads them, whatever their modes
+
+card=$(card_here)
+if [ -n "$card" ] && [ -z "${GRADE_NVIDIA_SMI:-}" ] &&
+   ! "$sandbox" -- nvidia-smi -L >/dev/null 2>&1; then
+    echo "grade: nvidia-smi lists the $card here, but not inside the sandbox (its /dev/nvidia*" \
+         "nodes; /dev/nvidia-uvm appears after a first CUDA program as root, or" \
+         "nvidia-modprobe -u -c=0)" >&2
+    exit 2
+fi
+say "grading $folder/: ${#names[@]} exercise(s), each on what it asks; seed $seed (SEED=$seed" \
+    "repeats the drawn sizes and inputs)"
+if [ -n "$card" ]; then gpu_line="GPU: $card"
+else gpu_line="no GPU here: the host checks run, the GPU ones are skipped"; fi
+say "$("$sandbox" --check 2>&1); $gpu_line"
 results=() reasons=() host_parts=() gpu_parts=()
 for name in "${names[@]}"; do
-    grade "$name"
+    if [ -n "${missing[$name]:-}" ]; then
+        result=FAIL host_part=- gpu_part=- reason=${missing[$name]}
+        say "  $name: $reason"
+    else
+        grade "$name"
+    fi
     results+=("$result") reasons+=("$reason") host_parts+=("$host_part") gpu_parts+=("$gpu_part")
 done
 
@@ -521,16 +922,29 @@ printf "%-${width}s %-6s %-4s %-4s %s\n" exercise result host gpu reason
 passed=0 failed=0 skipped=0
 for k in "${!names[@]}"; do
     printf "%-${width}s %-6s %-4s %-4s %s\n" "${names[$k]}" "${results[$k]}" "${host_parts[$k]}" \
-        "${gpu_parts[$k]}" "${reasons[$k]}"
+        "${gpu_parts[$k]}" "$(clean "${reasons[$k]}")"
     case ${results[$k]} in
         PASS) passed=$((passed + 1)) ;;
         FAIL) failed=$((failed + 1)) ;;
         *) skipped=$((skipped + 1)) ;;
     esac
+    if [ -n "$csv" ]; then
+        property=${reasons[$k]}
+        [ "${results[$k]}" = PASS ] && property=""
+        [ "${results[$k]}" = SKIP ] && property="GPU checks not run: no GPU here"
+        printf '%s,%s,%s,%s\n' "$(csv_field "$student")" "$(csv_field "${names[$k]}")" \
+            "$(csv_field "${results[$k]}")" "$(csv_field "$property")" >> "$csv"
+    fi
+done
+for file in "${refused[@]}"; do
+    printf "%-${width}s %-6s %-4s %-4s %s\n" "(refused)" FAIL - - \
+        "'$file' is not named NN-name.cu: it was not graded"
+    failed=$((failed + 1))
+    [ -n "$csv" ] && printf '%s,%s,%s,%s\n' "$(csv_field "$student")" "$(csv_field "$file")" \
+        '"FAIL"' "$(csv_field "not named NN-name.cu: not graded")" >> "$csv"
 done
 echo
-echo "$folder/: $passed passed, $failed failed, $skipped skipped (logs in $logs/)"
-[ -n "$no_gpu" ] && echo "no GPU here ($no_gpu): the host checks ran, no kernel did"
+say "$folder/: $passed passed, $failed failed, $skipped skipped (logs in $logs/)"
 [ $failed -gt 0 ] && exit 1
 [ $skipped -gt 0 ] && exit 77
 exit 0

@@ -10,12 +10,15 @@
 #   graphviz        the figures that are diagrams (plots/figures/*.dot)
 #   chromium        the browser test of the rendered book
 #   patch           the mutants (chapters/*/mutant*.patch) and the grader's fixtures
+#   bubblewrap      bwrap, the grader's sandbox for students' code (solutions/sandbox.sh);
+#                   a machine with no registry takes its .deb: solutions/README.md says how
 #   nodejs npm      run playwright-core, the browser test's driver (only when
 #                   no node is installed: a newer one from elsewhere is kept)
 #   book/node_modules  playwright-core at the version book/package-lock.json pins
 set -e
 cd "$(dirname "$0")/.."
-packages="libcmocka-dev pandoc weasyprint poppler-utils gnuplot-nox graphviz chromium patch make gcc"
+packages="libcmocka-dev pandoc weasyprint poppler-utils gnuplot-nox graphviz chromium patch make gcc
+          bubblewrap"
 command -v node >/dev/null && command -v npm >/dev/null || packages="$packages nodejs npm"
 if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
 $sudo apt-get update

@@ -1,5 +1,10 @@
 /* solutions/host/02-triangle-grid.cu - the host check of exercise 2.1:
- * tiles_per_head and tile_of_block against an enumeration of the tiles. */
+ * tiles_per_head and tile_of_block against an enumeration of the tiles, for
+ * every n up to 600, some larger ones and three drawn from the grading's
+ * seed up to 8192; and at n = 65535, the most a grid's x dimension holds
+ * (65535 * 65536 / 2 blocks, just under 2^31), every block of its first and
+ * last million and a million drawn, each inside the triangle and no tile
+ * twice among them. */
 #include EXERCISE_FILE
 #undef main
 
@@ -39,19 +44,75 @@ static int check_tiles(int n, char *why, size_t capacity)
     return 0;
 }
 
+static int by_number(const void *a, const void *b)
+{
+    const long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The largest n, sampled: 3 million blocks, each inside the triangle, no
+ * two of them the same tile. 0 when right, else 1 with why. */
+static int check_sampled(int n, unsigned long long *state, char *why, size_t capacity)
+{
+    const long want = (long)n * (n + 1) / 2, blocks = tiles_per_head(n);
+    if (blocks != want) {
+        snprintf(why, capacity, "tiles_per_head(%d) is %ld; the tiles on or below the diagonal "
+                 "are %ld", n, blocks, want);
+        return 1;
+    }
+    const long sample = 3000000, part = sample / 3;
+    long *tiles = (long *)malloc(sample * sizeof(long)), *block_of = (long *)malloc(sample * sizeof(long));
+    for (long k = 0; k < sample; k++) {
+        const long block = k < part ? k : k < 2 * part ? blocks - 2 * part + k
+                                                       : host_draw(state, part, blocks - part - 1);
+        int row = -1, col = -1;
+        tile_of_block(block, n, &row, &col);
+        if (row < 0 || row >= n || col < 0 || col > row) {
+            snprintf(why, capacity, "block %ld of %ld (%d tiles a side) is tile (%d, %d), %s", block,
+                     blocks, n, row, col, col > row ? "above the diagonal" : "outside the tiles");
+            free(tiles), free(block_of);
+            return 1;
+        }
+        tiles[k] = (long)row * n + col;
+        block_of[k] = block;
+    }
+    /* the same tile twice means two blocks for one tile (a drawn block may
+     * repeat one of the others: those are the same block, not a fault) */
+    long *order = (long *)malloc(sample * 2 * sizeof(long));
+    for (long k = 0; k < sample; k++)
+        order[2 * k] = tiles[k], order[2 * k + 1] = block_of[k];
+    qsort(order, sample, 2 * sizeof(long), by_number);
+    for (long k = 1; k < sample; k++)
+        if (order[2 * k] == order[2 * k - 2] && order[2 * k + 1] != order[2 * k - 1]) {
+            snprintf(why, capacity, "blocks %ld and %ld (%d tiles a side) are both tile (%ld, %ld)",
+                     order[2 * k - 1], order[2 * k + 1], n, order[2 * k] / n, order[2 * k] % n);
+            free(tiles), free(block_of), free(order);
+            return 1;
+        }
+    free(tiles), free(block_of), free(order);
+    return 0;
+}
+
 int main(void)
 {
     char why[256] = "";
     int failed = 0;
+    unsigned long long state = host_seed();
     for (int n = 1; n <= 600 && !failed; n++)
         failed = check_tiles(n, why, sizeof why);
-    const int large[] = {1000, 2047, 2048, 4095, 4096};
-    for (int k = 0; k < 5 && !failed; k++)
+    int large[] = {1000, 2047, 2048, 4095, 4096, 0, 0, 0};
+    for (int k = 5; k < 8; k++)
+        large[k] = (int)host_draw(&state, 601, 8192);
+    for (int k = 0; k < 8 && !failed; k++)
         failed = check_tiles(large[k], why, sizeof why);
+    if (!failed)
+        failed = check_sampled(65535, &state, why, sizeof why);
     if (failed)
         host_check(0, "tile_of_block", "%s", why);
     else
         host_check(1, "tile_of_block", "every tile on or below the diagonal exactly once, for 1 "
-                   "to 600 and up to 4096 tiles a side");
+                   "to 600 tiles a side and 8 larger ones up to 8192 (%d, %d, %d drawn); 3 "
+                   "million blocks of 65535 a side inside the triangle, no tile twice",
+                   large[5], large[6], large[7]);
     return host_check_status();
 }

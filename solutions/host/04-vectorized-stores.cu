@@ -1,13 +1,63 @@
 /* solutions/host/04-vectorized-stores.cu - the host check of exercise 4.2:
  * the runs of run_column cover a row of the tile once, and each warp-wide
- * store of the epilogue writes whole sectors, counted from run_column. */
+ * store of the epilogue writes whole sectors, counted from run_column.
+ *
+ * `NAME.host unwritten B=.. T=.. C=.. NH=..` is the grader's GPU check of
+ * the statement's "only the runs that hold a kept score": the exercise's
+ * kernel over an output filled with NaN, every run of 4 scores wholly
+ * above the diagonal (its first column past its row) left NaN. */
 #include EXERCISE_FILE
 #undef main
 
 #include "host_check.h"
 
-int main(void)
+/* On the GPU: the kernel leaves every run with no kept score unwritten. */
+static int unwritten_main(int argc, char **argv)
 {
+    const long NH = host_size(argc, argv, 2, "NH", 2);
+    const triangle_size s = {(int)host_size(argc, argv, 2, "B", 2),
+                             (int)host_size(argc, argv, 2, "T", 384), (int)NH,
+                             (int)(host_size(argc, argv, 2, "C", 64) / NH)};
+    gpu_require();
+    const size_t in_count = triangle_input_count(s), out_count = triangle_output_count(s);
+    float *inp = (float *)malloc(in_count * sizeof(float));
+    float *out = (float *)malloc(out_count * sizeof(float));
+    unsigned state = 99;
+    for (size_t k = 0; k < in_count; k++) {
+        state = state * 1664525u + 1013904223u;
+        inp[k] = (float)((state >> 8) * (2.0 / 16777216.0) - 1.0);
+    }
+    triangle_args args;
+    memset(&args, 0, sizeof args);
+    args.size = s;
+    float *device_inp, *device_out;
+    CUDA_CHECK(cudaMalloc(&device_inp, in_count * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&device_out, out_count * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(device_inp, inp, in_count * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaStreamCreate(&args.stream));
+    args.inp = device_inp, args.preatt = device_out;
+    gpu_fill_nan(device_out, out_count, args.stream);
+    vectorized_stores_launch(&args);
+    CUDA_CHECK(cudaStreamSynchronize(args.stream));
+    CUDA_CHECK(cudaMemcpy(out, device_out, out_count * sizeof(float), cudaMemcpyDeviceToHost));
+    char why[200] = "";
+    for (int z = 0; z < s.B * s.NH && !why[0]; z++)
+        for (int i = 0; i < s.T && !why[0]; i++)
+            for (int j = (i / 4 + 1) * 4; j < s.T && !why[0]; j++)
+                if (!isnan(out[((size_t)z * s.T + i) * s.T + j]))
+                    snprintf(why, sizeof why, "masked runs unwritten: at B=%d T=%d C=%d NH=%d the "
+                             "run of columns %d..%d of row %d (head %d) is written, though it "
+                             "holds no kept score: store only the runs that hold one", s.B, s.T,
+                             s.NH * s.HS, s.NH, j / 4 * 4, j / 4 * 4 + 3, i, z);
+    host_check(!why[0], "masked runs unwritten", "%s",
+               why[0] ? why : "every run of 4 scores past its row's diagonal left NaN");
+    return host_check_status();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "unwritten") == 0)
+        return unwritten_main(argc, argv);
     char why[200] = "";
     int owner[TILE];
     int failed = 0;

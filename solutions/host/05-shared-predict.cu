@@ -1,6 +1,7 @@
 /* solutions/host/05-shared-predict.cu - the host check of exercise 5.3: the
- * counts against an enumeration of the tiles and the kept scores, and the
- * predictions at the sizes the grader times (`predict KERNEL SIZE` prints one). */
+ * counts against an enumeration of the tiles and the kept scores, at fixed
+ * sizes and sizes drawn from the grading's seed, and the predictions on
+ * several cards (predict_check.h; `predict KERNEL SIZE` prints one). */
 #include EXERCISE_FILE
 #undef main
 
@@ -20,11 +21,14 @@ int main(int argc, char **argv)
 {
     if (argc > 1)
         return predict_main(argc, argv);
-    const triangle_size sizes[] = {{8, 1024, 12, 64}, {8, 4096, 12, 64}, {3, 256, 3, 128},
+    const triangle_size fixed[] = {{8, 1024, 12, 64}, {8, 4096, 12, 64}, {3, 256, 3, 128},
                                    {1, 128, 1, 32}};
-    check_count("tile_flops", tile_flops, enumerated_flops, sizes, 4);
-    check_count("compulsory_bytes", compulsory_bytes, triangle_compulsory_bytes, sizes, 4);
-    const char *kernels[] = {"shared+rows+interleaved"};
-    check_predictions(kernels, 1, sizes, 2);
+    triangle_size sizes[12];
+    const int n = predict_sizes(sizes, fixed, 4, 8);
+    check_count("tile_flops", tile_flops, enumerated_flops, sizes, n);
+    check_count("compulsory_bytes", compulsory_bytes, triangle_compulsory_bytes, sizes, n);
+    const predict_kernel kernels[] = {
+        {"shared+rows+interleaved", GPU_PIPE_SIMT, enumerated_flops, triangle_compulsory_bytes}};
+    check_predictions(kernels, 1, sizes, n, 2);
     return host_check_status();
 }

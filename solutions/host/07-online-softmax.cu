@@ -1,7 +1,10 @@
 /* solutions/host/07-online-softmax.cu - the host check of exercise 7.1:
  * online_add_block and online_finish over streams of scores chosen to
  * break a softmax (rising, huge, tiny, masked), in blocks of several
- * sizes, against the softmax-weighted sum in double. */
+ * sizes, and over streams drawn from the grading's seed (scores and values
+ * with every bit of their significands drawn, of any magnitude up to the
+ * hundreds, some keys masked, any length and block), against the
+ * softmax-weighted sum in double. */
 #include EXERCISE_FILE
 #undef main
 
@@ -11,11 +14,13 @@
 #define VALUE_STRIDE 20 /* values of one key are this far from the next one's */
 #define MAX_KEYS 600
 
-enum { RANDOM, RISING, HUGE_SCORES, TINY, MASKED_FIRST, MASKED_BETWEEN, SINGLE, NONE, STREAMS };
+enum { RANDOM, RISING, HUGE_SCORES, TINY, MASKED_FIRST, MASKED_BETWEEN, SINGLE, NONE, FULL, STREAMS };
 static const char *stream_names[STREAMS] = {
     "random scores", "rising scores (the reference moves at every block)",
     "scores in the hundreds", "scores below -1000", "masked keys first",
-    "a masked block between others", "one kept key", "no kept key"};
+    "a masked block between others", "one kept key", "no kept key",
+    "scores with full significands (drawn from the grading's seed)"};
+static unsigned long long drawn_state;
 
 static unsigned state = 77;
 static double uniform(void)
@@ -36,6 +41,10 @@ static void draw(int stream, float *scores, int keys)
         case MASKED_BETWEEN: if (j >= 9 && j < 40) s = -INFINITY; break;
         case SINGLE: s = j == keys / 3 ? 12.0f : -INFINITY; break;
         case NONE: s = -INFINITY; break;
+        case FULL: /* a full significand, 1/64 to 1000 in magnitude, a key in ten masked */
+            s = host_draw(&drawn_state, 0, 9) == 0 ? -INFINITY
+                                                    : host_full_float(&drawn_state, -6, 8);
+            break;
         default: break;
         }
         scores[j] = s;
@@ -45,8 +54,9 @@ static void draw(int stream, float *scores, int keys)
 int main(void)
 {
     static float scores[MAX_KEYS], values[MAX_KEYS * VALUE_STRIDE];
+    drawn_state = host_seed();
     for (int k = 0; k < MAX_KEYS * VALUE_STRIDE; k++)
-        values[k] = (float)(2.0 * uniform() - 1.0);
+        values[k] = k % 2 ? (float)(2.0 * uniform() - 1.0) : host_full_float(&drawn_state, -8, 0);
     const int lengths[] = {1, 7, 64, 257, 600};
     const int blocks[] = {8, 1, 5, 64};
     int failed = 0;
@@ -55,7 +65,11 @@ int main(void)
     for (int stream = 0; stream < STREAMS && !failed; stream++)
         for (int l = 0; l < 5 && !failed; l++)
             for (int bl = 0; bl < 4 && !failed; bl++) {
-                const int keys = lengths[l], block = blocks[bl];
+                int keys = lengths[l], block = blocks[bl];
+                if (stream == FULL) { /* any length, any block */
+                    keys = (int)host_draw(&drawn_state, 1, MAX_KEYS);
+                    block = (int)host_draw(&drawn_state, 1, 64);
+                }
                 if ((stream == MASKED_BETWEEN && keys < 64) || (stream == RISING && keys > 257))
                     continue; /* between needs room; rising past e^192 leaves float's range */
                 draw(stream, scores, keys);
@@ -98,7 +112,8 @@ int main(void)
     if (failed)
         host_check(0, "online softmax", "%s", why);
     else
-        host_check(1, "online softmax", "%d kinds of stream, 1 to 600 keys, blocks of 1 to 64: "
-                   "within %.1e of the softmax in double", STREAMS, worst);
+        host_check(1, "online softmax", "%d kinds of stream (one drawn from the grading's "
+                   "seed, full significands), 1 to 600 keys, blocks of 1 to 64: within %.1e of "
+                   "the softmax in double", STREAMS, worst);
     return host_check_status();
 }

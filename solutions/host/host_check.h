@@ -10,10 +10,21 @@
  *     ok   tile_of_block: every tile on or below the diagonal once, up to 600 tiles a side
  *     FAIL tile_of_block: block 1 of 3 (2 tiles a side) is tile (0, 1), above the diagonal
  *
- * and exits 0 when every check passed, 1 otherwise. A check of a "predict,
- * then measure" exercise also answers `NAME.host predict KERNEL KEY=VALUE...`
- * with one line, "predicted_ms X", which the grader divides the measured
- * time by.
+ * and exits 0 when every check passed, 1 otherwise. Its last line,
+ *
+ *     host checks done: 2 passed, 0 failed, nonce 1234567
+ *
+ * is the harness's own word that the checks ran to their end: the grader
+ * hands the check a fresh nonce (GRADE_NONCE in its environment) and passes
+ * it only on that line, whatever the exit status says. A check of a
+ * "predict, then measure" exercise also answers `NAME.host predict KERNEL
+ * KEY=VALUE... [--card NAME|live]` with one line, "predicted_ms X", which
+ * the grader divides the measured time by (predict_check.h).
+ *
+ * The sizes and inputs a check draws beyond its fixed ones come from the
+ * grading's seed (GRADE_SEED, which the grader prints; a fixed one when the
+ * check is run by hand), so that they change at each grading and a run can
+ * be repeated.
  *
  * The checks compare with referees written the slow, obvious way (a
  * brute-force count, an enumeration, a reference in double), never with the
@@ -23,12 +34,13 @@
 #ifndef WORKBOOK_HOST_CHECK_H
 #define WORKBOOK_HOST_CHECK_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int host_check_failures;
+static int host_check_failures, host_check_passes;
 
 /* One check's verdict: "ok   NAME: detail" or "FAIL NAME: detail". */
 static void host_check(int passed, const char *name, const char *format, ...)
@@ -41,12 +53,43 @@ static void host_check(int passed, const char *name, const char *format, ...)
     va_end(arguments);
     if (!passed)
         host_check_failures++;
+    else
+        host_check_passes++;
 }
 
-/* The exit status of the check program. */
+/* The closing line, with the grader's nonce, and the exit status of the
+ * check program. */
 static int host_check_status(void)
 {
+    const char *nonce = getenv("GRADE_NONCE");
+    printf("host checks done: %d passed, %d failed%s%s\n", host_check_passes,
+           host_check_failures, nonce ? ", nonce " : "", nonce ? nonce : "");
     return host_check_failures ? 1 : 0;
+}
+
+/* The grading's seed: GRADE_SEED, or a fixed one. */
+static unsigned long long host_seed(void)
+{
+    const char *seed = getenv("GRADE_SEED");
+    return seed && *seed ? strtoull(seed, NULL, 10) : 20261202ull;
+}
+
+/* A whole number drawn in [low, high] from *state (a 64-bit linear
+ * congruential generator: the same draws on every machine). */
+static long host_draw(unsigned long long *state, long low, long high)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return low + (long)((*state >> 33) % (unsigned long long)(high - low + 1));
+}
+
+/* A float with every bit of its 24-bit significand drawn, of either sign,
+ * its magnitude in [2^low_exponent, 2^(high_exponent + 1)). */
+static float host_full_float(unsigned long long *state, int low_exponent, int high_exponent)
+{
+    const long fraction = host_draw(state, 0, (1L << 23) - 1);
+    const int exponent = (int)host_draw(state, low_exponent, high_exponent);
+    const float magnitude = ldexpf(1.0f + (float)fraction * 0x1p-23f, exponent);
+    return host_draw(state, 0, 1) ? -magnitude : magnitude;
 }
 
 /* The value of KEY=VALUE among argv[first..argc), or fallback. */

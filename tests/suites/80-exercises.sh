@@ -244,26 +244,55 @@ if [ -n "$solution_files" ]; then
     expect_status "... and fails" 1 \
         env FIXTURES="$stale_fixtures" tests/grade_fixtures.sh "$exercise_tmp/stale-out"
 fi
+
+# Pass 1, as students are graded: every fixture made of an exercise
+# (EXERCISE--what), each compared with its exercise first.
+exercise_fixtures=()
+for source in "$fixture_dir"/[0-9][0-9]-*--*.cu; do
+    [ -f "$source" ] && exercise_fixtures+=("$(basename "$source" .cu)")
+done
 reasons_table=$(log_of "grade the grader's fixtures")
-GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh >"$reasons_table" 2>&1
+GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh "${exercise_fixtures[@]}" \
+    >"$reasons_table" 2>&1
 expect_status "grader: exit status 1 when a file fails" 0 test $? -eq 1
+
+# Pass 2, without the comparison (GRADE_COMPARE=no): the reasons of the
+# value checks (standalone programs, no exercise of the handout), the
+# properties whose fixtures change a file outside its TODOs on purpose, and
+# what stops a submission that got past the comparison.
+layers_table=$(log_of "grade the fixtures without the comparison")
+reasons_names=()
+for source in "$fixture_dir"/[0-9][0-9]-*.cu; do
+    case $source in *--*) continue ;; esac
+    reasons_names+=("$(basename "$source" .cu)")
+done
+for name in 02-naive-any-length--reads-past-T 05-shared-stage-tiles--missing-barrier \
+    09-tf32-split--flushes-tiny-residuals 02-triangle-grid--constructor-writes \
+    02-triangle-grid--exits-0 02-triangle-grid--fake-harness 02-triangle-grid--includes-the-solution \
+    06-msa-softmax--fake-comparison; do
+    [ -f "$fixture_dir/$name.cu" ] && reasons_names+=("$name")   # a student's copy has fewer
+done
+host_check_before=$(sha256sum solutions/host/02-triangle-grid.cu)
+GRADE_COMPARE=no GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh "${reasons_names[@]}" \
+    >"$layers_table" 2>&1
+
 at="at B=1 T=128 C=32 NH=1"
-line=$(table_line "$reasons_table" 02-does-not-compile)
+line=$(table_line "$layers_table" 02-does-not-compile)
 if echo "$line" |
    grep -Eq '^02-does-not-compile +FAIL +- +- +does not compile: line [0-9]+: error'; then
     pass "grader: a compile error is 'does not compile', with its line"
 else
-    fail "grader: a compile error is 'does not compile'" "graded: ${line:-no line}" "$reasons_table"
+    fail "grader: a compile error is 'does not compile'" "graded: ${line:-no line}" "$layers_table"
 fi
-graded_gpu "grader: a refused size is named, with its reason" "$reasons_table" \
+graded_gpu "grader: a refused size is named, with its reason" "$layers_table" \
     02-refuses-every-size "refused size B=1 T=128 C=32 NH=1: this fixture supports no size"
-graded_gpu "grader: an output left unwritten is 'NaN or unwritten'" "$reasons_table" \
+graded_gpu "grader: an output left unwritten is 'NaN or unwritten'" "$layers_table" \
     02-writes-nothing "NaN or unwritten output $at \(seed [0-9]+\)"
-graded_gpu "grader: wrong values are 'wrong', with the error" "$reasons_table" \
+graded_gpu "grader: wrong values are 'wrong', with the error" "$layers_table" \
     02-wrong-values "wrong $at \(seed [0-9]+\): rel_l2"
-graded_gpu "grader: a crashed kernel is a CUDA error" "$reasons_table" \
+graded_gpu "grader: a crashed kernel is a CUDA error" "$layers_table" \
     02-illegal-address "CUDA error $at "
-graded_gpu "grader: a kernel that never ends times out" "$reasons_table" \
+graded_gpu "grader: a kernel that never ends times out" "$layers_table" \
     02-never-ends "timed out after 10 s $at"
 
 # Properties checked on the host: these must fail here, without a GPU.
@@ -276,6 +305,9 @@ graded_host "property: the counts of a kernel (host, enumerated grid)" "$reasons
 graded_host "property: no local memory (ptxas)" "$reasons_table" \
     03-registers-epilogue--local-memory \
     "local memory \(ptxas\): registers_epilogue_scores has a [1-9][0-9]*-byte stack frame"
+graded_host "property: no local memory where 5.2 says so (ptxas)" "$reasons_table" \
+    05-shared-inner-loop--local-memory \
+    "local memory \(ptxas\): shared_inner_scores has a [1-9][0-9]*-byte stack frame"
 graded_host "property: 16-byte loads (PTX)" "$reasons_table" \
     04-vectorized-loads--scalar-loads \
     "16-byte loads \(float4\) \(PTX\): vectorized_loads_scores<4> has 0"
@@ -300,24 +332,238 @@ graded_host "property: the TF32 split rounds to nearest (host)" "$reasons_table"
     09-tf32-split--truncated "host: split_tf32: .*not the TF32 value nearest"
 graded_host "property: the counts behind a prediction (host)" "$reasons_table" \
     05-shared-predict--dense-square "host: tile_flops: .*the referee counts"
+graded_host "property: a prediction is never below its card's floor (host)" "$reasons_table" \
+    05-shared-predict--memory-floor "host: prediction: .* on the NVIDIA H200, below that card's floor"
+graded_host "property: a prediction follows other cards' floors, not typed-in times (host)" \
+    "$reasons_table" 05-shared-predict--typed-times \
+    "host: prediction: .* on the (Tesla T4|NVIDIA A100|NVIDIA GeForce RTX 4090)"
 
 # Properties checked on the GPU: each fixture passes every check before it.
-graded_gpu "property: no access out of bounds (memcheck)" "$reasons_table" \
+graded_gpu "property: no access out of bounds (memcheck)" "$layers_table" \
     02-naive-any-length--reads-past-T "memcheck at B=1 T=129 C=32 NH=1 \(seed [0-9]+\): "
-graded_gpu "property: no race on shared memory (racecheck)" "$reasons_table" \
+graded_gpu "property: no race on shared memory (racecheck)" "$layers_table" \
     05-shared-stage-tiles--missing-barrier "racecheck at B=1 T=256 C=128 NH=2 \(seed [0-9]+\): "
 graded_gpu "property: no misused barrier (compute-sanitizer)" "$reasons_table" \
     06-msa-layernorm--warp-barrier-mask \
     "(memcheck|synccheck) at B=1 S=5 N=3 D=64 H=2 \(seed [0-9]+\): .*(Illegal instruction|Invalid arguments)"
 graded_gpu "property: a softmax that survives large logits (--logits 90)" "$reasons_table" \
     06-msa-softmax--no-maximum "large logits: (NaN or unwritten output|wrong) at .*--logits 90"
-graded_gpu "property: accuracy at other magnitudes (--input-scale)" "$reasons_table" \
+graded_gpu "property: accuracy at other magnitudes (--input-scale)" "$layers_table" \
     09-tf32-split--flushes-tiny-residuals "inputs in \+-1e-3: wrong at .*--input-scale 1e-3"
-graded_gpu "property: bank conflicts as the hardware counts them (ncu)" "$reasons_table" \
-    05-shared-stage-tiles--kernel-ignores-its-mapping \
-    "bank conflicts \(ncu, shared stores of shared_stage_scores"
+graded_gpu "property: masked runs left unwritten, as 4.2 says (GPU)" "$reasons_table" \
+    04-vectorized-stores--writes-masked-runs "masked runs unwritten: at B=2 T=384"
 graded_gpu "property: a prediction within a factor 2 of the time (GPU timing)" "$reasons_table" \
-    05-shared-predict--memory-floor "prediction: measured .* outside 1/2 to 2"
+    05-shared-predict--pessimistic "prediction: measured .* outside 1/2 to 2"
+# Nsight Compute needs the counters, which a driver may keep to
+# administrators; the sandbox's user is none (solutions/README.md).
+ncu_refused=""
+if [ "$(id -u)" -eq 0 ] && grep -qs 'RmProfilingAdminOnly: 1' /proc/driver/nvidia/params; then
+    ncu_refused="this driver keeps the counters to administrators (RmProfilingAdminOnly: 1)"
+fi
+if [ -n "$ncu_refused" ]; then
+    skip "property: bank conflicts as the hardware counts them (ncu)" "$ncu_refused"
+else
+    graded_gpu "property: bank conflicts as the hardware counts them (ncu)" "$reasons_table" \
+        05-shared-stage-tiles--kernel-ignores-its-mapping \
+        "bank conflicts \(ncu, shared stores of shared_stage_scores"
+fi
+
+# ---------------------------------------------------------------- what a submission may not do
+# Each hole a submission once used, proven closed (notes/grader.md has the
+# runs of the grader before these, where each of them passed or harmed).
+# Outside its TODOs a submission is its exercise, token for token; inside,
+# no preprocessor line but #pragma unroll, nothing that ends the program,
+# reads the environment or opens a file.
+if [ -z "$solution_files" ]; then
+    skip "what a submission may not do: its fixtures" "no solutions here (a student's copy)"
+else
+    refused_for() { # NAME TABLE FIXTURE PATTERN: failed before anything was built, for PATTERN
+        local line; line=$(table_line "$2" "$3")
+        if echo "$line" | grep -Eq -- "^$3 +FAIL +- +- +refused: $4"; then pass "$1"
+        else fail "$1" "graded: ${line:-no line in the table}" "$2"; fi
+    }
+    refused_for "a tolerance, an include, a statement changed outside the TODOs is refused, with its line" \
+        "$reasons_table" 02-naive-any-length--reads-past-T "line 68: .* where the exercise has"
+    refused_for "the solution #included by its path is refused" "$reasons_table" \
+        02-triangle-grid--includes-the-solution "line 1: the exercise has 2 TODO regions, this file 0"
+    refused_for "a constructor (__attribute__) in a TODO is refused" "$reasons_table" \
+        02-triangle-grid--constructor-writes "line [0-9]+: \`__attribute__\` inside a TODO"
+    refused_for "a #define in a TODO (the host check's own guard) is refused" "$reasons_table" \
+        02-triangle-grid--fake-harness "line [0-9]+: #define inside a TODO"
+    refused_for "exit() in a TODO is refused" "$reasons_table" \
+        02-naive-any-length--exits-77 "line [0-9]+: \`exit\` inside a TODO"
+    line=$(table_line "$reasons_table" 06-msa-softmax--fake-comparison)
+    if echo "$line" | grep -Eq "^06-msa-softmax--fake-comparison +FAIL +- +- +defines the library's own compare_print, compare_results"; then
+        pass "the harness's own functions defined in a submission are refused (nm)"
+    else
+        fail "the harness's own functions defined in a submission are refused (nm)" \
+            "graded: ${line:-no line}" "$reasons_table"
+    fi
+    line=$(table_line "$reasons_table" 05-shared-predict--reads-stdin)
+    if echo "$line" | grep -q "T=1024" && echo "$line" | grep -q "T=4096"; then
+        pass "stdin is closed: a submission that reads it leaves the grader's checks alone"
+    else
+        fail "stdin is closed: both timing checks are there" "graded: ${line:-no line}" "$reasons_table"
+    fi
+
+    # Past the comparison (GRADE_COMPARE=no), the sandbox, the harness's own
+    # result and the build in a copy of the handout stop them still.
+    if echo "$(table_line "$layers_table" 02-triangle-grid--constructor-writes)" |
+       grep -Eq "FAIL +FAIL +- +host: tile_of_block" &&
+       [ "$host_check_before" = "$(sha256sum solutions/host/02-triangle-grid.cu)" ]; then
+        pass "sandbox: a constructor that rewrites the host check ran, and changed nothing"
+    else
+        fail "sandbox: a constructor rewrote the host check, or the fixture did not fail" \
+            "graded: $(table_line "$layers_table" 02-triangle-grid--constructor-writes)" "$layers_table"
+    fi
+    graded_host "nonce: _exit(0) before any check is no pass" "$layers_table" \
+        02-triangle-grid--exits-0 "host: the check did not reach its end"
+    graded_host "nonce: a harness of its own (its guard defined) is no pass" "$layers_table" \
+        02-triangle-grid--fake-harness "host: the check did not reach its end"
+    line=$(table_line "$layers_table" 02-triangle-grid--includes-the-solution)
+    if echo "$line" | grep -Eq "FAIL +- +- +does not compile: .*solutions/02-triangle-grid.cu"; then
+        pass "the handout's copy holds no solution to include"
+    else
+        fail "the handout's copy holds no solution to include" "graded: ${line:-no line}" "$layers_table"
+    fi
+
+    # The grader's own look at the card: with nvidia-smi saying there is one (a
+    # stand-in here), a run that exits 77 fails, and the next exercise still
+    # runs its GPU checks; what a submission prints reaches the table escaped.
+    fake_gpu=$exercise_tmp/fake-gpu
+    mkdir -p "$fake_gpu"
+    printf '#!/bin/sh\necho "NVIDIA H200"\n' > "$fake_gpu/nvidia-smi"
+    chmod +x "$fake_gpu/nvidia-smi"
+    card_table=$(log_of "grade with nvidia-smi listing a card")
+    GRADE_COMPARE=no GRADE_NVIDIA_SMI=$fake_gpu/nvidia-smi COMPUTE_SANITIZER=none NCU=none \
+        GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh 02-naive-any-length--exits-77 \
+        02-naive-any-length--forged-table >"$card_table" 2>&1
+    line=$(table_line "$card_table" 02-naive-any-length--exits-77)
+    if echo "$line" | grep -Eq "FAIL +- +FAIL +exit 77 \(no GPU, says the program\) .*but nvidia-smi lists"; then
+        pass "exit 77 where the grader sees a card fails"
+    else
+        fail "exit 77 where the grader sees a card fails" "graded: ${line:-no line}" "$card_table"
+    fi
+    line=$(table_line "$card_table" 02-naive-any-length--forged-table)
+    if echo "$line" | grep -Eq "FAIL +- +FAIL +refused size .*: \?\?\[2K02-naive-any-length +PASS" &&
+       ! LC_ALL=C grep -q "$(printf '[\r\033]')" "$card_table"; then
+        pass "a submission's \\r and escape codes reach the table escaped (and the run after 77 ran)"
+    else
+        fail "a submission's bytes reach the table escaped" "graded: ${line:-no line}" "$card_table"
+    fi
+fi
+
+# Names are data: a folder with a space grades; a file whose name is not
+# NN-name is refused and nothing in it runs; nor does a $(...) in GRADE_DIR.
+if [ -n "$solution_files" ]; then
+    spaced="$exercise_tmp/bob smith"
+    mkdir -p "$spaced"
+    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$spaced/"
+    spaced_table=$(log_of "grade a folder with a space in its name")
+    GRADE_DIR=$spaced solutions/grade.sh >"$spaced_table" 2>&1
+    graded_pass "names: a folder with a space in its name grades" "$spaced_table" 02-triangle-grid
+fi
+named=$exercise_tmp/named
+mkdir -p "$named"
+grade_marker=grade-ran-this   # in the repository's root, where the grader runs
+cp exercises/02-triangle-grid.cu "$named/02-x\$(touch $grade_marker).cu"
+cp exercises/02-triangle-grid.cu "$named/02-a b.cu"
+expect_refused_running_nothing "names: a file named 02-x\$(touch FILE).cu is refused, runs nothing" \
+    "$grade_marker" env GRADE_DIR="$named" solutions/grade.sh
+expect_output "names: ... with a line in the table saying why" \
+    "^\(refused\) +FAIL .*'02-x\\\$\(touch .*\)\.cu' is not named NN-name\.cu" \
+    env GRADE_DIR="$named" solutions/grade.sh
+expect_refused_running_nothing "names: make grade GRADE_DIR='x/\$(shell touch FILE)' runs nothing" \
+    "$grade_marker" ${MAKE:-make} -s --no-print-directory grade \
+    GRADE_DIR="$exercise_tmp/\$(shell touch $grade_marker)"
+
+# A build is fresh: a file with an old date is graded as what it is, not as
+# the program the folder had before.
+if [ -n "$solution_files" ]; then
+    stale=$exercise_tmp/stale
+    mkdir -p "$stale"
+    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$stale/"
+    GRADE_DIR=$stale solutions/grade.sh >/dev/null 2>&1
+    cp exercises/02-triangle-grid.cu "$stale/"
+    touch -d '2000-01-01' "$stale/02-triangle-grid.cu"
+    stale_table=$(log_of "grade a file older than the last build")
+    GRADE_DIR=$stale solutions/grade.sh >"$stale_table" 2>&1
+    graded_host "a file older than the last grading's build is built afresh" "$stale_table" \
+        02-triangle-grid "host: tile_of_block: tiles_per_head"
+fi
+
+# The sandbox itself: the handout read-only, the scratch folder writable,
+# nothing else of the tree in sight, no network, an unprivileged user.
+sandbox_ro=$exercise_tmp/sandbox-ro sandbox_rw=$exercise_tmp/sandbox-rw
+mkdir -p "$sandbox_ro" "$sandbox_rw" && echo kept > "$sandbox_ro/file"
+[ "$(id -u)" -eq 0 ] && chown 65534:65534 "$sandbox_rw"
+expect_status "sandbox: bwrap starts here (make deps installs it)" 0 solutions/sandbox.sh --check
+expect_status "sandbox: a folder bound read-only cannot be written" 1 \
+    solutions/sandbox.sh --ro "$sandbox_ro" /work --cd /work -- touch file
+expect_status "sandbox: the scratch folder can" 0 \
+    solutions/sandbox.sh --rw "$sandbox_rw" /scratch --cd /scratch -- sh -c 'echo x > file'
+expect_status "sandbox: the instructor's tree is not there" 1 \
+    solutions/sandbox.sh --ro "$sandbox_ro" /work -- test -e "$PWD/solutions"
+expect_output "sandbox: no network device but the loopback" "^0$" \
+    solutions/sandbox.sh -- sh -c 'tail -n +3 /proc/net/dev | grep -vc "^ *lo:"; true'
+if [ "$(id -u)" -eq 0 ]; then
+    expect_output "sandbox: the grader is root, the submission runs as nobody" "^65534$" \
+        solutions/sandbox.sh -- id -u
+fi
+
+# A class in one command: five students, one table each, one CSV.
+if [ -n "$solution_files" ]; then
+    class=$exercise_tmp/class
+    mkdir -p "$class/alice" "$class/bob smith" "$class/carol" "$class/dave" "$class/eve"
+    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$fixture_dir/.solved/03-registers-counts.cu" \
+        "$class/alice/" 2>/dev/null ||
+        solutions/generate.sh --solved "$class/alice" solutions/02-triangle-grid.cu \
+            solutions/03-registers-counts.cu
+    cp exercises/02-triangle-grid.cu "$class/bob smith/"
+    cp "$class/alice/03-registers-counts.cu" "$class/bob smith/"
+    cp "$fixture_dir/02-triangle-grid--tiles-above-diagonal.cu" "$class/carol/02-triangle-grid.cu"
+    sed 's/TOLERANCE_FP32}/1e-2}/' "$class/alice/02-triangle-grid.cu" > "$class/dave/02-triangle-grid.cu"
+    cp "$class/alice/02-triangle-grid.cu" "$class/eve/"
+    ln -s "$PWD/solutions/03-registers-counts.cu" "$class/eve/03-registers-counts.cu"
+    class_log=$(log_of "make grade-class")
+    ${MAKE:-make} -s --no-print-directory grade-class DIR="$class/" \
+        EX="02-triangle-grid 03-registers-counts" >"$class_log" 2>&1
+    class_csv=build/grade-class/$(printf '%s' "$class" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')/class.csv
+    expect_status "grade-class: one CSV, a header and a row per student and exercise" 0 \
+        test "$(wc -l < "$class_csv" 2>/dev/null)" -eq 11
+    class_row() { grep -E -- "^\"$1\",\"$2\",\"$3\",\"$4" "$class_csv" >/dev/null; }
+    if class_row alice 02-triangle-grid "(PASS|SKIP)" "" && class_row alice 03-registers-counts "(PASS|SKIP)" "" &&
+       class_row "bob smith" 02-triangle-grid FAIL "host: tile_of_block" &&
+       class_row carol 02-triangle-grid FAIL "host: tile_of_block: block" &&
+       class_row carol 03-registers-counts FAIL "missing: no 03-registers-counts.cu" &&
+       class_row dave 02-triangle-grid FAIL "refused: line [0-9]+: .1e. where the exercise has .TOLERANCE_FP32." &&
+       class_row eve 03-registers-counts FAIL "03-registers-counts.cu is not a regular file"; then
+        pass "grade-class: each student's results, the property that failed, missing ones failing"
+    else
+        fail "grade-class: the rows" "see the CSV" "$class_csv"
+    fi
+    expect_status "grade-class: a table per student" 0 \
+        test -s "$(dirname "$class_csv")/bob_smith.txt"
+fi
+
+# make handout: the tracked files only, written whole or not at all.
+handout_repo=$exercise_tmp/handout-repo
+mkdir -p "$handout_repo/solutions" "$handout_repo/tests/fixtures/grade"
+cp solutions/handout.sh "$handout_repo/solutions/"
+echo kept > "$handout_repo/solutions/README.md"
+echo solution > "$handout_repo/solutions/02-triangle-grid.cu"
+echo fixture > "$handout_repo/tests/fixtures/grade/02-triangle-grid--fault.patch"
+(cd "$handout_repo" && git init -q && git add . && git -c user.email=t@t -c user.name=t commit -qm t)
+mkdir -p "$handout_repo/submissions/alice" && echo student > "$handout_repo/submissions/alice/02-x.cu"
+"$handout_repo/solutions/handout.sh" "$handout_repo/out/handout.tar.gz" >/dev/null 2>&1
+expect_output "handout: tracked files only (no submissions/, no solutions, no fixtures)" \
+    "^workbook/solutions/README.md workbook/solutions/handout.sh $" \
+    sh -c "tar -tzf '$handout_repo/out/handout.tar.gz' | sort | tr '\n' ' '; echo"
+rm "$handout_repo/solutions/README.md"
+expect_status "handout: a tracked file that cannot be archived fails it" 1 \
+    "$handout_repo/solutions/handout.sh" "$handout_repo/out/handout.tar.gz"
+expect_status "... and leaves no partial archive, the last one as it was" 0 sh -c \
+    "tar -tzf '$handout_repo/out/handout.tar.gz' >/dev/null && ! ls '$handout_repo/out' | grep -q partial"
 
 # A tool that is missing is named, never passed in silence: cuobjdump on
 # the host; compute-sanitizer and ncu where there is a GPU (NCU=none and
@@ -328,6 +574,9 @@ cuda_tool_here() { # as the grader looks for one: on the PATH or beside nvcc
 }
 if cuda_tool_here cuobjdump; then
     skip "grader: a missing cuobjdump is named in the table" "cuobjdump is installed here"
+elif [ -z "$solution_files" ]; then
+    skip "grader: a missing cuobjdump is named in the table" \
+        "no fixture here reads machine code (a student's copy)"
 else
     expect_output "grader: a missing cuobjdump is named in the table" \
         "unchecked: machine code not read, no cuobjdump here" grep -h 'cuobjdump' "$reasons_table"
@@ -347,7 +596,6 @@ expect_status "grader: an unknown exercise is bad usage" 2 solutions/grade.sh 99
 # make grade takes EX as names of exercises, never as shell text: an EX that
 # names no exercise is refused (make exits non-zero, as the grader's exit 2
 # says) and nothing in it runs; a marker file shows whether it did.
-grade_marker=$exercise_build/grade-ran-this
 expect_refused_running_nothing "make grade EX='a;touch FILE' is refused and runs nothing" \
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade EX="a;touch $grade_marker"
 expect_refused_running_nothing "make grade EX='02-triangle-grid \`touch FILE\`' runs nothing" \

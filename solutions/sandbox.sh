@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# solutions/sandbox.sh - runs one command of a student's submission (a
+# compile, a host check, a program, a tool over it) in a sandbox, for the
+# grader (solutions/grade.sh):
+#
+#   solutions/sandbox.sh [--ro SRC DEST]... [--rw SRC DEST]... [--cd DIR]
+#                        [--env NAME=VALUE]... -- COMMAND [ARG...]
+#   solutions/sandbox.sh --check      can a sandbox start here? says how, or why not
+#
+# Inside, the command sees the system's programs and libraries read-only
+# (/usr, /etc, /opt, the CUDA toolkit), a fresh /dev with the GPU's device
+# nodes (/dev/nvidia*) added, an empty /tmp, and of everything else only
+# the folders bound with --ro (read-only) and --rw (writable), at DEST. It
+# has no network (a network namespace of its own, with only a loopback
+# device that is down), no other process in sight (a PID namespace), no
+# terminal (a new session), no environment but PATH, LANG and the --env
+# settings, and dies with the grader.
+#
+# Who runs it: where the grader runs as root, bwrap starts as root, which
+# needs no user namespace (a machine or container that forbids those still
+# works), and the command then runs as an unprivileged user with no
+# capability and no way to gain one (setpriv from util-linux: GRADE_SANDBOX_USER,
+# uid:gid, 65534:65534 "nobody" by default). A grader that is not root runs
+# bwrap in a user namespace of its own, as itself.
+#
+# The tool is bubblewrap (`bwrap`, Debian's package bubblewrap, which `make
+# deps` installs), found on the PATH or named by GRADE_BWRAP, for a machine
+# without a registry where it was unpacked from its .deb (solutions/README.md
+# says how). Where no sandbox can start, --check says why and the grader
+# refuses to grade: it never falls back to running a submission bare.
+#
+# Exit status: the command's; 2 bad usage; with --check, 0 when a sandbox
+# can start here and 2 (with the reason and the fix) when it cannot.
+set -u
+
+usage() {
+    echo "usage: $0 [--ro SRC DEST]... [--rw SRC DEST]... [--cd DIR] [--env NAME=VALUE]..." \
+         "-- COMMAND [ARG...] | --check" >&2
+    exit 2
+}
+
+bwrap=${GRADE_BWRAP:-$(command -v bwrap 2>/dev/null)}
+user=${GRADE_SANDBOX_USER:-65534:65534}
+
+# The arguments bwrap gets for the system: read-only /usr, /etc, /opt and
+# the like (a symbolic link such as /bin -> usr/bin stays a link), the
+# toolkit nvcc belongs to wherever it is, /dev with the GPU's nodes, /proc,
+# /sys read-only, an empty /tmp.
+system_mounts() {
+    local dir node toolkit nvcc
+    for dir in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc /opt; do
+        if [ -L "$dir" ]; then
+            printf '%s\0' --symlink "$(readlink "$dir")" "$dir"
+        elif [ -d "$dir" ]; then
+            printf '%s\0' --ro-bind "$dir" "$dir"
+        fi
+    done
+    nvcc=$(command -v "${NVCC:-nvcc}" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+    if [ -x "$nvcc" ]; then
+        toolkit=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
+        case $toolkit in
+            /usr/*|/opt/*) ;;
+            *) printf '%s\0' --ro-bind "$toolkit" "$toolkit" ;;
+        esac
+    fi
+    printf '%s\0' --dev /dev --proc /proc --ro-bind /sys /sys --perms 1777 --tmpfs /tmp
+    for node in /dev/nvidia*; do
+        [ -e "$node" ] && printf '%s\0' --dev-bind "$node" "$node"
+    done
+}
+
+# The namespaces, and the command's user where the grader is root.
+identity() {
+    if [ "$(id -u)" -eq 0 ]; then
+        printf '%s\0' --unshare-net --unshare-ipc --unshare-pid --unshare-uts --unshare-cgroup-try
+    else
+        printf '%s\0' --unshare-all
+    fi
+    printf '%s\0' --die-with-parent --new-session --hostname sandbox
+}
+
+# What runs inside: the command, preceded where the grader is root by
+# setpriv, which drops to the unprivileged user for good.
+drop_privileges() {
+    if [ "$(id -u)" -eq 0 ]; then
+        printf '%s\0' "$(command -v setpriv)" --reuid="${user%%:*}" --regid="${user##*:}" \
+            --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs --
+    fi
+}
+
+# Whether a sandbox can start: names the tool and the user, or says why not.
+check() {
+    if [ -z "$bwrap" ] || [ ! -x "$bwrap" ]; then
+        echo "sandbox: no bwrap${GRADE_BWRAP:+ at $GRADE_BWRAP}: install bubblewrap (make deps)," \
+             "or set GRADE_BWRAP to a bwrap unpacked from its .deb (solutions/README.md)" >&2
+        return 2
+    fi
+    if [ "$(id -u)" -eq 0 ] && ! command -v setpriv >/dev/null 2>&1; then
+        echo "sandbox: the grader is root and there is no setpriv (util-linux) to drop" \
+             "to an unprivileged user with" >&2
+        return 2
+    fi
+    local why
+    if ! why=$(run_sandboxed -- true 2>&1); then
+        echo "sandbox: $bwrap cannot start here: $why" >&2
+        if [ "$(id -u)" -ne 0 ]; then
+            echo "sandbox: as a user that is not root bwrap needs user namespaces" \
+                 "(sysctl kernel.unprivileged_userns_clone=1, or grade as root)" >&2
+        fi
+        return 2
+    fi
+    local who="as $(id -un)"
+    [ "$(id -u)" -eq 0 ] && who="as uid ${user%%:*} (the grader is root)"
+    echo "sandbox: $("$bwrap" --version 2>/dev/null || echo bwrap), submissions run $who," \
+         "without network"
+}
+
+run_sandboxed() {
+    local binds=() environment=() system_parent=() directory=/
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --ro) [ $# -ge 3 ] || usage; binds+=(--ro-bind "$2" "$3"); shift 3 ;;
+            --rw) [ $# -ge 3 ] || usage; binds+=(--bind "$2" "$3"); shift 3 ;;
+            --cd) [ $# -ge 2 ] || usage; directory=$2; shift 2 ;;
+            --env) [ $# -ge 2 ] || usage
+                   case $2 in *=*) ;; *) usage ;; esac
+                   environment+=(--setenv "${2%%=*}" "${2#*=}"); shift 2 ;;
+            --) shift; break ;;
+            *) usage ;;
+        esac
+    done
+    [ $# -ge 1 ] || usage
+    # No core files, and no file larger than 4 GiB: a full disk is no way to fail others.
+    ulimit -S -c 0
+    ulimit -S -f $((4 * 1024 * 1024))
+    # The folders above each DEST, made readable by anyone: bwrap would make
+    # them for root alone, and the unprivileged user could not walk through.
+    local system=() names=() privileges=() parents=() dest parent k
+    for ((k = 2; k < ${#binds[@]}; k += 3)); do
+        dest=${binds[$k]} parent=$(dirname "$dest")
+        while [ "$parent" != / ] && [ "$parent" != . ]; do
+            parents+=("$parent") parent=$(dirname "$parent")
+        done
+    done
+    mapfile -t parents < <(printf '%s\n' "${parents[@]}" | sort -u)
+    for parent in "${parents[@]}"; do
+        [ -n "$parent" ] && system_parent+=(--perms 0755 --dir "$parent")
+    done
+    mapfile -d '' system < <(system_mounts)
+    mapfile -d '' names < <(identity)
+    mapfile -d '' privileges < <(drop_privileges)
+    exec "$bwrap" "${names[@]}" "${system[@]}" "${system_parent[@]}" "${binds[@]}" --chdir "$directory" --clearenv \
+        --setenv PATH "$PATH" --setenv LANG C "${environment[@]}" \
+        ${CUDA_VISIBLE_DEVICES:+--setenv CUDA_VISIBLE_DEVICES "$CUDA_VISIBLE_DEVICES"} \
+        -- "${privileges[@]}" "$@"
+}
+
+case ${1:-} in
+    --check) check; exit $? ;;
+    "") usage ;;
+    *) run_sandboxed "$@" ;;
+esac
