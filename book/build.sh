@@ -33,7 +33,7 @@ elif [ $# -gt 0 ]; then
     exit 2
 fi
 
-rm -f "$OUT/$edition".{html,epub,pdf}
+rm -rf "$OUT/$edition".{html,epub,pdf} "${OUT:?}/$edition"
 if ! command -v pandoc >/dev/null; then
     echo "make book: pandoc is missing (make deps installs it)" >&2
     exit 1
@@ -84,24 +84,33 @@ done < <(cat "$FIGURES/index" 2>/dev/null)
 {
     echo
     "${weave[@]}" --figures "$unplaced" prose book/all-results.md
+    echo
+    cat book/references.md  # the bibliography, last
 } >> "$markdown.partial"
 mv "$markdown.partial" "$markdown"
 
-# The contents go two levels deep (the PDF's, on its first page, one: book.css);
-# book/math.lua mends two TeX forms that pandoc's MathML renders badly.
+# The contents go two levels deep (the PDF's, on its first page, one: book.css).
+# The filters, in every format: the cross-references made links and the
+# figures numbered (crossref.lua), the first mention of an instruction linked
+# to NVIDIA's manual (manuals.lua), the formulas drawn once as SVG (math.lua,
+# into $BOOK_MATH), the citations (--citeproc, references.bib).
 common=(--from markdown --metadata-file=book/metadata.yaml --syntax-definition=book/cuda.xml
-        --highlight-style=tango --number-sections --toc --toc-depth=2 --css=book/book.css
-        --lua-filter=book/math.lua
+        --highlight-style=tango --number-sections --toc --toc-depth=2
+        --lua-filter=book/crossref.lua --lua-filter=book/manuals.lua --lua-filter=book/math.lua
+        --citeproc --bibliography=book/references.bib
         --columns=1000)  # tables as wide as their text, not squeezed to 72 columns
 if [ "$edition" = workbook-instructor ]; then
     common+=(--metadata subtitle="Instructor's edition, with the solutions")
 fi
+export BOOK_MATH="$WORK/math"
 
-pandoc "$markdown" "${common[@]}" --standalone --self-contained --mathml \
-    --output "$rendered/$edition.html"
-pandoc "$markdown" "${common[@]}" --mathml --output "$rendered/$edition.epub"
-pandoc "$markdown" "${common[@]}" --mathml --pdf-engine=weasyprint --output "$rendered/$edition.pdf"
-for format in html epub pdf; do
+# HTML: a folder, index.html and a page per chapter (book/html.sh)
+book/html.sh "$markdown" "$rendered/$edition" "${common[@]}"
+pandoc "$markdown" "${common[@]}" --css=book/book.css --epub-chapter-level=1 --output "$rendered/$edition.epub"
+pandoc "$markdown" "${common[@]}" --css=book/book.css --pdf-engine=weasyprint --output "$rendered/$edition.pdf"
+mv "$rendered/$edition" "$OUT/$edition"
+echo "book: $OUT/$edition/index.html"
+for format in epub pdf; do
     mv "$rendered/$edition.$format" "$OUT/$edition.$format"
     echo "book: $OUT/$edition.$format"
 done
