@@ -2,7 +2,8 @@
 # tests/book/tex_left.sh - TeX the book failed to typeset, in what a reader
 # reads: prints each line of text holding a dollar sign, a TeX command (a
 # backslash and two letters or more: \frac, \mathrm) or a sub- or superscript
-# in braces (_{ ^{), as FILE:LINE: TEXT, and exits 1 if there is one.
+# in braces (_{ ^{), as FILE:LINE:TEXT (the words around it), and exits 1
+# if there is one.
 #
 #   tests/book/tex_left.sh html PAGE.html...   the text of HTML pages: code
 #                                               blocks, code spans, scripts and
@@ -21,7 +22,7 @@ for file in "$@"; do
             s{&lt;}{<}g; s{&gt;}{>}g; s{&quot;}{"}g; s{&#39;}{\x27}g; s{&#(\d+);}{chr($1)}ge; s{&amp;}{&}g' "$file"
     else
         cat "$file"
-    fi | grep -nE -- "$pattern" | sed "s|^|$file:|" > "$lines"
+    fi | grep -noE -- ".{0,60}($pattern).{0,40}" | sed "s|^|$file:|" > "$lines"
     [ -s "$lines" ] && { cat "$lines"; found=1; }
 done
 rm -f "$lines"
