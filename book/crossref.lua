@@ -89,16 +89,20 @@ link_references = function(inlines)
   local listing = nil  -- after "chapters 5", the kind of the numbers that may follow ("and 8")
   while k <= #inlines do
     local here, gap, word = inlines[k], inlines[k + 1], inlines[k + 2]
-    local kind = here.t == 'Str' and kinds[here.text:lower()]
+    -- the word, after an opening bracket or quote glued to it: "(chapter 5)"
+    local opening, name = '', nil
+    if here.t == 'Str' then opening, name = here.text:match('^([(%[\'"\u{201C}\u{2018}]*)(%a+)$') end
+    local kind = name and kinds[name:lower()]
     local number, rest
     if kind and is_space(gap) and word and word.t == 'Str' then
       number, rest = split_number(kind, word.text)
     end
     local id = number and target_of(kind, number)
     if id then
-      out:insert(pandoc.Link({here, pandoc.Space(), pandoc.Str(number)}, '#' .. id))
+      if opening ~= '' then out:insert(pandoc.Str(opening)) end
+      out:insert(pandoc.Link({pandoc.Str(name), pandoc.Space(), pandoc.Str(number)}, '#' .. id))
       if rest ~= '' then out:insert(pandoc.Str(rest)) end
-      listing = (here.text:lower():sub(-1) == 's' and (rest == '' or rest == ',')) and kind or nil
+      listing = (name:lower():sub(-1) == 's' and (rest == '' or rest == ',')) and kind or nil
       k = k + 3
     elseif listing and here.t == 'Str' and here.text:match('^%d') then
       number, rest = split_number(listing, here.text)

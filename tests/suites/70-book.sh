@@ -581,8 +581,8 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     expect_output "HTML: \"chapters 1 and 3\" links both numbers" \
         '<a href="a-good-chapter.html">chapters 1</a> and <a href="a-chapter-in-several-files.html">3</a>' \
         cat $site/links-and-formulas.html
-    expect_output "HTML: a section, a figure and an exercise, each a link into its page" \
-        '<a href="a-good-chapter.html#the-numbers">section 1\.1</a>.*<a href="a-good-chapter.html#fig-progress-trimul">figure 1</a>.*<a href="a-good-chapter.html#exercise-1\.1-write-the-good-kernel">exercise 1\.1</a>' \
+    expect_output "HTML: a section, a figure and an exercise (after a bracket), each a link into its page" \
+        '<a href="a-good-chapter.html#the-numbers">section 1\.1</a>.*<a href="a-good-chapter.html#fig-progress-trimul">figure 1</a>.*\(<a href="a-good-chapter.html#exercise-1\.1-write-the-good-kernel">exercise 1\.1</a>' \
         cat $site/links-and-formulas.html
     expect_output "HTML: a chapter the book does not have stays text" ' chapter 9, stays text' \
         cat $site/links-and-formulas.html
