@@ -1,10 +1,11 @@
 # book/book.mk - the book's targets, included by the Makefile.
 #
-#   make book             book/out/workbook.{html,epub,pdf}
-#   make book-instructor  book/out/workbook-instructor.{html,epub,pdf}, with the solutions
-#   make book-check       opens book/out/workbook.html in headless Chromium: every
-#                         image loaded, no error logged; saves book/out/screenshot.png
-#                         and book/out/screenshots/chapter-N.png
+#   make book             book/out/workbook/index.html (the HTML book, a page per
+#                         chapter), book/out/workbook.epub and book/out/workbook.pdf
+#   make book-instructor  the same as book/out/workbook-instructor*, with the solutions
+#   make book-check       walks the HTML book in headless Chromium: every page and
+#                         link, every image loaded, no error logged, a search; saves
+#                         a screenshot per page in book/out/screenshots/
 #   make readme           the headline table and plot in README.md
 #
 # Every variable below can be set on the command line; the tests use that to
@@ -54,11 +55,13 @@ $(BOOK_ASAN)/weave $(BOOK_ASAN)/results: $(BOOK_ASAN)/%: book/%.c $(BOOK_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(BOOK_ASAN_CFLAGS) $< $(BOOK_COMMON) -o $@ -lm
 
-# The browser check's driver, playwright-core (pinned in book/package.json and
-# book/package-lock.json), installed into book/node_modules when missing.
-BOOK_DRIVER := book/node_modules/playwright-core/package.json
+# The npm packages, pinned in book/package.json and book/package-lock.json:
+# mathjax-full (book/tex2svg.mjs draws the formulas) and playwright-core (the
+# browser check's driver), installed into book/node_modules when missing or
+# when the lock file changed (npm writes node_modules/.package-lock.json).
+BOOK_NODE := book/node_modules/.package-lock.json
 
-$(BOOK_DRIVER):
+$(BOOK_NODE): book/package-lock.json
 	cd book && npm ci --no-audit --no-fund
 
 .PHONY: book book-instructor book-check readme book-chapter-count
@@ -71,25 +74,27 @@ book_environment = WEAVE=$(WEAVER) RESULTS=$(RESULTS) DATA=$(WORKBOOK_DATA) \
 # tools, drawing the plots), so a failed make book never leaves a book that
 # looks fresh; that is why the tools and the plots are made by a make run
 # inside the recipe and are not prerequisites.
-book_files = $(BOOK_OUT)/$(1).html $(BOOK_OUT)/$(1).epub $(BOOK_OUT)/$(1).pdf
+book_files = $(BOOK_OUT)/$(1) $(BOOK_OUT)/$(1).html $(BOOK_OUT)/$(1).epub $(BOOK_OUT)/$(1).pdf
 
 book:
-	@rm -f $(call book_files,workbook)
-	@$(MAKE) --no-print-directory $(WEAVER) $(RESULTS) plots
+	@rm -rf $(call book_files,workbook)
+	@$(MAKE) --no-print-directory $(WEAVER) $(RESULTS) $(BOOK_NODE) plots
 	@$(book_environment) book/build.sh
 
 book-instructor:
-	@rm -f $(call book_files,workbook-instructor)
-	@$(MAKE) --no-print-directory $(WEAVER) $(RESULTS) plots
+	@rm -rf $(call book_files,workbook-instructor)
+	@$(MAKE) --no-print-directory $(WEAVER) $(RESULTS) $(BOOK_NODE) plots
 	@$(book_environment) book/build.sh --instructor
 
-book-check: | $(BOOK_DRIVER)
-	@test -f $(BOOK_OUT)/workbook.html || { echo "book-check: no $(BOOK_OUT)/workbook.html; run make book"; exit 1; }
-	@rm -rf $(BOOK_OUT)/screenshot.png $(BOOK_OUT)/screenshots
+# The word the browser check searches for: one every edition of the book holds.
+BOOK_SEARCH_WORD ?= softmax
+
+book-check: | $(BOOK_NODE)
+	@test -f $(BOOK_OUT)/workbook/index.html || { echo "book-check: no $(BOOK_OUT)/workbook/index.html; run make book"; exit 1; }
+	@rm -rf $(BOOK_OUT)/screenshots
 	node book/browser_check.mjs --browser $(CHROMIUM) \
-	    --min-images $$(cat $(PLOTS_OUT)/index 2>/dev/null | wc -l) \
-	    --screenshot $(BOOK_OUT)/screenshot.png --chapter-screenshots $(BOOK_OUT)/screenshots \
-	    $(BOOK_OUT)/workbook.html
+	    --min-figures $$(cat $(PLOTS_OUT)/index 2>/dev/null | wc -l) --search $(BOOK_SEARCH_WORD) \
+	    --screenshots $(BOOK_OUT)/screenshots $(BOOK_OUT)/workbook/index.html
 
 readme: plots $(RESULTS)
 	@RESULTS=$(RESULTS) DATA=$(WORKBOOK_DATA) KERNELS=$(KERNEL_LIST) PNG=$(PLOTS_PNG) book/readme.sh README.md

@@ -20,7 +20,8 @@
 #
 # A failed build leaves no book in OUT: the old one is removed first (make
 # book removes it too, before it draws the plots), and the new files are
-# rendered under temporary names in OUT (.workbook.html.partial, ...) and
+# rendered under temporary names in OUT (the folder .workbook.html.partial,
+# .workbook.epub.partial, ...) and
 # renamed only when all three were made; an interrupted or failed build
 # removes its temporary files on the way out. (WORK is emptied at every
 # start, so what is half written there never outlives the build.)
@@ -36,7 +37,7 @@ elif [ $# -gt 0 ]; then
     exit 2
 fi
 
-rm -f "$OUT/$edition".{html,epub,pdf}
+rm -rf "$OUT/$edition".{html,epub,pdf} "${OUT:?}/$edition"
 if ! command -v pandoc >/dev/null; then
     echo "make book: pandoc is missing (make deps installs it)" >&2
     exit 1
@@ -46,7 +47,7 @@ unplaced="$WORK/unplaced"  # the plots no chapter places: the appendix's {{figur
 rm -rf "$WORK/rendered" "$tables" "$unplaced"
 mkdir -p "$WORK" "$OUT" "$tables"
 rendered() { printf '%s/.%s.%s.partial' "$OUT" "$edition" "$1"; }  # rendered FORMAT
-trap 'rm -f "$(rendered html)" "$(rendered epub)" "$(rendered pdf)"' EXIT
+trap 'rm -rf "$(rendered html)" "$(rendered epub)" "$(rendered pdf)"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -90,26 +91,36 @@ done < <(cat "$FIGURES/index" 2>/dev/null)
 {
     echo
     "${weave[@]}" --figures "$unplaced" prose book/all-results.md
+    echo
+    cat book/references.md  # the bibliography, last
 } >> "$markdown.partial"
 mv "$markdown.partial" "$markdown"
 
-# The contents go two levels deep (the PDF's, on its first page, one: book.css);
-# book/math.lua mends two TeX forms that pandoc's MathML renders badly.
+# The contents go two levels deep (the PDF's, on its first page, one: book.css).
+# The filters, in every format: the cross-references made links and the
+# figures numbered (crossref.lua), the first mention of an instruction linked
+# to NVIDIA's manual (manuals.lua), the formulas drawn once as SVG (math.lua,
+# into $BOOK_MATH), the citations (--citeproc, references.bib).
 common=(--from markdown --metadata-file=book/metadata.yaml --syntax-definition=book/cuda.xml
-        --highlight-style=tango --number-sections --toc --toc-depth=2 --css=book/book.css
-        --lua-filter=book/math.lua
+        --highlight-style=tango --number-sections --toc --toc-depth=2
+        --lua-filter=book/crossref.lua --lua-filter=book/manuals.lua --lua-filter=book/math.lua
+        --citeproc --bibliography=book/references.bib
         --columns=1000)  # tables as wide as their text, not squeezed to 72 columns
 if [ "$edition" = workbook-instructor ]; then
     common+=(--metadata subtitle="Instructor's edition, with the solutions")
 fi
+export BOOK_MATH="$WORK/math"
 
-# pandoc picks the writer from --to, not from the temporary names
-pandoc "$markdown" "${common[@]}" --standalone --self-contained --mathml --to html \
-    --output "$(rendered html)"
-pandoc "$markdown" "${common[@]}" --mathml --to epub --output "$(rendered epub)"
-pandoc "$markdown" "${common[@]}" --mathml --pdf-engine=weasyprint --to pdf \
+# HTML: a folder, index.html and a page per chapter (book/html.sh). pandoc
+# picks the writer from --to, not from the temporary names.
+book/html.sh "$markdown" "$(rendered html)" "${common[@]}"
+pandoc "$markdown" "${common[@]}" --css=book/book.css --epub-chapter-level=1 --to epub \
+    --output "$(rendered epub)"
+pandoc "$markdown" "${common[@]}" --css=book/book.css --pdf-engine=weasyprint --to pdf \
     --output "$(rendered pdf)"
-for format in html epub pdf; do
+mv -f "$(rendered html)" "$OUT/$edition"
+echo "book: $OUT/$edition/index.html"
+for format in epub pdf; do
     mv -f "$(rendered $format)" "$OUT/$edition.$format"
     echo "book: $OUT/$edition.$format"
 done

@@ -45,7 +45,7 @@ trap 'exit 143' TERM
     echo
     echo "Every kernel at every size, each chapter's steps and the roads it did not take"
     echo "included, is in the book's appendix *All measured results* (\`make book\`, then"
-    echo "\`book/out/workbook.html\` or \`.pdf\`), or \`build/book/results table all\`."
+    echo "\`book/out/workbook/index.html\` or \`workbook.pdf\`), or \`build/book/results table all\`."
 } > "$section"
 
 awk -v begin="$begin" -v end="$end" -v section="$section" '

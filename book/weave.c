@@ -549,24 +549,26 @@ static int find_title(const source_file *source, const piece_list *list, const c
     return title;
 }
 
-/* One note for a run of hidden pieces from k (blank code between them
- * aside): which lines, and what they held. Returns the run's last piece. */
+/* A quiet mark for a run of hidden pieces from k (blank code between them
+ * aside): which lines, as a div book/sources.lua links to the whole file
+ * in the HTML. A run of the file's opening comment and #include lines alone
+ * gets none: the line numbers of the first code block say enough. Returns
+ * the run's last piece. */
 static int put_hidden_note(FILE *out, const source_file *source, const piece_list *list, int k)
 {
-    static const char *what[] = {[PIECE_HEADER] = "the file's opening comment",
-                                 [PIECE_INCLUDES] = "its #include lines",
-                                 [PIECE_HIDDEN] = "helper code the story does not need"};
-    int last = k;
+    int last = k, helper = list->pieces[k].kind == PIECE_HIDDEN;
     for (int m = k + 1, blank = 1; blank && m < list->count && list->pieces[m].kind != PIECE_PROSE; m++) {
         const piece *part = &list->pieces[m];
         for (int n = part->first; part->kind == PIECE_CODE && n <= part->last; n++)
             blank &= line_is(source->lines[n - 1], "");
         last = blank && part->kind != PIECE_CODE ? m : last;
+        helper |= blank && part->kind == PIECE_HIDDEN;
     }
-    piece_kind from = list->pieces[k].kind, to = list->pieces[last].kind;
-    fprintf(out, "\n::: hidden-code\n*Lines %d to %d of `%s` (%s%s%s) are left out here.*\n:::\n\n",
-            list->pieces[k].first, list->pieces[last].last, base_name(source->path), what[from],
-            from == to ? "" : " and ", from == to ? "" : what[to]);
+    if (helper)
+        fprintf(out, "\n::: {.hidden-code source=\"%s\" first=\"%d\" last=\"%d\"}\n"
+                "lines %d to %d of `%s` not shown\n:::\n\n", source->path, list->pieces[k].first,
+                list->pieces[last].last, list->pieces[k].first, list->pieces[last].last,
+                base_name(source->path));
     return last;
 }
 
@@ -609,8 +611,7 @@ static void weave_file(FILE *out, const char *path, heading_style style, const c
         fprintf(out, "%.*s %s%s\n", 1 + style.shift, "######", fallback,
                 style.unnumbered ? " {.unnumbered}" : "");
     }
-    fprintf(out, "\n::: source-file\nThe code of this %s is `%s`; the line numbers below are the "
-            "file's.\n:::\n", style.shift ? "variant" : "chapter", path);
+    fprintf(out, "\n::: {.source-file source=\"%s\"}\n`%s`\n:::\n", path, path);
     weave_pieces(out, &source, &list, style, title, 0);
 }
 
@@ -699,8 +700,7 @@ static void weave_chapter(FILE *out, const char *path, const char *exercises_dir
         if (strcmp(names[k], base_name(path)) == 0 || list.prose == 0)
             continue; /* the main file, or code the chapter builds and the book does not show */
         find_title(&source, &list, path);
-        fprintf(out, "\n::: source-file\nThe code below is `%s`; the line numbers are that "
-                "file's.\n:::\n", other);
+        fprintf(out, "\n::: {.source-file source=\"%s\"}\n`%s`\n:::\n", other, other);
         weave_pieces(out, &source, &list, (heading_style){0, 0}, 0, 0);
     }
     fputc('\n', out);

@@ -99,9 +99,11 @@ expect_failure "faithfulness check catches an #include shown" "line 16: the book
 expect_status "the weave hides a file's opening comment, without a marker" 1 \
     grep -q 'a fixture chapter for the' $scratch/good-kept.md
 expect_status "... and its #include lines" 1 grep -q '^#include' $scratch/good-kept.md
-expect_output "... and says so where each was" \
-    '^\*Lines 1 to 2 of .good\.cu. \(the file.s opening comment\) are left out here\.\*$' cat $scratch/good-kept.md
-expect_output "... the includes too" '^\*Lines 16 to 16 of .good\.cu. \(its #include lines\)' cat $scratch/good-kept.md
+expect_output "... quietly: no note for them, one mark for the helper code hidden" "^1$" \
+    grep -c 'hidden-code' $scratch/good-kept.md
+expect_status "... and no \"left out here\" note anywhere" 1 grep -q 'left out here' $scratch/good-kept.md
+expect_output "a chapter's code starts with one line naming its file" \
+    '^::: \{\.source-file source="tests/fixtures/book/chapters/01-good/good\.cu"\}$' cat $scratch/good-kept.md
 # every real chapter: no header, no #include of its first run, no code line over 100 columns
 for folder in chapters/[0-9][0-9]-*/; do
     folder=${folder%/}
@@ -134,7 +136,9 @@ expect_output "gpu and date placeholders" "^Fixture H200 \(invented numbers\), 2
 expect_output "placeholders of an MSA row" "67882 GFLOP/s and 4167 GB/s" cat $scratch/good.md
 expect_output "code keeps its {{ }} untouched" "\{\{1, 2\}, \{3, 4\}\}; /\* \{\{not a placeholder\}\}" cat $scratch/good.md
 expect_status "hidden code is not in the book" 1 grep -q HIDDEN_SENTINEL $scratch/good.md
-expect_output "a hidden region leaves a note with its lines" "Lines 32 to 34 of .good\.cu." cat $scratch/good.md
+expect_output "a hidden region leaves a quiet mark with its file and lines" \
+    '^::: \{\.hidden-code source="tests/fixtures/book/chapters/01-good/good\.cu" first="32" last="34"\}$' \
+    cat $scratch/good.md
 expect_output "a code block's fence outgrows the backticks in it" '^```` \{\.cuda' cat $scratch/good.md
 expect_output "a figure placeholder brings in the plot" '^!\[The progress-trimul plot\]\(.*progress-trimul\.svg\)' \
     cat $scratch/good.md
@@ -574,53 +578,240 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
         grep -qF 'Measured on the Fixture H200 \<b\>bold\</b\> \& more, ' $scratch/markup-plot/plots/sweep.md
 fi
 
+# ------------------------------------------------------------ TeX left in the text
+# tests/book/tex_left.sh finds TeX a reader would see; book/math.lua reports
+# it as it renders, and stops on a formula MathJax cannot read.
+mkdir -p $scratch/tex
+printf '<p>writing only the columns $j &lt; $ <code>first_row + rows</code></p>\n<p>clean, <code>$x</code> in code</p>\n<pre>printf("$%%d\\\\n")</pre>\n' \
+    > $scratch/tex/leak.html
+printf '<p><math><semantics><mi>T</mi><annotation encoding="application/x-tex">T \\times T</annotation></semantics></math> kept</p>\n' \
+    > $scratch/tex/mathml.html
+printf '<p>typeset: <img src="a.svg" alt="x^{2} \\le \\sqrt{y}" class="math" />, with <code>a_{b}</code> in code</p>\n' \
+    > $scratch/tex/clean.html
+expect_output "tex_left.sh: a dollar left in the text, named with its file and line" \
+    "leak\.html:1:writing only the columns \\\$j < \\\$" tests/book/tex_left.sh html $scratch/tex/leak.html
+expect_output "tex_left.sh: ... and TeX as MathML carries it (the old book's annotations)" \
+    'mathml\.html:1:.*T \\times T kept' tests/book/tex_left.sh html $scratch/tex/mathml.html
+expect_status "tex_left.sh: formulas as images and code are no TeX left" 0 tests/book/tex_left.sh html $scratch/tex/clean.html
+printf 'o = e^{s_j - M} / \\frac{1}{2}\n' > $scratch/tex/flat.txt
+expect_status "tex_left.sh: TeX in the PDF's text" 1 tests/book/tex_left.sh text $scratch/tex/flat.txt
+if ! tool_missing "book/math.lua" pandoc && ! tool_missing "book/math.lua" node; then
+    printf 'Keep only the columns $j < $ `first_row + rows`, and $T \\times T$ is typeset.\n' > $scratch/tex/leak.md
+    expect_output "math.lua: TeX it could not typeset is reported, with its words" \
+        'book/math\.lua: TeX left as text, no formula: "Keep only the columns \$j < \$ first_row \+ rows' \
+        env BOOK_MATH=$scratch/tex/math pandoc $scratch/tex/leak.md --lua-filter=book/math.lua -t html5 --wrap=none \
+        -o $scratch/tex/leak-out.html
+    expect_output "math.lua: ... and the formula beside it is an SVG image" '<img src="[^"]*\.svg" class="math"' \
+        cat $scratch/tex/leak-out.html
+    printf 'A broken formula, $\\frac{a$.\n' > $scratch/tex/broken.md
+    expect_failure "math.lua: a formula MathJax cannot read stops the book, named" \
+        'tex2svg: TeX error in \$\\frac\{a\$' \
+        env BOOK_MATH=$scratch/tex/math pandoc $scratch/tex/broken.md --lua-filter=book/math.lua -t html5 -o $scratch/tex/broken.html
+fi
+
+# ------------------------------------------------------------ the splitter
+# book/split.mjs on a frame of its own: what it cannot place is an error.
+if ! tool_missing "book/split.mjs" node; then
+    frame='<html><head><title><!--book:title--></title></head><body><nav><!--book:toc--><ul><li><a href="#one">One</a></li><li><a href="#two">Two</a></li></ul><!--/book:toc--></nav><main><!--book:prevnext--><!--book:front--><header><h1 class="title">T</h1></header><!--/book:front--><!--book:content-->'
+    printf '%s%s<!--/book:content--><!--book:prevnext--></main></body></html>\n' "$frame" \
+        '<section id="one" class="level1"><h1>One</h1><p id="here">See <a href="#there">there</a>.</p></section><section id="two" class="level1"><h1>Two</h1><p id="there">Back <a href="#one">one</a>.</p></section>' \
+        > $scratch/tex/split.html
+    expect_status "split.mjs: a page per section" 0 node book/split.mjs $scratch/tex/split.html $scratch/tex/split
+    expect_output "split.mjs: a link to an id on another page goes to that page" 'See <a href="two.html#there">there</a>' \
+        cat $scratch/tex/split/one.html
+    expect_output "split.mjs: ... and to another page's own section, to the page" 'Back <a href="one.html">one</a>' \
+        cat $scratch/tex/split/two.html
+    printf '%s%s<!--/book:content--><!--book:prevnext--></main></body></html>\n' "$frame" \
+        '<section id="one" class="level1"><h1>One</h1><img src="no/such/plot.svg" alt="x" /></section>' \
+        > $scratch/tex/split-missing.html
+    expect_failure "split.mjs: an image that is not there stops it, named" "split: an image that is not there: no/such/plot\.svg" \
+        node book/split.mjs $scratch/tex/split-missing.html $scratch/tex/split-missing
+    printf '%s%s<!--/book:content--><!--book:prevnext--></main></body></html>\n' "$frame" \
+        '<section id="one" class="level1"><h1>One</h1><section id="sub" class="level2"></section>' \
+        > $scratch/tex/split-open.html
+    expect_failure "split.mjs: a section never closed stops it" "split: a <section> never closed" \
+        node book/split.mjs $scratch/tex/split-open.html $scratch/tex/split-open
+fi
+
 # ------------------------------------------------------------ the book, from fixtures
-if ! tool_missing "the book from the fixtures" pandoc; then
+# The HTML book is a folder: index.html (the title and the contents) and a
+# page per chapter and appendix. book_pages prints its pages in the book's
+# order, from index.html along the "next" links; book_text cats them.
+book_pages() {  # book_pages DIR
+    local page=index.html seen=" "
+    while [ -n "$page" ] && [ -f "$1/$page" ] && [ "${seen#* $page }" = "$seen" ]; do
+        echo "$1/$page"
+        seen="$seen$page "
+        page=$(grep -o '<a class="next" rel="next" href="[^"]*"' "$1/$page" | head -n 1 | sed 's/.*href="//; s/"$//')
+    done
+}
+book_text() { book_pages "$1" | xargs cat; }
+page_order() { book_pages "$1" | xargs -n1 basename | paste -sd ' '; }
+# the PDF's bookmarks, one title a line (weasyprint writes each /Title as
+# (text) or, beyond ASCII, as UTF-16 <feff...>)
+pdf_bookmarks() {
+    perl -0777 -ne 'binmode STDOUT, ":utf8";
+        while (m{/Title\s*(\((?:[^()\\]|\\.)*\)|<[0-9a-fA-F]*>)}g) {
+        my $t = $1;
+        if ($t =~ s/^<(?:feff|FEFF)?(.*)>$/$1/) { $t = pack("U*", unpack("n*", pack("H*", $t))) }
+        else { $t =~ s/^\(|\)$//g; $t =~ s/\\(.)/$1/g }
+        print "$t\n" }' "$1"
+}
+# the text of each <h1> of the HTML pages, tags and entities aside
+h1_titles() {
+    book_pages "$1" | tail -n +2 | xargs grep -ho '<h1[^>]*>.*</h1>' | sed 's/<[^>]*>//g; s/&amp;/\&/g; s/&#39;/'"'"'/g'
+}
+tex_left() {  # tex_left KIND FILE...: tests/book/tex_left.sh, each line cut at 300 characters
+    local found status
+    found=$(tests/book/tex_left.sh "$@")
+    status=$?
+    printf '%s\n' "$found" | cut -c1-300
+    return $status
+}
+bookmarked() {  # bookmarked DIR PDF: "N of M", how many of the M <h1> titles are bookmarks
+    local marks all=0 found=0 title
+    marks=$(pdf_bookmarks "$2")
+    while read -r title; do
+        all=$((all + 1))
+        printf '%s\n' "$marks" | grep -Fxq "$title" && found=$((found + 1))
+    done < <(h1_titles "$1")
+    echo "$found of $all"
+}
+if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the book from the fixtures" node; then
     plain=$fixtures/chapters/02-plain/plain.cu
     multi=$fixtures/chapters/03-multi/multi.cu
+    links=$fixtures/chapters/04-links/links.cu
     expect_status "make book from the fixtures" 0 \
-        book_make book book BOOK_CHAPTERS="$good $plain $multi" WORKBOOK_DATA=$fixtures/data
-    html=$scratch/book/out/workbook.html
-    for format in html epub pdf; do
+        book_make book book BOOK_CHAPTERS="$good $plain $multi $links" WORKBOOK_DATA=$fixtures/data
+    site=$scratch/book/out/workbook
+    html=$scratch/book/all-pages.html  # every page, in the book's order
+    book_text $site > $html
+    expect_status "fixture book: the HTML book's first page, workbook/index.html" 0 test -s $site/index.html
+    for format in epub pdf; do
         expect_status "fixture book: workbook.$format written" 0 test -s $scratch/book/out/workbook.$format
     done
     expect_output "fixture book: the results table" "<td[^>]*>shared\+swizzle</td>" cat $html
     expect_output "fixture book: CUDA highlighted by book/cuda.xml" '<span class="at">__global__</span>' cat $html
     expect_output "fixture book: numbered sections" 'class="header-section-number">1\.1<' cat $html
     expect_output "fixture book: both chapters, the second titled from its folder" \
-        '<h1 data-number="2" id="plain"><span class="header-section-number">2</span> Plain</h1>' cat $html
-    expect_output "fixture book: a table of contents" '<nav id="TOC"' cat $html
+        '<section id="plain" class="level1" data-number="2">.*<h1 data-number="2"><span class="header-section-number">2</span> Plain</h1>' \
+        sh -c "tr -d '\n' < $site/plain.html"
+    expect_output "fixture book: a table of contents on the first page" '<nav id="TOC"' cat $site/index.html
     expect_output "fixture book: a chapter in several files, its other file after its main" \
         '^multi_main_kernel multi_more_kernel$' sh -c "grep -o 'multi_[a-z]*_kernel' $html | uniq | paste -sd ' '"
     expect_status "fixture book: a file without prose is not in the book" 1 grep -q MULTI_HELPER_SENTINEL $html
     expect_output "fixture book: the appendix of the roads not taken, unnumbered" \
-        '<h1 class="unnumbered" id="roads-not-taken">Roads not taken</h1>' cat $html
+        '<section id="roads-not-taken" class="level1 unnumbered">.*<h1 class="unnumbered">Roads not taken</h1>' \
+        sh -c "tr -d '\n' < $html"
     expect_output "fixture book: a section per chapter with a tried/ folder" \
-        '<h2 class="unnumbered" id="chapter-3-a-chapter-in-several-files">Chapter 3: A chapter in several files</h2>' cat $html
+        '<section id="chapter-3-a-chapter-in-several-files" class="level2 unnumbered">.*<h2 class="unnumbered">Chapter 3: A chapter in several files</h2>' \
+        sh -c "tr -d '\n' < $html"
     expect_output "fixture book: each tried file under it, its headings two levels down" \
-        '<h3 class="unnumbered" id="a-first-try-smaller-tiles">.*<h4 class="unnumbered" id="why-it-lost">' \
+        '<h3 class="unnumbered">A first try: smaller tiles</h3>.*<h4 class="unnumbered">Why it lost</h4>' \
         sh -c "tr -d '\n' < $html"
     expect_output "fixture book: the tried files after the chapters, in name order" \
         '^multi_main_kernel multi_more_kernel first_try_kernel second_try_kernel$' \
         sh -c "grep -o '[a-z_]*_\(main\|more\|try\)_kernel' $html | uniq | paste -sd ' '"
     expect_output "fixture book: the appendix of all results, after it" \
-        'id="roads-not-taken".*<h1 class="unnumbered" id="all-measured-results">All measured results</h1>' \
+        'id="roads-not-taken".*<section id="all-measured-results" class="level1 unnumbered">' \
         sh -c "tr -d '\n' < $html"
-    expect_output "fixture book: the chapters are numbered, the appendices not" "^3$" \
+    expect_output "fixture book: the chapters are numbered, the appendices not" "^4$" \
         sh -c "grep -o '<h1 data-number=' $html | wc -l"
     expect_output "fixture book: the exercise's statement" "Exercise 1\.1: write the good kernel" cat $html
     expect_status "fixture book: no solution in the student's edition" 1 grep -q SOLUTION_SENTINEL $html
-    expect_status "fixture book: no hidden code" 1 grep -q HIDDEN_SENTINEL $html
-    expect_status "fixture book: self-contained, every image inline" 1 \
-        grep -Eq '<img[^>]* src="[^d]|<link[^>]*href=|<script[^>]* src=' $html
+    expect_status "fixture book: no hidden code" 1 grep -Eq 'HIDDEN_SENTINEL|LINKS_HIDDEN_SENTINEL' $html
     expect_output "fixture book: each of the 5 plots once (1 in its chapter, 4 in the appendix)" "^5$" \
-        sh -c "grep -o '<img[^>]*src=\"data:image/svg+xml' $html | wc -l"
+        sh -c "grep -o '<figure>' $html | wc -l"
     expect_output "... the appendix has the 4 no chapter places" "^4$" \
-        sh -c "sed -n '/id=\"all-measured-results\"/,\$p' $html | grep -o '<img' | wc -l"
+        sh -c "grep -o '<figure>' $site/all-measured-results.html | wc -l"
+
+    # the pages: one per chapter and appendix, each in the frame
+    expect_output "HTML: a page per chapter and appendix (front matter, 4 chapters, 2 appendices, references)" \
+        "^index.html about-this-workbook.html a-good-chapter.html plain.html a-chapter-in-several-files.html links-and-formulas.html roads-not-taken.html all-measured-results.html references.html$" \
+        page_order $site
+    expect_output "HTML: index.html holds the title and the contents of every page" "^8$" sh -c "
+        grep -q '<h1 class=\"title\">' $site/index.html &&
+        sed -n '/<main>/,/<\/main>/p' $site/index.html | grep -o '<li><a href=\"[a-z0-9-]*\.html\"' | sort -u | wc -l"
+    expect_status "HTML: every page in the frame, its own chapter marked in the sidebar" 0 sh -c "
+        for page in \$(ls $site/*.html | grep -v '/index.html\$'); do
+            name=\$(basename \$page)
+            grep -q '<nav class=\"sidebar\"' \$page &&
+            test \$(grep -o '<li class=\"current\"><a href=\"'\$name'\" aria-current=\"page\"' \$page | wc -l) -eq 1 &&
+            test \$(grep -o '<h1' \$page | wc -l) -eq 1 || { echo \"\$name\"; exit 1; }
+        done"
+    expect_output "HTML: previous and next links" \
+        'rel="prev" href="a-chapter-in-several-files.html".*rel="next" href="roads-not-taken.html"' \
+        sh -c "tr -d '\n' < $site/links-and-formulas.html"
+    expect_output "HTML: the first page's next is the front matter" 'rel="next" href="about-this-workbook.html"' \
+        cat $site/index.html
+    expect_output "HTML: \"chapter 1\" is a link to its page" '<a href="a-good-chapter.html">chapter 1</a>' \
+        cat $site/links-and-formulas.html
+    expect_output "HTML: \"chapters 1 and 3\" links both numbers" \
+        '<a href="a-good-chapter.html">chapters 1</a> and <a href="a-chapter-in-several-files.html">3</a>' \
+        cat $site/links-and-formulas.html
+    expect_output "HTML: a section, a figure and an exercise (after a bracket), each a link into its page" \
+        '<a href="a-good-chapter.html#the-numbers">section 1\.1</a>.*<a href="a-good-chapter.html#fig-progress-trimul">figure 1</a>.*\(<a href="a-good-chapter.html#exercise-1\.1-write-the-good-kernel">exercise 1\.1</a>' \
+        cat $site/links-and-formulas.html
+    expect_output "HTML: a chapter the book does not have stays text" ' chapter 9, stays text' \
+        cat $site/links-and-formulas.html
+    expect_output "HTML: figures are numbered in the caption" '<figcaption[^>]*><strong>Figure 1\.</strong> ' \
+        cat $site/a-good-chapter.html
+    expect_output "HTML: the first mention of cp.async links to the PTX ISA, once" \
+        '^https://docs\.nvidia\.com/cuda/parallel-thread-execution/index\.html#data-movement-and-conversion-instructions-cp-async$' \
+        sh -c "grep -o 'href=\"[^\"]*\" class=\"manual\"' $site/links-and-formulas.html | sed 's/href=\"//; s/\" class.*//'"
+    expect_output "HTML: a citation links to its reference" \
+        '\(<a href="references\.html#ref-milakov2018softmax" role="doc-biblioref">Milakov and Gimelshein 2018</a>\)' \
+        cat $site/links-and-formulas.html
+    expect_output "HTML: the references page lists the work cited" 'id="ref-milakov2018softmax".*Online Normalizer Calculation for Softmax' \
+        sh -c "tr -d '\n' < $site/references.html"
+    expect_output "HTML: the chapter's source line links to the whole file" \
+        '<a href="src/tests/fixtures/book/chapters/04-links/links\.cu\.html"><code>tests/fixtures/book/chapters/04-links/links\.cu</code></a>' \
+        cat $site/links-and-formulas.html
+    links_page=$site/src/tests/fixtures/book/chapters/04-links/links.cu.html
+    expect_output "HTML: the mark where lines are hidden links to the first of them" \
+        '<a href="src/tests/fixtures/book/chapters/04-links/links\.cu\.html#L-25">lines 25 to 27 of <code>links\.cu</code> not shown</a>' \
+        cat $site/links-and-formulas.html
+    expect_status "HTML: ... on a page of the whole file, a line per id" 0 sh -c "
+        grep -q '<span id=\"L-25\"><a href=\"#L-25\"></a><span class=\"co\">// book:hide</span>' $links_page &&
+        grep -q '<span id=\"L-26\"><a href=\"#L-26\"></a>.*LINKS_HIDDEN_SENTINEL' $links_page"
+    expect_output "HTML: the search index holds every section" '"t":"4\.1 Hidden helpers"' cat $site/search-index.js
+    expect_status "HTML: images are files next to the pages, none inlined" 0 sh -c "
+        ! grep -q 'src=\"data:' $site/*.html && ! grep -o '<img [^>]*src=\"[^\"]*\"' $site/*.html | grep -v 'src=\"images/'"
+    expect_status "HTML: nothing from the network: no script, style or image from a URL" 1 \
+        grep -Eq '<(script|img)[^>]* src="[a-z]+:|<link[^>]* href="[a-z]+:' $site/*.html
+
+    # the mathematics: an SVG image per formula, the TeX as its alt text, in every format
+    expect_output "math: each formula an SVG image, its TeX the alt text" \
+        '<img src="images/[0-9a-f]{40}\.svg" class="math" style="width: [0-9.]+ex; height: [0-9.]+ex; vertical-align: -?[0-9.]+ex" alt="x\^\{2\} \\le \\sqrt\{y\}" />' \
+        cat $site/links-and-formulas.html
+    expect_output "math: a display formula centred on its own line" \
+        '<span class="math display"><img src="images/[0-9a-f]{40}\.svg" class="math" style="width: [0-9.]+ex; max-width: 100%; height: auto" alt="o = \\frac' \
+        cat $site/links-and-formulas.html
+    expect_status "math: every SVG holds its glyphs as paths, with no font or link it needs" 0 sh -c "
+        ls $scratch/book/work/math/*.svg >/dev/null &&
+        for svg in $scratch/book/work/math/*.svg; do
+            grep -q '<path [^>]*d=\"M' \$svg && ! grep -Eq '<(use|text|image)[ >]|@font-face|href=' \$svg || { echo \$svg; exit 1; }
+        done"
+    expect_status "math: no TeX left in the HTML pages' text" 0 tests/book/tex_left.sh html $site/*.html
+    if ! tool_missing "the fixture PDF's text" pdftotext; then
+        pdftotext $scratch/book/out/workbook.pdf $scratch/book/workbook.txt
+        expect_status "math: no TeX left in the PDF's text" 0 tests/book/tex_left.sh text $scratch/book/workbook.txt
+        expect_output "PDF: a bookmark for each chapter and appendix" "^8 of 8$" \
+            bookmarked $site $scratch/book/out/workbook.pdf
+    fi
+    if ! tool_missing "the fixture EPUB" unzip; then
+        expect_output "EPUB: a file per chapter and appendix" "^8$" \
+            sh -c "unzip -l $scratch/book/out/workbook.epub | grep -c 'EPUB/text/ch[0-9]*\.xhtml'"
+        expect_status "EPUB: the formulas are SVG images in it, no MathML" 0 sh -c "
+            unzip -p $scratch/book/out/workbook.epub 'EPUB/text/*.xhtml' > $scratch/book/epub.xhtml &&
+            grep -q '<img src=\"../media/[^\"]*\.svg\" class=\"math\"' $scratch/book/epub.xhtml &&
+            ! grep -q '<math' $scratch/book/epub.xhtml"
+    fi
+
     expect_status "make book-instructor from the fixtures" 0 \
-        book_make book book-instructor BOOK_CHAPTERS="$good $plain $multi" WORKBOOK_DATA=$fixtures/data
+        book_make book book-instructor BOOK_CHAPTERS="$good $plain $multi $links" WORKBOOK_DATA=$fixtures/data
     expect_output "instructor's edition: the solution's code" "SOLUTION_SENTINEL" \
-        cat $scratch/book/out/workbook-instructor.html
+        sh -c "cat $scratch/book/out/workbook-instructor/*.html"
 
     printf 'Intro.\n\n<!-- results:begin -->\nstale\n<!-- results:end -->\n\nAfter.\n' > $scratch/README.md
     expect_status "make readme's script fills the markers" 0 env RESULTS=$results DATA=$fixtures/data \
@@ -672,50 +863,94 @@ expect_output "... and the table has shares of both pipes" "FP32.*TF32|TF32.*FP3
 if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; then
     expect_status "make book (the real chapters and measurements)" 0 make --no-print-directory book
     chapter_count=$(make --no-print-directory -s book-chapter-count)
-    if [ ! -s book/out/workbook.html ]; then
+    site=book/out/workbook
+    if [ ! -s $site/index.html ]; then
         skip "the real book's chapters and the browser test" "make book failed, see above"
     else
+        book_text $site > $scratch/real-pages.html
+        page_count=$(book_pages $site | wc -l)
         expect_output "the book has every chapter, numbered ($chapter_count)" "^$chapter_count\$" \
-            sh -c "grep -o '<h1 data-number=' book/out/workbook.html | wc -l"
+            sh -c "grep -o '<h1 data-number=' $scratch/real-pages.html | wc -l"
+        expect_output "the HTML: a page per chapter and appendix, every one reached from index.html" \
+            "^$page_count\$" sh -c "ls $site/*.html | wc -l"
+        expect_status "the HTML: no page, search index or image over 1 MB" 0 \
+            sh -c "find $site -type f -size +1024k | grep . && exit 1 || exit 0"
+        expect_status "the HTML: no TeX left in any page's text (tests/book/tex_left.sh)" 0 \
+            tex_left html $site/*.html
+        expect_output "the HTML: every formula an SVG image" "^[1-9][0-9]*$" \
+            sh -c "grep -o '<img [^>]*class=\"math\"' $scratch/real-pages.html | wc -l"
+        expect_output "the references: every work of book/references.bib cited and listed" \
+            "^$(grep -c '^@' book/references.bib)\$" sh -c "grep -o 'class=\"csl-entry\"' $site/references.html | wc -l"
         expect_status "the real plots: no MSA row on a drawn or padded mask" 1 \
             grep -Eq 'mask=(drawn|pad)' build/plots/msa.dat
         expect_output "... and PyTorch among the MSA champions" '"torch-compile-tf32"' cat build/plots/msa.dat
         expect_output "the real plots: at most 8 series a panel" "^0$" \
             sh -c "cat build/plots/*.series | awk '\$1 > 8 { n++ } END { print n + 0 }'"
     fi
+    if [ -s book/out/workbook.epub ] && [ -s $site/index.html ] && ! tool_missing "the EPUB's chapters" unzip; then
+        expect_output "the EPUB: a file per chapter and appendix" "^$((page_count - 1))\$" \
+            sh -c "unzip -l book/out/workbook.epub | grep -c 'EPUB/text/ch[0-9]*\.xhtml'"
+    fi
     # The PDF: each page's lines (tests/book/pages.awk); every <h1> of the HTML starts a page
-    if [ -s book/out/workbook.pdf ] && ! tool_missing "the PDF's pages" pdftotext; then
-        grep -o '<h1[^>]*>.*</h1>' book/out/workbook.html | sed 's/<[^>]*>//g' > $scratch/titles.txt
+    if [ -s book/out/workbook.pdf ] && [ -s $site/index.html ] && ! tool_missing "the PDF's pages" pdftotext; then
+        h1_titles $site > $scratch/titles.txt
+        book_pages $site | tail -n +2 | xargs grep -ho '<h[2-5][^>]*>.*</h[2-5]>' |
+            sed 's/<[^>]*>//g; s/&amp;/\&/g; s/&#39;/'"'"'/g' > $scratch/headings.txt
         pdftotext -layout book/out/workbook.pdf $scratch/workbook.txt
         awk -f tests/book/pages.awk $scratch/titles.txt $scratch/workbook.txt > $scratch/pages.txt
         expect_output "the PDF: chapter 1 starts by page 6 (front matter of at most 5 pages)" \
             "^first-page 1 .* [1-6]\$" cat $scratch/pages.txt
         expect_output "the PDF: at most two pages of fewer than 10 lines, chapters' last pages aside" \
             "^short-pages [0-2]\$" cat $scratch/pages.txt
+        expect_output "the PDF: no heading left at a page's foot (tests/book/feet.awk)" "^headings-at-foot 0\$" \
+            awk -f tests/book/feet.awk $scratch/headings.txt $scratch/workbook.txt
+        expect_status "the PDF: no TeX left in its text" 0 tex_left text $scratch/workbook.txt
+        expect_output "the PDF: a bookmark for every chapter and appendix" "^$((page_count - 1)) of $((page_count - 1))\$" \
+            bookmarked $site book/out/workbook.pdf
+        # code at 8pt or more: __global__ is 10 columns of DejaVu Sans Mono, 6.02 em wide
+        pdftotext -bbox book/out/workbook.pdf $scratch/workbook-boxes.html
+        expect_output "the PDF: code set at 8pt or more" "^smallest 8\.0" awk -F'"' '
+            />__global__</ { width = $6 - $2; if (!seen || width < least) least = width; seen = 1 }
+            END { printf "smallest %.1f pt\n", least / 6.02 }' $scratch/workbook-boxes.html
     fi
-    if [ -s book/out/workbook.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}" &&
+    # every plot and figure as the PDF prints it: 493pt wide at most (A4 less
+    # 18mm each side, book.css), its labels scaled with it
+    expect_output "the PDF: no plot or figure label under 8pt (tests/book/label_sizes.awk)" \
+        "^smallest ([89]|[1-9][0-9])\." awk -v text_width=493 -f tests/book/label_sizes.awk plots/out/*.svg
+    if [ -s $site/index.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}" &&
        ! tool_missing "the browser test" node; then
         chromium_path=$(command -v "${CHROMIUM:-chromium}")
-        expect_status "the browser test: every image loads, no page error" 0 \
+        expect_status "the browser test: every page and link of the book, images loaded, no page error, a search" 0 \
             make --no-print-directory book-check CHROMIUM="$chromium_path"
-        expect_status "the browser test saved book/out/screenshot.png" 0 test -s book/out/screenshot.png
-        expect_output "... and a screenshot per chapter ($chapter_count)" "^$chapter_count\$" \
-            sh -c "ls book/out/screenshots/chapter-*.png | wc -l"
-        # the check itself fails a page with a broken image and an error in its console
-        printf '<!DOCTYPE html><html><head><title>x</title></head><body><h1 data-number="1">One</h1>%s%s%s</body></html>\n' \
+        expect_output "... a screenshot per page, the source pages' too" \
+            "^$(find $site -name '*.html' | wc -l)\$" sh -c "ls book/out/screenshots/*.png | wc -l"
+        # the check itself fails a book with a broken image, an error in its
+        # console, a figure without its image, a code block that cuts its
+        # lines off, links to a page and to an id that are not there, and no
+        # search box
+        mkdir -p $scratch/broken-book
+        printf '<!DOCTYPE html><html><head><title>x</title></head><body><h1>One</h1>%s%s%s%s</body></html>\n' \
             '<figure><img src="data:image/png;base64,AAAA" alt="broken"></figure>' \
             '<div class="sourceCode" style="width: 80px; overflow: hidden"><pre>a line far too long for its box</pre></div>' \
-            '<script>console.error("broken on purpose")</script>' > $scratch/broken-page.html
-        expect_failure "the browser test fails a page with a broken image and a console error" \
-            "image 1 .*did not load.*|console error: broken on purpose" \
-            node book/browser_check.mjs --browser "$chromium_path" --min-images 1 \
-            --screenshot $scratch/broken.png --chapter-screenshots $scratch/broken-shots $scratch/broken-page.html
-        broken_log=$(log_of "the browser test fails a page with a broken image and a console error")
-        expect_status "... naming both" 0 sh -c "grep -q 'console error: broken on purpose' $broken_log &&
-            grep -q 'image 1 of 1 did not load' $broken_log"
-        expect_status "... and the figure without its image, and the code cut off" 0 sh -c "
+            '<a href="two.html#nowhere">to two</a> <a href="three.html">to three</a>' \
+            '<script>console.error("broken on purpose")</script>' > $scratch/broken-book/index.html
+        printf '<!DOCTYPE html><html><head><title>y</title></head><body><h1 id="two">Two</h1></body></html>\n' \
+            > $scratch/broken-book/two.html
+        expect_failure "the browser test fails a broken book" "failures" \
+            node book/browser_check.mjs --browser "$chromium_path" --min-figures 1 --search word \
+            --screenshots $scratch/broken-shots $scratch/broken-book/index.html
+        broken_log=$(log_of "the browser test fails a broken book")
+        expect_status "... naming the broken image and the console error" 0 sh -c "
+            grep -q 'index.html: console error: broken on purpose' $broken_log &&
+            grep -q 'index.html: image 1 of 1 did not load' $broken_log"
+        expect_status "... the figure without its image, and the code cut off" 0 sh -c "
             grep -q 'figure 1 of 1 shows no image' $broken_log &&
             grep -q '1 of 1 code blocks cut their lines off' $broken_log"
+        expect_status "... the link to an id that is not there, and to a page that is not" 0 sh -c "
+            grep -q 'a broken link \"to two\" to two.html#nowhere: no id \"nowhere\" there' $broken_log &&
+            grep -q 'a broken link \"to three\" to three.html: no such page' $broken_log"
+        expect_status "... and the search that found nothing" 0 grep -q 'the search for "word" found nothing' $broken_log
+        expect_output "... having walked both pages" "^browser_check: 2 pages" cat $broken_log
     fi
 fi
 

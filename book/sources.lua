@@ -1,0 +1,29 @@
+-- book/sources.lua - a pandoc filter for the HTML book only (book/build.sh):
+-- the whole code is one click away. The weaver marks where a file's code
+-- starts (a div .source-file naming it) and where it hid lines (a div
+-- .hidden-code with the file and the first and last line); here the first
+-- becomes a link to a page that shows the whole file with its line numbers,
+-- the second a link to the first hidden line on that page. book/split.mjs
+-- lists the pages linked (src/NAME.html) and book/build.sh writes them. In
+-- the PDF and the EPUB both stay the one quiet line of text they are.
+
+-- a source file's page: its path under src/, .html added
+local function page_of(path)
+  return 'src/' .. path .. '.html'
+end
+
+local function link_div(div, target)
+  local inlines = pandoc.utils.blocks_to_inlines(div.content)
+  div.content = {pandoc.Plain({pandoc.Link(inlines, target)})}
+  return div
+end
+
+function Div(div)
+  local path = div.attributes.source
+  if not path then return nil end
+  if div.classes:includes('source-file') then
+    return link_div(div, page_of(path))
+  elseif div.classes:includes('hidden-code') then
+    return link_div(div, page_of(path) .. '#L-' .. (div.attributes.first or '1'))
+  end
+end
