@@ -16,7 +16,7 @@ square; `cublas-rows` computes only the keys each block of 128 query rows
 sees, but permutes first. Combine them: one `cublasGemmStridedBatchedEx`
 per sequence $b$ and per block of 128 query rows, over the heads of that
 sequence, reading $Q$ and $K$ where they lie in `inp` and writing only the
-columns $j < $ `first_row + rows`. The last block may have fewer than 128
+columns $j$ < `first_row + rows`. The last block may have fewer than 128
 rows ($T = 200$ is graded).
 
 You do not write the call: you fill in a `gemm_call`, every argument of

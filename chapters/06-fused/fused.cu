@@ -355,7 +355,7 @@ __device__ __forceinline__ void project(const fused_params &p, float *proj, cons
 Each (head, query row) pair is a *task*: a softmax over the $S$ keys and
 a weighted sum of value rows, on `span` lanes (the power of two at or above
 $S$, at most 32), so a warp runs $32 / \text{span}$ tasks side by side. A
-lane owns key $j = $ `slot` (and $j + 32$ when $S > 32$) and computes its
+lane owns key $j$ = `slot` (and $j + 32$ when $S > 32$) and computes its
 score $s_j = q \cdot k_j$ ($q$ carries the $1/\sqrt d$) unless the key is
 masked. Then come the maximum $m$ of the kept scores,
 $e_j = \exp(s_j - m)$ (0 for a masked key), their sum $Z$ and
