@@ -51,7 +51,7 @@ END {
         printf "contenders.awk: no %s contenders for chapter %s (%s)\n", kind, chapter, problem > "/dev/stderr"
         exit 1
     }
-    header = problem == "msa" ? "msa.h" : "triangle.h"
+    header = problem == "msa" ? "problems/msa.h" : "problems/triangle.h"
     type = problem == "msa" ? "msa" : "triangle"
     summary = sprintf("chapter %d, %s: %d kernels checked against the CPU referee and timed", chapter,
                       problem == "msa" ? "MSA column-wise gated attention" : "the causal-attention score triangle",

@@ -314,14 +314,17 @@ card_here() {
 
 # The files of the handout a build in the sandbox needs (make handout's
 # files, less the book, the notes, the tests and the grader's own scripts):
-# in a git checkout those git would commit, else every file there.
+# in a git checkout those git would commit, else every file there; only
+# files that exist (git lists a moved file until the move is committed).
 handout_files() {
     local roots=(Makefile common chapters exercises solutions/grade.mk solutions/host)
     if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         git ls-files --cached --others --exclude-standard -- "${roots[@]}"
     else
         find "${roots[@]}" -type f 2>/dev/null
-    fi | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cuh?$'
+    fi | grep -v -E '^solutions/[0-9][0-9]-[^/]*\.cuh?$' |
+        while IFS= read -r file; do if [ -f "$file" ]; then printf '%s\n' "$file"; fi; done
+    # (a file git still lists but that was moved or deleted is not there)
 }
 
 # The handout's copy and its library, made once per content: base holds
