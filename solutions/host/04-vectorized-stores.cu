@@ -45,7 +45,7 @@ static int unwritten_main(int argc, char **argv)
         for (int i = 0; i < s.T && !why[0]; i++)
             for (int j = (i / 4 + 1) * 4; j < s.T && !why[0]; j++)
                 if (!isnan(out[((size_t)z * s.T + i) * s.T + j]))
-                    snprintf(why, sizeof why, "masked runs unwritten: at B=%d T=%d C=%d NH=%d the "
+                    snprintf(why, sizeof why, "at B=%d T=%d C=%d NH=%d the "
                              "run of columns %d..%d of row %d (head %d) is written, though it "
                              "holds no kept score: store only the runs that hold one", s.B, s.T,
                              s.NH * s.HS, s.NH, j / 4 * 4, j / 4 * 4 + 3, i, z);

@@ -558,7 +558,7 @@ mkdir -p "$handout_repo/submissions/alice" && echo student > "$handout_repo/subm
 "$handout_repo/solutions/handout.sh" "$handout_repo/out/handout.tar.gz" >/dev/null 2>&1
 expect_output "handout: tracked files only (no submissions/, no solutions, no fixtures)" \
     "^workbook/solutions/README.md workbook/solutions/handout.sh $" \
-    sh -c "tar -tzf '$handout_repo/out/handout.tar.gz' | sort | tr '\n' ' '; echo"
+    sh -c "tar -tzf '$handout_repo/out/handout.tar.gz' | LC_ALL=C sort | tr '\n' ' '; echo"
 rm "$handout_repo/solutions/README.md"
 expect_status "handout: a tracked file that cannot be archived fails it" 1 \
     "$handout_repo/solutions/handout.sh" "$handout_repo/out/handout.tar.gz"
