@@ -20,7 +20,7 @@ TF32 part, and by multiplying the parts:
    operands (the bits `mma_tf32` takes) with `big` the float nearest to `x`
    that TF32 holds and `small` the rest, `x - big`, exactly. Write it with
    integer operations on the float's bits, so that the host and the device
-   compute the same thing (chapter 9 uses `cvt.rna.tf32.f32` on the device).
+   compute the same thing (so do chapter 9's kernels: it beats `cvt.rna`).
 2. `mma_tf32x3(c, a, b)`: $c \mathrel{+}= AB$ from the split fragments,
    with the products that matter, in an order that keeps the small ones
    from being lost against the accumulator.

@@ -31,7 +31,9 @@ $$
 
 one $T \times T$ matrix per sequence and head, of which only the lower
 triangle matters: token $i$ may look at token $j$ only if $j$ came first.
-The causal mask throws the upper triangle away.
+The causal mask throws the upper triangle away. (The name `preatt`,
+"pre-attention", is llm.c's [@llmc]: the scores before the softmax turns
+them into attention weights.)
 
 Our default size is GPT-2 small's: $B = 8$, $T = 1024$, $C = 768$,
 $NH = 12$, so $HS = 64$. Each kept score is a dot product of 64 pairs, and
@@ -57,8 +59,10 @@ timed. The referee (`common/problems/triangle_reference.c`) computes every kept 
 on the CPU in double precision, the slow and obvious way. A GPU result
 passes when its relative error
 $\lVert \text{got} - \text{want} \rVert_2 / \lVert \text{want} \rVert_2$
-is below $10^{-5}$, the size of a few float32 roundings, and no kept element
-is NaN. Before each checked run the output is filled with NaN, so a score
+is below $10^{-5}$ and no kept element is NaN. One float32 rounding errs
+by at most $2^{-24} \approx 6 \times 10^{-8}$ of the value, so the
+tolerance allows about 170 of them; the FP32 kernels of these chapters
+measure {{rel_l2|naive|B=8 T=1024 C=768 NH=12}} at the default size. Before each checked run the output is filled with NaN, so a score
 the kernel forgot to write cannot pass by luck. Inputs are random numbers
 from a seeded generator; the seed is printed, so any failure can be
 replayed.
@@ -229,6 +233,15 @@ exit. That is how our kernels skip half of cuBLAS's arithmetic.
 {{figure|tile-grid}}
 
 ## The race, measured
+
+How every time in this book is taken (`common/harness/timing.cu`): after
+the check, the kernel runs three times to warm up, then a number of
+repetitions (50 by default, `--reps N`; `make bench`, which measured the
+book's rows, uses 30). Before each repetition a `cudaMemsetAsync` writes a
+buffer twice the size of the L2 cache, so no input is still cached from
+the repetition before; two CUDA events on the stream bracket the launch.
+The tables give the median of the repetitions, the CSV also their minimum
+and maximum.
 
 On {{gpu|cublas-rows|B=8 T=1024 C=768 NH=12}}, at the default size
 (measured {{date|cublas-rows|B=8 T=1024 C=768 NH=12}}):

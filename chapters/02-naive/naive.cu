@@ -15,28 +15,15 @@ can be, and it is the baseline every later chapter improves on.
 
 ## The plan
 
-The output of one head is a $T \times T$ matrix of which we keep the lower
-triangle. We cut it into square tiles of $128 \times 128$ scores and give
-each tile to one block. A tile strictly above the diagonal holds no kept
-score, so its block returns at once: for $T = 1024$ that is 28 of the 64
-blocks of each head, nearly half the grid, gone before they read a byte.
+The kernel covers the triangle as chapter 1 drew it: square tiles of
+$128 \times 128$ scores, one block each, and a block above the diagonal
+returns before it reads a byte.
 
 Inside a block, $16 \times 16 = 256$ threads share the tile: each thread owns
 an $8 \times 8$ patch of it, 64 scores. Why not one thread per score? Because
 the later chapters will need each thread to own several scores to reuse the
 values it loads, and it is easier to follow the story if the mapping of
 threads to scores stays the same from here to chapter 5.
-
-```
-        key j ->
-      +----+----+----+----+
- q  i | b  | x  | x  | x  |    b: a block on the diagonal, computes the
- u  | +----+----+----+----+       scores with j <= i and leaves the rest
- e  v | f  | b  | x  | x  |    f: a full block, every score kept
- r    +----+----+----+----+    x: a block above the diagonal, returns
- y    | f  | f  | b  | x  |       at once
-      +----+----+----+----+
-```
 
 {{figure|thread-patches}}
 
@@ -162,15 +149,20 @@ magnitude anyway. Why?
 
 Count what one score costs. Its dot product does $2 \cdot 64 = 128$
 floating-point operations and loads $2 \cdot 64$ floats, 512 bytes: a
-quarter of an operation per byte. The H200 needs about 14 operations per
-byte of device memory traffic to keep its FP32 units busy (66.9 TFLOP/s
-over 4.8 TB/s). The caches rescue us from the worst of it, since
+quarter of an operation per byte. That ratio, operations per byte moved,
+is a kernel's *arithmetic intensity*, and it decides which of the GPU's
+two limits the kernel meets first: the H200 does 66.9 TFLOP/s of FP32
+arithmetic and moves about 4.8 TB/s, so it needs about 14 operations per
+byte of device memory traffic to keep its FP32 units busy; below that, the
+kernel waits for bytes. The caches rescue us from the worst of it, since
 neighbouring threads read the same rows, but not from all of it: every
 multiply-add still waits for two loads, and the loads themselves are
 scattered. Thread `tx` starts at key row $8\,tx$ of its tile, so the 16
 threads of a warp's row read 16 key rows 8 tokens apart, $8 \times 3C$
-floats (73,728 bytes at $C = 768$) from one to the next: one load
-instruction touches 16 separate 32-byte sectors to use 4 bytes of each.
+floats (73,728 bytes at $C = 768$) from one to the next. Memory serves a
+load in *sectors*, aligned pieces of 32 bytes, so this one load
+instruction touches 16 sectors to use 4 bytes of each (chapter 4 counts
+what that costs).
 
 Chapter 3 attacks the first problem: a thread that owns an $8 \times 8$
 patch of scores needs only 8 query rows and 8 key rows, not 64 of each.

@@ -35,16 +35,9 @@ how many threads a block has, so it can budget registers.
 
 ## Arithmetic intensity
 
-A kernel's *arithmetic intensity* is the number of floating-point operations
-it does per byte it moves. It decides which of the two limits of a GPU a
-kernel meets first. An H200 can do about 67 TFLOP/s of FP32 fused
-multiply-adds and move about 4.8 TB/s from its memory, so it needs roughly
-$67 / 4.8 \approx 14$ operations per byte fetched from memory to keep its
-arithmetic busy; below that, the kernel waits for bytes.
-
-For the naive kernel, each score does $2 \cdot 64 = 128$ operations on 128
-floats, 512 bytes: $0.25$ FLOP per byte loaded. For a thread that owns an
-$m \times n$ patch and keeps its operands in registers, each step of $k$
+Chapter 2 counted the naive kernel's arithmetic intensity: $0.25$ FLOP per
+byte loaded, where the H200 needs about 14 to keep its arithmetic busy.
+For a thread that owns an $m \times n$ patch and keeps its operands in registers, each step of $k$
 does $2mn$ operations on $m + n$ floats:
 
 $$ \frac{2mn}{4(m+n)} \text{ FLOP/byte}, \qquad m = n = 8: \; \frac{128}{64} = 2. $$
@@ -208,9 +201,7 @@ far from the floor of 0.096 ms that the arithmetic alone sets. The loads it
 kept are the problem now, and not only their number: look at which
 addresses the 32 threads of a warp ask for at the same moment. At one step
 of $k$, the 16 threads along a row of the block each read the $k$-th float
-of a different key row: thread `tx` starts at key $8\,tx$, so neighbours'
-key rows are 8 tokens, $8 \times 3C$ floats (73,728 bytes) apart.
-One load instruction of the warp touches 16 different 32-byte sectors to use
-4 bytes of each. The stores are no better: neighbouring threads write
+of a different key row, 8 tokens apart: chapter 2's scattered loads, 16
+sectors touched to use 4 bytes of each. The stores are no better: neighbouring threads write
 floats 32 bytes apart. Chapter 4 fixes both.
 */

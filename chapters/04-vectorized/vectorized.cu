@@ -16,8 +16,8 @@ width of each access.
 ## How a warp's access is served
 
 A warp issues one load instruction for its 32 threads. The memory system
-does not fetch 32 separate floats: it works in *sectors* of 32 aligned
-bytes (four of them make a 128-byte cache line), and it serves the
+does not fetch 32 separate floats: it works in sectors (chapter 2), 32
+aligned bytes each (four of them make a 128-byte cache line), and it serves the
 instruction by gathering every sector that any of the 32 addresses falls
 in. When the 32 threads read 32 consecutive floats, that is 4 sectors and
 every byte fetched is used: the access is *coalesced*. When they read 32
@@ -28,9 +28,8 @@ but the cost of handling 32 sectors is paid now).
 In chapter 3 a warp is two rows of the thread block, $16 \times 2$ threads.
 At a step $k$ it loads, for one of its 8 key rows, the float $K_{j,k}$ for
 16 different keys $j$, 8 tokens apart (thread `tx` owns keys $8\,tx$ to
-$8\,tx + 7$). Tokens lie $3C$ floats apart in the packed input, so those
-keys are $8 \times 3C$ floats (73,728 bytes) apart and the load touches 16
-sectors to use 4 bytes of each: 64 useful bytes out of 512. Its stores are worse: for
+$8\,tx + 7$), the 73,728 bytes apart that chapter 2 found: the load
+touches 16 sectors to use 4 bytes of each, 64 useful bytes out of 512. Its stores are worse: for
 one of its 64 scores, each thread writes one float, 32 bytes away from its
 neighbour's, in two rows: 32 sectors written 4 bytes at a time.
 

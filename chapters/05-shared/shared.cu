@@ -412,7 +412,9 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
 Where do step 3's warps wait? Nsight Compute samples, every few cycles,
 what each warp is doing and at which instruction (`ncu --set full`, then
 its *source* page). For step 3 the answer is spread out. Of the samples
-taken while a scheduler had no instruction to issue, about a fifth sit on
+taken while a *warp scheduler* had no instruction to issue (a
+multiprocessor has four; each clock, each picks one of its warps whose next
+instruction is ready and issues it), about a fifth sit on
 the 64 `cp.async` each thread issues at the start of its block, held back
 because the memory pipeline takes no more; a quarter on the 16 stores at
 the block's end; well under half in the multiply loop. A block of step 3

@@ -802,8 +802,12 @@ kernel's output, then timed the same way), runs in
 `torch.compile` (FP32, TF32 off); allowed TF32, compiled,
 {{median_ms|torch-compile-tf32|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms. The
 fused kernel is {{speedup|fused|torch-compile|B=2 S=8 N=32 D=64 H=4 mask=kept}}
-times as fast as compiled PyTorch in FP32. (The module adds one line to
-the usual masked softmax, so that a column with no kept key gets $b_o$.)
+times as fast as compiled PyTorch in FP32. That lead is a small problem's
+(22 MFLOP, the floors above): PyTorch's compiled layer is still a chain of kernels, each with its launch and its
+drain; the fused kernel wins by being one launch, not by faster
+arithmetic. Chapter 7 races PyTorch again at the AlphaFold shapes, where
+the work, not the launches, decides. (The module adds one line to the usual masked softmax, so that a
+column with no kept key gets $b_o$.)
 
 ## Where the time goes
 

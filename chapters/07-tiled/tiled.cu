@@ -677,9 +677,9 @@ extern const msa_kernel fused_tiled_kernel = {tiled_refuses, tiled_scratch_float
 /*md
 ## The race
 
-Three shapes, each timed with every input and output of the layer in
-device memory and the L2 cache flushed between repetitions, after the
-checks on the same inputs; every key kept (`mask=kept`), as in most real
+Three shapes, each timed as every kernel is (chapter 1: the L2 flushed,
+the median of the repetitions), with every input and output of the layer
+in device memory, after the checks on the same inputs; every key kept (`mask=kept`), as in most real
 MSAs. The unfused layer ran in the same program, and PyTorch
 (`tests/torch_race.py`) on the same inputs, compiled with
 `torch.compile` in FP32 with TF32 off:

@@ -793,7 +793,7 @@ at the dense TF32 peak would take 0.87 ms. Moving the projections from
 {{median_ms|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms to its
 {{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} (the appendix keeps the
 `mma.sync` GEMM). The attention is now more than half of the layer's time
-(notes/precision.md has the launches one by one), and it is still built of
+(Nsight Compute, launch by launch), and it is still built of
 `mma.sync`: 220 registers a lane, two blocks of four warps per
 multiprocessor, the loads, splits and products of a warp waiting
 on each other. That is where the 3xTF32 layer has the most left to gain.

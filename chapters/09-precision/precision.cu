@@ -34,11 +34,14 @@ $$ x = x_{\text{big}} + x_{\text{small}}, \qquad x_{\text{big}} = \mathrm{tf32}(
 where $\mathrm{tf32}$ rounds to the nearest TF32 value (`cvt.rna.tf32.f32`).
 Two facts make this work:
 
-1. $x - x_{\text{big}}$ is computed exactly in FP32. The two numbers agree
-   in sign, exponent and top 10 mantissa bits, so the difference is what
-   was left of the 13 low bits: at most 13 significant bits, and rounding
-   the big part to nearest leaves $|x_{\text{small}}| \le 2^{-11} |x|$ (half
-   a unit of the 10th bit).
+1. $x - x_{\text{big}}$ is computed exactly in FP32. Rounding to nearest
+   moves $x$ by at most half a unit of its 10th stored bit, so
+   $|x_{\text{small}}| \le 2^{-11} |x|$ and $x_{\text{big}}$ lies within a
+   factor of two of $x$; the difference of two floats within a factor of two
+   of each other is exact, a result known as Sterbenz's lemma
+   [@sterbenz1974]. It is not that the two share their top bits: rounding
+   up can carry into the exponent ($1.11\ldots1_2$ becomes $10.0_2$), and
+   the difference is exact all the same.
 2. $x_{\text{small}}$ needs about 13 significant bits, and TF32 holds 11 of
    them: handing it to the tensor core loses at most the bits below those,
    an error of at most $2^{-11} |x_{\text{small}}| \le 2^{-22} |x|$ when it
@@ -253,8 +256,8 @@ default size with the head size $HS$ from 16 to 128 ($C = 768$ split into
 Three things stand out. TF32 sits at a few $10^{-4}$ whatever the head
 size: each product's own rounding dominates, and those errors average out
 in the sum. 3xTF32 is back at FP32's level, three orders of magnitude
-better, and ten times under the FP32 tolerance. But it is not FP32's
-equal, and its error grows differently: the FP32 kernels' error grows like
+better, and more than twenty times under the FP32 tolerance. But it is
+not FP32's equal, and its error grows differently: the FP32 kernels' error grows like
 $\sqrt{HS}$, as independent roundings do, while 3xTF32's doubles each time
 $HS$ doubles.
 
@@ -266,8 +269,8 @@ that grows linearly with the number of terms is a *biased* one: each
 addition inside the tensor core loses a little in the same direction,
 as rounding toward zero does, where round-to-nearest would lose as often up
 as down. That is what "FP32 accumulation, not IEEE round-to-nearest"
-costs, measured: about three times FP32's error at $HS = 64$, still some
-twenty times under the tolerance. Longer sums (a matrix product with $k$
+costs, measured: about three times FP32's error at $HS = 64$, still well
+inside the tolerance. Longer sums (a matrix product with $k$
 in the thousands) would want the partial sums added in FP32 lanes every
 few hundred terms.
 

@@ -71,7 +71,7 @@ int main(int argc, char **argv)
                       "10 mantissa bits, rounded; the residual x - big is exact in FP32, and the "
                       "tensor core keeps 10 of its mantissa bits. For the first input, %.9g, "
                       "nothing is lost (relative error %.2g); for 1/3, the residual's last bits "
-                      "are (relative error %.2g)",
+                      "are lost (relative error %.2g)",
                       input, input_error, third_error);
     return 0;
 }

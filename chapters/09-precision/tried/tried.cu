@@ -66,8 +66,9 @@ copy engine, the weights split once):
 Between the two came a `wgmma` GEMM fed the way this one is, by
 `cp.async` from every thread and a block barrier per stage: faster than
 `mma.sync`, slower than the copy engine's version for the same products.
-It is not kept as a contender; notes/precision.md has its times, measured
-in a throwaway build, and the variants that showed where they went.
+It is not kept as a contender: measured alone in a test program on the
+H200, its copies and its products took their sum, not their maximum, as
+the chapter tells.
 */
 
 // book:hide
