@@ -62,7 +62,7 @@ for chapter in $CHAPTERS; do
     expected=$((expected + 1))
 done
 
-for table in headline all; do
+for table in headline all summary; do
     "$RESULTS" table "$table" --data "$DATA" --kernels "$KERNELS" > "$tables/$table.md"
 done
 weave=("$WEAVE" --data "$DATA" --kernels "$KERNELS" --figures "$FIGURES" --tables "$tables")

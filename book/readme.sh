@@ -44,8 +44,9 @@ trap 'exit 143' TERM
     "$RESULTS" table headline --data "$DATA" --kernels "$KERNELS"
     echo
     echo "Every kernel at every size, each chapter's steps and the roads it did not take"
-    echo "included, is in the book's appendix *All measured results* (\`make book\`, then"
-    echo "\`book/out/workbook/index.html\` or \`workbook.pdf\`), or \`build/book/results table all\`."
+    echo "included, is in the HTML book's appendix *All measured results* (\`make book\`, then"
+    echo "\`book/out/workbook/index.html\`; the PDF prints each chapter's best at every size), or"
+    echo "\`build/book/results table all\`."
 } > "$section"
 
 awk -v begin="$begin" -v end="$end" -v section="$section" '

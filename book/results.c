@@ -6,6 +6,8 @@
  *
  *   results table headline  > headline.md   the champions and each chapter's best, default sizes
  *   results table all       > all.md        every kernel at every size
+ *   results table summary   > summary.md    each chapter's best at every size, with the
+ *                                           floors and the champions (the printed appendix)
  *   results plotdata --out DIR              what plots/NAME.gp reads, and the captions
  *   results check                           validates the CSV files
  *   options: --data DIR (plots/data) --kernels FILE (chapters/kernels.list)
@@ -37,12 +39,13 @@ static kernel_list kernels;
 /* What the tables and plots call each problem (its default size is
  * csv_reader_default_shape's). */
 typedef struct {
-    const char *name, *title, *champions;
+    const char *name, *title, *champions; /* champions: as a plot's legend names them */
+    const char *champions_prose;          /* and as a sentence does */
 } problem_info;
 
 static const problem_info problems[] = {
-    {"trimul", "The triangle", "cuBLAS"},
-    {"msa", "MSA gated attention", "unfused/PyTorch"},
+    {"trimul", "The triangle", "cuBLAS", "cuBLAS's calls"},
+    {"msa", "MSA gated attention", "unfused/PyTorch", "the unfused layer and PyTorch"},
 };
 
 /* The headline table stays short: the rest is in the appendix. */
@@ -321,6 +324,175 @@ static void put_tables(FILE *out, const problem_info *problem, int all)
     free(cards);
 }
 
+/* ------------------------------------------------------------ the summary */
+
+/* The summary's columns: the floors, the fastest champion on each pipe, then
+ * each chapter's fastest kernel (its steps and best, no replay, no road not
+ * taken), so a page shows how the story went at every size. */
+#define SUMMARY_CHAPTERS 16
+
+/* The fastest of the rows of chosen at the shape of rows[first] (a run of
+ * `count` rows) that pass the test, or NULL. */
+static const result_row *fastest(const selection *chosen, int first, int count,
+                                 int (*test)(const result_row *, int), int argument)
+{
+    const result_row *best = NULL;
+    for (int k = first; k < first + count; k++)
+        if (test(chosen->rows[k], argument) && (!best || chosen->rows[k]->median_ms < best->median_ms))
+            best = chosen->rows[k];
+    return best;
+}
+
+static int is_champion_on(const result_row *row, int pipe)
+{
+    kernel_role role = entry_of(row)->role;
+    return (role == KERNEL_CHAMPION || role == KERNEL_TORCH) && (int)entry_of(row)->pipe == pipe;
+}
+
+static int is_of_chapter(const result_row *row, int chapter)
+{
+    kernel_role role = entry_of(row)->role;
+    return (role == KERNEL_STEP || role == KERNEL_BEST) && row->chapter == chapter;
+}
+
+/* A shape's sizes that every shape of the table shares ("B=8", "C=768") go
+ * to the caption; the cell keeps the rest. Whether word (one "KEY=VALUE")
+ * is in every shape: */
+static int in_every_shape(const selection *chosen, const char *word, size_t length)
+{
+    for (int k = 0; k < chosen->count; k++) {
+        const char *shape = chosen->rows[k]->field[RESULT_SHAPE], *at = shape;
+        int found = 0;
+        while (!found && (at = strstr(at, word)) != NULL) {
+            found = (at == shape || at[-1] == ' ') && (at[length] == ' ' || at[length] == '\0');
+            at += length;
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* The words of shape that every shape shares (shared 1) or not (0), to out
+ * when it is not NULL; returns how many. */
+static int put_shape_words(FILE *out, const selection *chosen, const char *shape, int shared)
+{
+    int count = 0;
+    for (const char *word = shape; *word;) {
+        size_t length = strcspn(word, " ");
+        char piece[64];
+        snprintf(piece, sizeof piece, "%.*s", (int)length, word);
+        if (in_every_shape(chosen, piece, length) == shared) {
+            if (out)
+                fprintf(out, "%s%s", count ? " " : "", piece);
+            count++;
+        }
+        word += length + (word[length] == ' ');
+    }
+    return count;
+}
+
+static void put_ms(FILE *out, const result_row *row, double ms)
+{
+    char cell[32];
+    if (ms <= 0) {
+        fprintf(out, " - |");
+        return;
+    }
+    if (csv_reader_format(cell, sizeof cell, ms) != 0)
+        die("%s:%d: a time computed from this row, %g, cannot be printed", row->file, row->line, ms);
+    fprintf(out, " %s |", cell);
+}
+
+/* One problem's summary on one card: a row per shape (the story's rows:
+ * every key kept where the mask is named), its floors, its champions and
+ * each chapter's best. */
+static void put_summary(FILE *out, const problem_info *problem, const char *gpu, int place)
+{
+    selection chosen = select_rows(problem->name, gpu, (row_filter){NULL, 0, 1});
+    fprintf(out, "\n**%s**%s, the fastest kernel of each chapter at every size measured. ",
+            problem->title, place ? " on another card" : "");
+    if (chosen.count == 0) {
+        fprintf(out, "*No measurement yet: `make bench` on a GPU writes `plots/data/%s.csv`.*\n\n",
+                problem->name);
+        free(chosen.rows);
+        return;
+    }
+    int chapters[SUMMARY_CHAPTERS], chapter_count = 0;
+    for (int k = 0; k < kernels.count; k++) {
+        const kernel_entry *entry = &kernels.entries[k];
+        int seen = 0;
+        if (strcmp(entry->problem, problem->name) != 0 ||
+            (entry->role != KERNEL_STEP && entry->role != KERNEL_BEST))
+            continue;
+        for (int c = 0; c < chapter_count; c++)
+            seen |= chapters[c] == entry->chapter;
+        if (!seen && chapter_count < SUMMARY_CHAPTERS)
+            chapters[chapter_count++] = entry->chapter;
+    }
+    double fp32 = gpu_card_peak_gflops(gpu, GPU_PIPE_SIMT), tf32 = gpu_card_peak_gflops(gpu, GPU_PIPE_TENSOR);
+    double bandwidth = gpu_card_memory_gbps(gpu);
+    int floors = fp32 > 0 && tf32 > 0 && bandwidth > 0;
+    put_measured_on(out, &chosen);
+    fprintf(out, " Median ms");
+    if (put_shape_words(NULL, &chosen, chosen.rows[0]->field[RESULT_SHAPE], 1) > 0) {
+        fprintf(out, ". Every shape here has ");
+        put_shape_words(out, &chosen, chosen.rows[0]->field[RESULT_SHAPE], 1);
+    }
+    fprintf(out, "%s", floors ? "; a floor is the larger of the time the card's peak needs for "
+                                "the dense work on that pipe and the time its memory needs for "
+                                "the compulsory traffic" : "");
+    fprintf(out, ". Every kernel at every size is in the HTML edition's appendix and in "
+            "`plots/data/%s.csv`. The champions are %s.\n\n| Shape |%s Champion FP32 | "
+            "Champion TF32 |", problem->name, problem->champions_prose, floors ? " FP32 floor | TF32 floor |" : "");
+    for (int c = 0; c < chapter_count; c++)
+        fprintf(out, " Ch. %d |", chapters[c]);
+    fprintf(out, "\n|:---|%s---:|---:|", floors ? "---:|---:|" : "");
+    for (int c = 0; c < chapter_count; c++)
+        fprintf(out, "---:|");
+    fputc('\n', out);
+    for (int first = 0, count; first < chosen.count; first += count) {
+        const result_row *row = chosen.rows[first];
+        for (count = 1; first + count < chosen.count &&
+                        strcmp(chosen.rows[first + count]->field[RESULT_SHAPE], row->field[RESULT_SHAPE]) == 0;
+             count++)
+            ;
+        fprintf(out, "| ");
+        put_shape_words(out, &chosen, row->field[RESULT_SHAPE], 0);
+        fprintf(out, " |");
+        if (floors) {
+            /* the dense work and the compulsory bytes, from the row's own rates */
+            double gflop = row->gflops * row->median_ms / 1000, gigabytes = row->gbps * row->median_ms / 1000;
+            double memory_ms = 1000 * gigabytes / bandwidth;
+            put_ms(out, row, fmax(1000 * gflop / fp32, memory_ms));
+            put_ms(out, row, fmax(1000 * gflop / tf32, memory_ms));
+        }
+        for (int pipe = GPU_PIPE_SIMT; pipe <= GPU_PIPE_TENSOR; pipe++) {
+            const result_row *best = fastest(&chosen, first, count, is_champion_on, pipe);
+            put_ms(out, row, best ? best->median_ms : 0);
+        }
+        for (int c = 0; c < chapter_count; c++) {
+            const result_row *best = fastest(&chosen, first, count, is_of_chapter, chapters[c]);
+            put_ms(out, row, best ? best->median_ms : 0);
+        }
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+    free(chosen.rows);
+}
+
+/* A problem's summaries: one per card with a full headline (or the
+ * best-measured card's alone), as the headline shows them. */
+static void put_summaries(FILE *out, const problem_info *problem)
+{
+    int count, full;
+    const char **cards = cards_of(problem->name, &count, &full);
+    int shown = full > 0 ? full : count > 0;
+    for (int c = 0; c < shown || c == 0; c++)
+        put_summary(out, problem, cards[c], c);
+    free(cards);
+}
+
 /* ------------------------------------------------------------ plot data */
 
 static FILE *open_output(const char *dir, const char *name, const char *suffix)
@@ -411,10 +583,11 @@ int main(int argc, char **argv)
     }
     command = command ? command : "";
     int is_table = strcmp(command, "table") == 0;
-    if (is_table ? !which || (strcmp(which, "headline") != 0 && strcmp(which, "all") != 0)
+    int is_summary = is_table && which && strcmp(which, "summary") == 0;
+    if (is_table ? !which || (strcmp(which, "headline") != 0 && strcmp(which, "all") != 0 && !is_summary)
                  : which || (strcmp(command, "plotdata") == 0) != (out_dir != NULL) ||
                        (strcmp(command, "plotdata") != 0 && strcmp(command, "check") != 0)) {
-        fprintf(stderr, "usage: results table headline|all | plotdata --out DIR | check, with "
+        fprintf(stderr, "usage: results table headline|all|summary | plotdata --out DIR | check, with "
                 "--data DIR --kernels FILE (see book/results.c)\n");
         return 2;
     }
@@ -433,10 +606,14 @@ int main(int argc, char **argv)
         fclose(index);
     } else { /* an error midway stops it: book/build.sh and readme.sh then keep nothing */
         for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++)
-            put_tables(stdout, &problems[k], strcmp(which, "all") == 0);
-        printf("GFLOP/s count the work the layer defines, whatever a kernel skips or adds: the "
-               "products of the causal triangle (key j up to query i), and every key of the MSA "
-               "layer, masked or not.\n");
+            if (is_summary)
+                put_summaries(stdout, &problems[k]);
+            else
+                put_tables(stdout, &problems[k], strcmp(which, "all") == 0);
+        if (!is_summary)
+            printf("GFLOP/s count the work the layer defines, whatever a kernel skips or adds: the "
+                   "products of the causal triangle (key j up to query i), and every key of the MSA "
+                   "layer, masked or not.\n");
     }
     return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
 }

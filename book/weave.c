@@ -345,12 +345,13 @@ static int directive(FILE *out, const char *line, const char *path, int number)
     if (strncmp(inside, "figure|", 7) == 0 || strcmp(inside, "figures") == 0) {
         snprintf(file, sizeof file, "%s/%s.md", figures_dir, inside[6] == '|' ? inside + 7 : "all");
         hint = "; make plots draws a plot only when plots/data has rows for it";
-    } else if (strcmp(inside, "results_table|headline") == 0 || strcmp(inside, "results_table|all") == 0) {
+    } else if (strcmp(inside, "results_table|headline") == 0 || strcmp(inside, "results_table|all") == 0 ||
+               strcmp(inside, "results_table|summary") == 0) {
         snprintf(file, sizeof file, "%s/%s.md", tables_dir, inside + 14);
         hint = "; book/build.sh writes it with `results table`";
     } else if (strncmp(inside, "results_table", 13) == 0) {
-        die_at(path, number, "{{%s}}: write {{results_table|headline}} or {{results_table|all}}",
-               inside);
+        die_at(path, number, "{{%s}}: write {{results_table|headline}}, {{results_table|all}} or "
+               "{{results_table|summary}}", inside);
     } else {
         free(inside);
         return 0;

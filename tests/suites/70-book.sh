@@ -463,6 +463,21 @@ expect_output "all results: a graph replay right after its kernel, with its kern
     sh -c "grep -A1 '| fused |' $scratch/all.md | grep -A0 'fused+graph'"
 expect_output "the real headline table: at most 20 rows" "^([0-9]|1[0-9]|20)$" sh -c \
     "$results table headline | grep -c '^| [0-9]'"
+# The printed appendix: per problem a row per size (the story's: every key
+# kept where a mask is named), the floors, the champions on each pipe and
+# every chapter's fastest kernel; the sizes all rows share in the caption.
+$results table summary --data $fixtures/data --kernels $fixture_kernels > $scratch/summary.md 2>&1
+expect_output "summary: the columns, floors and champions first, then every chapter" \
+    "^\| Shape \| FP32 floor \| TF32 floor \| Champion FP32 \| Champion TF32 \| Ch\. 2 \| Ch\. 3 \| Ch\. 4 \| Ch\. 5 \| Ch\. 8 \|$" \
+    cat $scratch/summary.md
+expect_output "summary: a size, its floors and each chapter's fastest (shared+swizzle, not a slower step)" \
+    "^\| T=1024 \| 0\.0964 \| 0\.0577 \| 0\.310 \| 0\.120 \| 3\.90 \| 1\.15 \| 0\.620 \| 0\.250 \| 0\.0950 \|$" \
+    cat $scratch/summary.md
+expect_output "summary: the sizes every row shares go to the caption" "Every shape here has B=8 C=768 NH=12;" \
+    cat $scratch/summary.md
+expect_output "summary: a row per size of each problem (5 and 3)" "^8$" sh -c "grep -c '^| [BT]=' $scratch/summary.md"
+expect_output "summary: a chapter not measured at a size shows a dash" \
+    "^\| B=1 S=1024 N=384 D=64 H=8 \| .* \| - \| - \| 1\.60 \|$" cat $scratch/summary.md
 
 # ------------------------------------------------------------ your card, your book
 # After make bench on a student's card, the tables show that card's numbers
@@ -902,6 +917,14 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
             "^first-page 1 .* [1-6]\$" cat $scratch/pages.txt
         expect_output "the PDF: at most two pages of fewer than 10 lines, chapters' last pages aside" \
             "^short-pages [0-2]\$" cat $scratch/pages.txt
+        # The appendix of results prints a page or two a problem (its summary);
+        # the full tables are the HTML's.
+        expect_output "the PDF: the appendix of results in at most 4 pages" "^ok" awk '
+            /^first-page All measured results / { start = $NF } /^first-page References / { end = $NF }
+            END { print (start && end && end - start <= 4 ? "ok, " : "too long: ") end - start " pages" }' \
+            $scratch/pages.txt
+        expect_output "... and the HTML's appendix has every row (a tried kernel's)" "shared\+persistent" \
+            cat $site/all-measured-results.html
         expect_output "the PDF: no heading left at a page's foot (tests/book/feet.awk)" "^headings-at-foot 0\$" \
             awk -f tests/book/feet.awk $scratch/headings.txt $scratch/workbook.txt
         expect_status "the PDF: no TeX left in its text" 0 tex_left text $scratch/workbook.txt
