@@ -550,10 +550,13 @@ static void write_plot_data(const char *dir, FILE *index, const problem_info *pr
     fprintf(vars, "gpu = '");
     for (const char *c = chosen.gpu; *c; c++) /* a gnuplot '' string: a quote is doubled */
         fputs(*c == '\'' ? "''" : (char[]){*c, '\0'}, vars);
+    char memory_tbs[32] = "NaN"; /* the card's memory bandwidth, NaN when not known */
+    if (gpu_card_memory_gbps(chosen.gpu) > 0)
+        snprintf(memory_tbs, sizeof memory_tbs, "%.3f", gpu_card_memory_gbps(chosen.gpu) / 1000);
     fprintf(vars, "'\ndate = '%s'\nshape = '%s'\ntitle = '%s'\nchampions = '%s'\nfp32_tflops = "
-            "%.1f\ntensor_tflops = %.1f\n", dates, shape, problem->title, problem->champions,
-            gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) / 1000,
-            gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) / 1000);
+            "%.1f\ntensor_tflops = %.1f\nmemory_tbs = %s\n", dates, shape, problem->title,
+            problem->champions, gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) / 1000,
+            gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) / 1000, memory_tbs);
     fclose(vars);
     int is_trimul = strcmp(problem->name, "trimul") == 0;
     fprintf(index, at_default ? "progress-%s\n" : "", problem->name);

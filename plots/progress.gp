@@ -35,7 +35,7 @@ stats data using (strcol(11) eq shape && column(7) <= 2 ? add_ref(strcol(2), $4,
     column(7) == 1 ? '#5f6570' : '#9ba0a8', column(7) == 1 ? 2 : 4) : 0) nooutput
 fp32_floor = fp32_tflops > 0 ? work / fp32_tflops : NaN   # GFLOP / TFLOP/s = ms
 tf32_floor = tensor_tflops > 0 ? work / tensor_tflops : NaN
-memory_floor = traffic / bandwidth_tbs(gpu)               # GB / TB/s = ms
+memory_floor = traffic / memory_tbs               # GB / TB/s = ms
 x = add_ref('FP32 floor', fp32_floor, '#1f4f8a', 3)
 x = add_ref('TF32 floor', tf32_floor, '#b35f0f', 3)
 x = add_ref('memory floor', memory_floor, '#2e7d4f', 3)
@@ -83,7 +83,7 @@ draw = "plot data using ".place.":4:(kind_colour($7)):xtic(2) with boxes lc rgb 
 set print caption
 print sprintf("%s at %s: each kernel's median time in the story's order (log scale), the champions (%s) as dashed lines. The dotted floors: the dense work, %.3g GFLOP, at the FP32 peak (%.1f TFLOP/s) and at the dense TF32 tensor peak (%.1f TFLOP/s); the compulsory bytes, %.3g GB (inputs read once, outputs written once), at the data sheet's memory bandwidth%s. Measured on the %s, %s.", \
     title, shape, champions, work, fp32_tflops, tensor_tflops, traffic, \
-    memory_floor == memory_floor ? sprintf(" (%.1f TB/s)", bandwidth_tbs(gpu)) : " (not known for this card: no memory floor)", gpu, date)
+    memory_floor == memory_floor ? sprintf(" (%.1f TB/s)", memory_tbs) : " (not known for this card: no memory floor)", gpu, date)
 unset print
 
 eval draw_both

@@ -8,7 +8,8 @@
 # and reads what `results plotdata` (book/results.c) wrote into datadir:
 # PROBLEM.dat (trimul.dat, msa.dat: every row of the story) and
 # PROBLEM.vars.gp (gpu, date, the default shape, title, champions,
-# fp32_tflops, tensor_tflops). A row of PROBLEM.dat is
+# fp32_tflops, tensor_tflops, memory_tbs: NaN when not known, and then no
+# memory floor is drawn). A row of PROBLEM.dat is
 #   1 place among its shape's rows  2 kernel  3 T (the shape's second size)
 #   4 median ms  5 min ms  6 max ms  7 kind (below)  8 role (0 champion,
 #   1 step, 2 best, 4 torch)  9 % of its pipe's peak  10 the shape's place
@@ -39,9 +40,6 @@ array palette[10] = [0x1f6fb2, 0xd9822b, 0x2e9e5b, 0xc23b3b, 0x7a4fb0, 0x8a6a3b,
 series_rgb(i) = palette[(i - 1) % 10 + 1]
 series_colour(i) = sprintf("#%06x", series_rgb(i))
 
-# The memory bandwidth of the card's data sheet, TB/s (NaN: not known, and
-# no memory floor is drawn): the H200's HBM3e moves 4.8 TB/s.
-bandwidth_tbs(gpu) = strstrt(gpu, "H200") ? 4.8 : NaN
 
 set border 3 lw 1.2
 set tics nomirror

@@ -539,6 +539,8 @@ expect_output "... while the MSA layer, measured in full on it, shows it first" 
 mkdir -p $cards/plots
 $results plotdata --data $cards/full --kernels $fixture_kernels --out $cards/plots 2>/dev/null
 expect_output "the plots draw the student's card" "^gpu = 'NVIDIA GeForce RTX 4090'$" cat $cards/plots/trimul.vars.gp
+expect_output "... with its memory bandwidth for the memory floor (1008 GB/s, common/device/gpu_peaks.c)" \
+    "^memory_tbs = 1\.008$" cat $cards/plots/trimul.vars.gp
 printf '%s\n' '/*md' '# Cards' '' \
     'On the {{gpu|naive|B=8 T=1024 C=768 NH=12}}, naive takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms,' \
     '{{speedup|tf32|naive|B=8 T=1024 C=768 NH=12}} times as long as tf32 ({{peak_pct|tf32|B=8 T=1024 C=768 NH=12}} %);' \
