@@ -24,13 +24,13 @@ columns = panels > 1 ? 2 : 1
 rows = (panels + 1) / 2
 height = 60 + rows * 290
 
-set title font ',13'
+set title font ',14'
 set logscale x
 set format x "%g"
 unset grid
 set grid xtics lc rgb '#e3e3e3'
-set ytics scale 0 font ',13'
-set xtics font ',12'
+set ytics scale 0 font ',14'
+set xtics font ',14'
 set style fill solid 0.9 noborder
 set lmargin 20
 set rmargin 5
@@ -49,7 +49,7 @@ draw = "set multiplot layout rows, columns title msa_title font ',15'; " . \
        "  set title panel_title(p); " . \
        "  plot data using 4:(y_in(p)):(STATS_min / 2):4:(y_in(p) - 0.36):(y_in(p) + 0.36):" . \
        "(kind_colour($7)):ytic(2) with boxxyerror lc rgb variable, " . \
-       "  data using 4:(y_in(p)):(sprintf(' %.3g', $4)) with labels left font ',12' " . \
+       "  data using 4:(y_in(p)):(sprintf(' %.3g', $4)) with labels left font ',14' " . \
        "}; unset multiplot"
 
 # the caption the book shows under the plot

@@ -16,15 +16,15 @@ set title sprintf("Share of peak, triangle at %s: FP32 %.1f, TF32 tensor %.1f TF
 set ylabel "GFLOP/s as % of the peak of its pipe"
 set xrange [-0.6:bars - 0.4]
 set yrange [0:110]
-set xtics rotate by 30 right font ',13'
+set xtics rotate by 30 right font ',14'
 set ytics 0, 20, 100
 set style fill solid 0.9 noborder
 set boxwidth 0.7
 set bmargin 8.5
-set key outside bottom center horizontal maxrows 2 samplen 1.5 font ',13'
+set key outside bottom center horizontal maxrows 2 samplen 1.5 font ',14'
 
 draw = "plot data using ".place.":9:(kind_colour($7)):xtic(2) with boxes lc rgb variable, " . \
-       "data using ".place.":9:(sprintf('%.1f%%', $9)) with labels boxed rotate by 90 left offset 0,0.5 font ',11', " . \
+       "data using ".place.":9:(sprintf('%.1f%%', $9)) with labels boxed rotate by 90 left offset 0,0.5 font ',14', " . \
        "100 with lines dt 2 lw 1.5 lc rgb '#444444' title 'the peak of its pipe'" . kinds_key('cuBLAS')
 
 # the caption the book shows under the plot

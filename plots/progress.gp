@@ -60,7 +60,7 @@ do for [i = 1:refs] {
     at = ref_ms[i] > at * step ? ref_ms[i] : at * step
     set arrow i from graph 0, first ref_ms[i] to graph 1, first ref_ms[i] nohead back \
         lw 1.6 dt ref_dash[i] lc rgb ref_colour[i]
-    set label i ref_name[i] at graph 1.01, first at left front font ',12' tc rgb ref_colour[i]
+    set label i ref_name[i] at graph 1.01, first at left front font ',14' tc rgb ref_colour[i]
 }
 
 set title sprintf("%s: the story against its champions and floors\nat %s, %s, %s", \
@@ -68,15 +68,15 @@ set title sprintf("%s: the story against its champions and floors\nat %s, %s, %s
 set ylabel "median time, ms (log scale)"
 set logscale y
 set xrange [-0.6:bars - 0.4]
-set xtics rotate by 30 right font ',13'
+set xtics rotate by 30 right font ',14'
 set rmargin 17
 set bmargin 8.5
 set style fill solid 0.9 noborder
 set boxwidth 0.7
-set key outside bottom center horizontal maxrows 2 samplen 1.5 font ',13'
+set key outside bottom center horizontal maxrows 2 samplen 1.5 font ',14'
 
 draw = "plot data using ".place.":4:(kind_colour($7)):xtic(2) with boxes lc rgb variable, " . \
-       "data using ".place.":4:(sprintf('%.3g', $4)) with labels boxed rotate by 90 left offset 0,0.5 font ',11'" . \
+       "data using ".place.":4:(sprintf('%.3g', $4)) with labels boxed rotate by 90 left offset 0,0.5 font ',14'" . \
        kinds_key(champions)
 
 # the caption the book shows under the plot

@@ -31,19 +31,19 @@ do for [output = 1:2] {
     set bmargin at screen 0.09
     set xrange [-0.5:31.5]
     set yrange [0:total]
-    set xtics 0, 1, 31 out nomirror font ',13'
+    set xtics 0, 1, 31 out nomirror font ',16'
     unset ytics
     set border 1
     set xlabel "shared-memory bank (the word at float offset a is in bank a mod 32)" offset 0, 0.4
     unset label
     do for [i = 0:4] {
         set label (i + 1) sprintf("%s: %s", what(i), verdict(i)) \
-            at -0.45, top(i) + 1.2 left font ',15'
+            at -0.45, top(i) + 1.2 left font ',16'
     }
     set style fill solid 0.85 border lc rgb '#ffffff'
     plot for [i = 0:4] data index i using 1:(top(i) - $2 - 0.5):(0.46):(0.5) \
              with boxxyerror fc rgb colour(i), \
          for [i = 0:4] data index i using 1:(top(i) - $2 - 0.5):3 \
-             with labels font ',11' tc rgb '#ffffff'
+             with labels font ',16' tc rgb '#ffffff'
     set output
 }

@@ -33,7 +33,7 @@ do for [output = 1:2] {
     set x2label "k of B (lane t holds k = t and t + 4)"
     set ylabel "feature block kk"
     plot data index 0 using 1:2:(0.5):(0.5):(tint($4)) with boxxyerror fc rgb variable, \
-         data index 0 using 1:2:(sprintf("%d", $3)) with labels font ',13' tc rgb ink
+         data index 0 using 1:2:(sprintf("%d", $3)) with labels font ',16' tc rgb ink
     # the key row in memory, frames around the 16-byte pieces
     unset x2tics; unset x2label; unset ylabel; unset ytics
     x0 = 0.5 - hd / 2 * cell_x; top = 0.32
@@ -50,7 +50,7 @@ do for [output = 1:2] {
         set label (t + 1) sprintf("lane t = %d", t) at first 8 * t + 3.5, -1.0 center tc rgb ink
     }
     plot data index 1 using 1:(0):(0.5):(0.5):(tint($2)) with boxxyerror fc rgb variable, \
-         data index 1 using 1:(0):(sprintf("%d", $1)) with labels font ',11' tc rgb ink
+         data index 1 using 1:(0):(sprintf("%d", $1)) with labels font ',16' tc rgb ink
     unset multiplot
     set output
 }

@@ -6,9 +6,9 @@ data = datadir.'/mma-fragments.dat'
 
 tint(lane) = int(lane) % 4 == 0 ? 0xcfe3f3 : int(lane) % 4 == 1 ? 0xfbe3b3 : \
              int(lane) % 4 == 2 ? 0xc4eadb : 0xe9d3e3
-width = 960; height = 700
-cell_x = 34.0 / width; cell_y = 34.0 / height
-top = 0.86
+width = 960; height = 900
+cell_x = 34.0 / width; cell_y = 44.0 / height   # two lines of 16-point type a cell
+top = 0.88
 ax0 = 0.06;  ax1 = ax0 + k * cell_x      # A: 16 x 8 (m x k)
 bx0 = 0.39;  bx1 = bx0 + n * cell_x      # B: 8 x 8 (k x n)
 cx0 = 0.71;  cx1 = cx0 + n * cell_x      # C: 16 x 8 (m x n)
@@ -37,17 +37,17 @@ do for [output = 1:2] {
         set xrange [-0.5 : cols - 0.5]; set x2range [-0.5 : cols - 0.5]
         set yrange [rows - 0.5 : -0.5]
         set label 10 (p == 1 ? "A (16 x 8): row m, column k" : p == 2 ? "B (8 x 8): row k, column n" \
-                           : "C (16 x 8): row m, column n") at screen x0 - 0.03, top + 0.09 left
+                           : "C (16 x 8): row m, column n") at screen x0 - 0.03, top + 0.07 left
         letter = p == 1 ? "a" : p == 2 ? "b" : "c"
         plot data index (p - 1) using 2:1:(0.5):(0.5):(tint($3)) with boxxyerror fc rgb variable, \
-             data index (p - 1) using 2:($1 - 0.12):(sprintf("%d", $3)) with labels font ',13' tc rgb ink, \
-             data index (p - 1) using 2:($1 + 0.28):(sprintf("%s[%d]", letter, $4)) with labels font ',10' tc rgb '#555555'
+             data index (p - 1) using 2:($1 - 0.17):(sprintf("%d", $3)) with labels font ',16' tc rgb ink, \
+             data index (p - 1) using 2:($1 + 0.25):(sprintf("%s%d", letter, $4)) with labels font ',16' tc rgb '#555555'
     }
     unset label 10
     # the colours: a lane's place in its group
     unset border; unset tics; unset x2tics
     set lmargin at screen bx0; set rmargin at screen 0.66
-    set tmargin at screen 0.40; set bmargin at screen 0.16
+    set tmargin at screen 0.46; set bmargin at screen 0.22
     set xrange [0:1]; set yrange [0:1]
     unset label
     set label 1 "lane = 4 g + t, coloured by t:" at 0.0, 0.92 left

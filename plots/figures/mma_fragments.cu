@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     figure_write_line(dir, "mma-fragments.caption",
                       "The fragments of mma.sync m16n8k8 (TF32): each cell of A, B and C names "
                       "the lane that holds it and, below, the index of the element in that "
-                      "lane's fragment (a[i], b[i], c[i]); the colour is the lane's place t = "
+                      "lane's fragment (a0 for a[0], b1 for b[1], c3 for c[3]); the colour is the lane's place t = "
                       "lane mod 4 in its group g = lane / 4");
     return 0;
 }

@@ -3,7 +3,7 @@
 # (plots/data/trimul.csv) and its newest relative L2 error at input scale 1
 # (plots/data/accuracy/trimul.csv), joined by kernel. Writes DIR/NAME.dat
 # (time, error, kind, name, label level; kind 0 FP32 lanes, 1 TF32, 2 3xTF32;
-# the level, 1 to 4 in order of time within a kind, lifts labels apart) and
+# the level, 1 to 5 in order of time within a kind, lifts labels apart) and
 # DIR/NAME.caption, for plots/figures/precision-frontier.gp.
 #
 #   awk -v out=DIR -f plots/figures/precision-frontier.awk \
@@ -27,12 +27,12 @@ END {
             continue
         kind_of[name] = pipe[name] == "simt" ? 0 : accuracy[name] == "tf32" ? 1 : 2
     }
-    for (name in kind_of) { # the level: how many of its kind are faster, cycling 1 to 4
+    for (name in kind_of) { # the level: how many of its kind are faster, cycling 1 to 5
         faster = 0
         for (other in kind_of)
             faster += kind_of[other] == kind_of[name] && time[other] + 0 < time[name] + 0
         line[order[name]] = sprintf("%s %s %d %s %d", time[name], error[name], kind_of[name],
-                                    name, 1 + faster % 4)
+                                    name, 1 + faster % 5)
     }
     for (k = 1; k <= listed; k++)
         if (k in line) { print line[k] > data; count++ }

@@ -18,8 +18,8 @@ do for [output = 1:2] {
     set style circle radius screen 0.009
     set xrange [0.07:10]
     set yrange [3e-8:3e-3]
-    set label 1 'the FP32 tolerance, 1e-5' at graph 0.02, first 1.3e-5 tc rgb grey font ',12'
-    set label 2 'the TF32 tolerance is 2e-3' at graph 0.02, first 2.4e-3 tc rgb grey font ',12'
+    set label 1 'the FP32 tolerance, 1e-5' at graph 0.02, first 1.3e-5 tc rgb grey font ',16'
+    set label 2 'the TF32 tolerance is 2e-3' at graph 0.02, first 2.4e-3 tc rgb grey font ',16'
     # the FP32 and the 3xTF32 kernels crowd at one error each: their labels
     # climb in steps, on leader lines
     lift(kind, level) = kind == 1 ? 1.35 : 1.9 ** level
@@ -28,5 +28,5 @@ do for [output = 1:2] {
          data using ($3 == 0 ? $1 : 1/0):2 with circles fs solid lc rgb blue title 'FP32 lanes', \
          data using ($3 == 1 ? $1 : 1/0):2 with circles fs solid lc rgb orange title 'TF32 tensor cores', \
          data using ($3 == 2 ? $1 : 1/0):2 with circles fs solid lc rgb vermilion title '3xTF32 tensor cores', \
-         data using 1:($2 * lift($3, $5)):4 with labels offset char 0.4, char 0.4 left font ',11' tc rgb ink notitle
+         data using 1:($2 * lift($3, $5)):4 with labels offset char 0.4, char 0.4 left font ',16' tc rgb ink notitle
 }

@@ -31,7 +31,7 @@ do for [output = 1:2] {
     set label 1 sprintf("framed: one load, %d banks, %d lane%s a bank", banks, ways, ways == 1 ? "" : "s") \
         at (pieces - 1) / 2.0, shown + 0.9 center tc rgb vermilion front
     plot data index 0 using 2:1:(0.5):(0.5):(tint($3)) with boxxyerror fc rgb variable, \
-         data index 0 using 2:1:(sprintf("%d", $3)) with labels font ',15' tc rgb ink, \
+         data index 0 using 2:1:(sprintf("%d", $3)) with labels font ',16' tc rgb ink, \
          data index 1 using 2:1:(0.46):(0.46) with boxxyerror lc rgb vermilion lw 3 fs empty border lc rgb vermilion
     set output
 }

@@ -33,7 +33,7 @@ do for [output = 1:2] {
     do for [i = 0:3] {
         set label (2 * i + 1) sprintf("%s: %d sectors, %d of their %d bytes asked for", \
             what(i), sectors(i), useful(i), 32 * sectors(i)) at 0, base(i) + 10.6 left font ',16'
-        set label (2 * i + 2) note(i) at 0, base(i) + 8.9 left font ',14' tc rgb '#444444'
+        set label (2 * i + 2) note(i) at 0, base(i) + 8.9 left font ',16' tc rgb '#444444'
     }
     set style fill solid 1.0 border lc rgb '#888888'
     set key at first 17.5, first base(0) + 7.8 left top vertical samplen 1.2 spacing 1.15 reverse Left

@@ -32,6 +32,6 @@ do for [output = 1:2] {
     set object 1 rectangle from 7.5, -0.5 to 15.5, shown - 0.5 front fillstyle empty border lc rgb vermilion lw 3
     set label 1 "what one wgmma reads (step 1)" at 11.5, shown + 1.0 center tc rgb vermilion front
     plot data index 0 using 2:1:(0.5):(0.5):(tint($3)) with boxxyerror fc rgb variable, \
-         data index 1 using 2:1:(sprintf("%d", $3)) with labels font ',15' tc rgb ink
+         data index 1 using 2:1:(sprintf("%d", $3)) with labels font ',16' tc rgb ink
     set output
 }

@@ -940,16 +940,14 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
     fi
     # every plot and figure as the PDF prints it: 493pt wide at most (A4 less
     # 18mm each side, book.css), its labels scaled with it
-    # Each plot's own line; those still under 8pt are the open part of the
-    # book issue (#33) and are listed as skipped, by name and size, until
-    # they are redrawn (then they pass here and stay so).
+    # Each plot's own line: a plot or figure under 8pt fails, by name and size.
     awk -v text_width=493 -f tests/book/label_sizes.awk plots/out/*.svg > $scratch/label-sizes
     expect_status "the PDF: each plot's and figure's smallest label measured" 0 \
         grep -q '^smallest ' $scratch/label-sizes
     while read -r name size; do
         [ "$name" = smallest ] && continue
         if awk -v s="$size" 'BEGIN { exit !(s >= 8) }'; then pass "the PDF: $name labels at 8pt or more ($size)"
-        else skip "the PDF: $name labels at 8pt or more" "open in issue 33: its smallest prints at ${size}pt"; fi
+        else fail "the PDF: $name labels at 8pt or more" "its smallest prints at ${size}pt" "$scratch/label-sizes"; fi
     done < $scratch/label-sizes
     if [ -s $site/index.html ] && ! tool_missing "the browser test" "${CHROMIUM:-chromium}" &&
        ! tool_missing "the browser test" node; then
