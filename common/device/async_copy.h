@@ -17,6 +17,8 @@
 #ifndef WORKBOOK_ASYNC_COPY_H
 #define WORKBOOK_ASYNC_COPY_H
 
+#include "device/shared_address.h"
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define ASYNC_COPY_MISSING 1 /* a device pass for a target without cp.async */
 #endif
@@ -27,7 +29,7 @@ static __device__ __forceinline__ void copy_async_4(float *shared_destination, c
 #ifdef ASYNC_COPY_MISSING
     *shared_destination = *source;
 #else
-    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
+    const unsigned destination = shared_address(shared_destination);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(destination), "l"(source)
                  : "memory");
 #endif
@@ -43,7 +45,7 @@ static __device__ __forceinline__ void copy_async_4_if(float *shared_destination
     if (copy)
         *shared_destination = *source;
 #else
-    const unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
+    const unsigned destination = shared_address(shared_destination);
     asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t"
                  "@p cp.async.ca.shared.global [%0], [%1], 4;\n}\n" ::"r"(destination),
                  "l"(source), "r"((int)copy));
@@ -51,7 +53,7 @@ static __device__ __forceinline__ void copy_async_4_if(float *shared_destination
 }
 
 /* 16 bytes (both addresses 16-byte aligned), bypassing L1 (.cg), to an
- * address in the shared window (shared_address below). */
+ * address in the shared window (shared_address, device/shared_address.h). */
 static __device__ __forceinline__ void copy_async_16_to(unsigned destination, const float *source)
 {
 #ifdef ASYNC_COPY_MISSING
@@ -71,17 +73,8 @@ static __device__ __forceinline__ void copy_async_16(float *shared_destination, 
 #ifdef ASYNC_COPY_MISSING
     *reinterpret_cast<float4 *>(shared_destination) = *reinterpret_cast<const float4 *>(source);
 #else
-    copy_async_16_to((unsigned)__cvta_generic_to_shared(shared_destination), source);
+    copy_async_16_to(shared_address(shared_destination), source);
 #endif
-}
-
-/* Where a generic pointer to shared memory lies in the shared window. Worth
- * taking once before a loop of copies: in the SASS of the MSA attention
- * kernels on sm_90, each conversion inside the loop read the block's place
- * in its cluster (S2R SR_CgaCtaId) again. */
-static __device__ __forceinline__ unsigned shared_address(const float *shared)
-{
-    return (unsigned)__cvta_generic_to_shared(shared);
 }
 
 /* Closes the copies issued since the last commit into one group. */

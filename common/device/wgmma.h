@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "device/shared_address.h"
+
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define WGMMA_MISSING 1 /* a device pass for a target without wgmma */
 #endif
@@ -39,7 +41,7 @@
 static __device__ __forceinline__ uint64_t wgmma_descriptor(const float *shared, int k_step_bytes,
                                                             int row_step_bytes)
 {
-    const uint32_t address = (uint32_t)__cvta_generic_to_shared(shared);
+    const uint32_t address = shared_address(shared);
     return (uint64_t)((address & 0x3ffff) >> 4) | (uint64_t)(k_step_bytes >> 4) << 16 |
            (uint64_t)(row_step_bytes >> 4) << 32;
 }
