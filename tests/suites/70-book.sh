@@ -272,7 +272,7 @@ awk 'NR == 27 { sub(/,fixture,/, ",<script>alert(1)</script>,") } { print }
     $fixtures/data/trimul.csv > $markup/data/trimul.csv
 printf '/*md\n# Markup\n\nOn the {{gpu|registers|B=1 T=128 C=64 NH=1}}, at {{commit|shared+swizzle|B=8 T=1024 C=768 NH=12}}.\n*/\n' \
     > $markup/chapters/01-markup/markup.cu
-for table in headline all; do
+for table in headline all summary; do
     $results table $table --data $markup/data --kernels $fixture_kernels > $markup/$table.md 2>&1
 done
 $weave chapter --data $markup/data --kernels $fixture_kernels $markup/chapters/01-markup/markup.cu \
@@ -345,7 +345,7 @@ mkdir -p $scratch/asan-figures $scratch/asan-tables
 sanitized "the plots of plots/data" plots/draw.sh $asan/results plots/data chapters/kernels.list \
     $scratch/asan-plotwork $scratch/asan-figures $scratch/asan-png
 sanitized "check plots/data" $asan/results check --data plots/data
-for table in headline all; do
+for table in headline all summary; do
     sanitized "the $table table of plots/data" sh -c \
         "$asan/results table $table --data plots/data > $scratch/asan-tables/$table.md"
 done
