@@ -553,14 +553,18 @@ __device__ __forceinline__ void shared_store_kept_tile(float *corner, shared_pat
     }
 }
 
+/* Where the copies of the next tile's keys go: step 4 issues a chunk's
+ * copies before multiplying it, step 5 between its values of k. */
+enum shared_copy_order { SHARED_COPY_BEFORE, SHARED_COPY_INTERLEAVED };
+
 /* Steps 4 and 5: block `blockIdx.x` walks one row of tiles of one head, left
- * to right, up to the diagonal; rows longest first, heads innermost.
- * `interleaved` is step 5. The tiles hold the k_count values of k from
- * inp's first, as in steps 1-3. */
-template <bool interleaved, bool ACCUMULATE>
+ * to right, up to the diagonal; rows longest first, heads innermost. The
+ * tiles hold the k_count values of k from inp's first, as in steps 1-3. */
+template <shared_copy_order ORDER, bool ACCUMULATE>
 __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp, int B, int T,
                                                  int NH, int HS, int k_count)
 {
+    constexpr bool interleaved = ORDER == SHARED_COPY_INTERLEAVED; /* step 5 */
     constexpr int stride = SHARED_TILE + SHARED_PAD;
     extern __shared__ float4 shared_space[];
     const int tile_floats = k_count * stride;
@@ -602,7 +606,7 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         /* Where tile_col + 1 goes: the buffer of tile_col - 1, which every
          * thread has finished reading once it passes this tile's first barrier. */
         float *next_slot = key_tiles + ((tile_col + 1) % 2) * tile_floats + destination;
-        const bool more = tile_col < tile_row;
+        const bool next_tile = tile_col < tile_row; /* one follows: copy its keys */
         keys += key_tile_step;
         if (tile_col > 0) {
             copy_async_wait_at_most(0); /* this tile's copies were issued during the last one */
@@ -624,9 +628,9 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
             if (interleaved) {
                 shared_multiply_chunk_copying<stride, 4, 64>(
                     sum, query_k, key_k, row_a, col_a, next_slot + chunk * SHARED_CHUNK * stride,
-                    chunk_keys, row_stride, more);
+                    chunk_keys, row_stride, next_tile);
             } else {
-                if (more)
+                if (next_tile)
                     shared_copy_keys<stride>(next_slot + chunk * SHARED_CHUNK * stride, chunk_keys,
                                              row_stride);
                 shared_multiply_chunk<stride, 4, 64>(sum, query_k, key_k, row_a, col_a);
@@ -637,7 +641,7 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
          * before the loop over tiles and holds them: 12 registers more. */
         float *tile_scores = scores;
         asm volatile("" : "+l"(tile_scores));
-        if (interleaved && more)
+        if (interleaved && next_tile)
             shared_store_kept_tile<4, 64, ACCUMULATE>(
                 tile_scores + ((size_t)tile_row * SHARED_TILE + row_a) * T +
                     tile_col * SHARED_TILE + col_a,
@@ -686,7 +690,7 @@ template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_rows_scores(float *preatt, const float *__restrict__ inp,
                                                 int B, int T, int NH, int HS, int k_count)
 {
-    shared_rows_body<false, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
+    shared_rows_body<SHARED_COPY_BEFORE, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
 }
 
 template <bool ACCUMULATE>
@@ -694,7 +698,7 @@ __global__ void SHARED_BOUNDS shared_rows_interleaved_scores(float *preatt,
                                                             const float *__restrict__ inp, int B,
                                                             int T, int NH, int HS, int k_count)
 {
-    shared_rows_body<true, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
+    shared_rows_body<SHARED_COPY_INTERLEAVED, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
 }
 
 // book:hide
