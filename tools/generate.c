@@ -6,6 +6,7 @@
  *   generate programs    LIST CHAPTERS MUTANTS BUILDS_ON   (make programs: the table)
  *   generate main LIST CHAPTER PROBLEM KIND PROGRAM        > build/gen/PROGRAM.cu
  *   generate frontier LIST TIMES.csv ERRORS.csv DIR/       (plots/figures.mk)
+ *   generate where LIST      each contender's kernel: FILE:LINE __global__ NAME
  *
  * programs-mk, programs: the chapter programs the list implies and which
  * chapters each links. CHAPTERS: the chapters that have a folder (lines of
@@ -49,10 +50,12 @@
  */
 #include "kernel_list.h"
 
+#include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_CHAPTERS 100
 
@@ -256,6 +259,284 @@ static int programs_command(int make, const char *path, const char *chapters, co
     return 0;
 }
 
+/* ---------------------------------------------------------------- where */
+
+/* Where each contender's code lives, for --list: the __global__ function its
+ * launcher launches (named in the launcher's body, or in the bodies of the
+ * functions it calls or hands on, nearest first; one of the file that
+ * defines the contender's symbol first, then one of a file that is no
+ * shared helper, a .cu with a .cuh of its name), as "FILE:LINE __global__
+ * NAME"; for a launcher that launches none of the chapters' kernels (cuBLAS),
+ * the launcher itself, "FILE:LINE NAME()". Found in the chapters' sources
+ * with their comments blanked out. */
+
+typedef struct {
+    char path[256];
+    char *text; /* comments and strings blanked, newlines kept */
+} source_file;
+
+static source_file *sources;
+static int source_count;
+
+static int is_word(int c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+static void blank_comments(char *t)
+{
+    for (char *c = t; *c; c++) {
+        if (c[0] == '/' && c[1] == '*') {
+            char *end = strstr(c + 2, "*/");
+            end = end ? end + 2 : c + strlen(c);
+            for (; c < end; c++)
+                if (*c != '\n')
+                    *c = ' ';
+            c--;
+        } else if (c[0] == '/' && c[1] == '/') {
+            for (; *c && *c != '\n'; c++)
+                *c = ' ';
+            c--;
+        } else if (*c == '"' || *c == '\'') {
+            const char quote = *c;
+            for (c++; *c && *c != quote && *c != '\n'; c++) {
+                if (*c == '\\' && c[1])
+                    *c++ = ' ';
+                *c = ' ';
+            }
+            if (!*c)
+                return;
+        }
+    }
+}
+
+static void load_sources(void)
+{
+    static const char *const patterns[] = {"chapters/[0-9][0-9]-*/*.cu", "chapters/[0-9][0-9]-*/*.cuh",
+                                           "chapters/[0-9][0-9]-*/tried/*.cu", NULL};
+    for (int p = 0; patterns[p]; p++) {
+        glob_t found;
+        if (glob(patterns[p], 0, NULL, &found) != 0)
+            continue;
+        for (size_t k = 0; k < found.gl_pathc; k++) {
+            FILE *in = fopen(found.gl_pathv[k], "rb");
+            if (!in)
+                die("cannot read %s", found.gl_pathv[k]);
+            char *text = NULL;
+            size_t length = 0;
+            FILE *into = open_memstream(&text, &length);
+            char chunk[4096];
+            size_t got;
+            while ((got = fread(chunk, 1, sizeof chunk, in)) > 0)
+                fwrite(chunk, 1, got, into);
+            fclose(in);
+            fclose(into);
+            blank_comments(text);
+            sources = realloc(sources, (size_t)(source_count + 1) * sizeof *sources);
+            if (!sources)
+                die("out of memory");
+            snprintf(sources[source_count].path, sizeof sources[0].path, "%s", found.gl_pathv[k]);
+            sources[source_count++].text = text;
+        }
+        globfree(&found);
+    }
+}
+
+static int line_of(const char *text, const char *at)
+{
+    int line = 1;
+    for (const char *c = text; c < at; c++)
+        line += *c == '\n';
+    return line;
+}
+
+/* The next occurrence of the whole word `word` in text from `from`, or NULL. */
+static const char *find_word(const char *text, const char *from, const char *word)
+{
+    const size_t length = strlen(word);
+    for (const char *at = strstr(from, word); at; at = strstr(at + 1, word))
+        if ((at == text || !is_word((unsigned char)at[-1])) && !is_word((unsigned char)at[length]))
+            return at;
+    return NULL;
+}
+
+static const char *skip_blanks(const char *c)
+{
+    while (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
+        c++;
+    return c;
+}
+
+/* The character after the group that opens at *open ('(' or '{'). */
+static const char *after_group(const char *open)
+{
+    const char first = *open, last = first == '(' ? ')' : first == '<' ? '>' : '}';
+    int depth = 0;
+    for (const char *c = open; *c; c++) {
+        depth += *c == first;
+        depth -= *c == last;
+        if (depth == 0)
+            return c + 1;
+    }
+    return open + strlen(open);
+}
+
+/* Whether name is a __global__ function; its file and the line of its __global__. */
+static int find_global(const char *name, const source_file **file, int *line)
+{
+    for (int s = 0; s < source_count; s++) {
+        const char *text = sources[s].text;
+        for (const char *at = find_word(text, text, "__global__"); at;
+             at = find_word(text, at + 1, "__global__")) {
+            const char *c = at + 10;
+            for (;;) { /* words up to the one that opens its parameters */
+                c = skip_blanks(c);
+                const char *word = c;
+                while (is_word((unsigned char)*c))
+                    c++;
+                if (c == word)
+                    break;
+                const char *next = skip_blanks(c);
+                if (*next != '(')
+                    continue;
+                if ((size_t)(c - word) == strlen(name) && strncmp(word, name, (size_t)(c - word)) == 0) {
+                    *file = &sources[s];
+                    *line = line_of(text, at);
+                    return 1;
+                }
+                if (strncmp(word, "__launch_bounds__", 17) != 0 && strncmp(word, "__cluster_dims__", 16) != 0)
+                    break;
+                c = after_group(next);
+            }
+        }
+    }
+    return 0;
+}
+
+/* The body ('{' to its '}') of the function name defined in file (or, if
+ * not there, in any source): a name, its parameters, then '{'. */
+static const char *find_body(const char *name, const source_file *prefer, const source_file **file,
+                             int *line)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int s = 0; s < source_count; s++) {
+            if ((pass == 0) != (&sources[s] == prefer))
+                continue;
+            const char *text = sources[s].text;
+            for (const char *at = find_word(text, text, name); at; at = find_word(text, at + 1, name)) {
+                const char *open = skip_blanks(at + strlen(name));
+                if (*open != '(')
+                    continue;
+                const char *body = skip_blanks(after_group(open));
+                if (*body == '{') {
+                    *file = &sources[s];
+                    *line = line_of(text, at);
+                    return body;
+                }
+            }
+        }
+    return NULL;
+}
+
+static void where_of(const kernel_entry *e, char *out, size_t capacity)
+{
+    out[0] = '\0';
+    if (!sources)
+        load_sources();
+    const int msa = strcmp(e->problem, "msa") == 0;
+    char type[32];
+    snprintf(type, sizeof type, "%s_kernel", msa ? "msa" : "triangle");
+    for (int s = 0; s < source_count; s++) {
+        const char *text = sources[s].text;
+        for (const char *at = find_word(text, text, e->symbol); at;
+             at = find_word(text, at + 1, e->symbol)) {
+            const char *c = at;
+            while (c > text && (c[-1] == ' ' || c[-1] == '\t'))
+                c--;
+            if (c - text < (long)strlen(type) || strncmp(c - strlen(type), type, strlen(type)) != 0)
+                continue;
+            const char *equals = skip_blanks(at + strlen(e->symbol));
+            if (*equals != '=' || *skip_blanks(equals + 1) != '{')
+                continue;
+            /* the launcher: the second field (triangle_kernel) or the third (msa_kernel) */
+            const char *field = skip_blanks(equals + 1) + 1;
+            for (int k = 0; k < (msa ? 2 : 1); k++)
+                field = strchr(field, ',') ? strchr(field, ',') + 1 : field;
+            field = skip_blanks(field);
+            char launcher[128];
+            size_t length = 0;
+            while (is_word((unsigned char)field[length]) && length + 1 < sizeof launcher)
+                length++;
+            memcpy(launcher, field, length);
+            launcher[length] = '\0';
+            /* breadth first through the functions the launcher calls */
+            static char queue[256][128];
+            int head = 0, tail = 0, found_rank = 3;
+            char found[512] = "";
+            snprintf(queue[tail++], sizeof queue[0], "%s", launcher);
+            const source_file *launcher_file = &sources[s];
+            int launcher_line = line_of(text, at);
+            for (; head < tail; head++) {
+                const source_file *file;
+                int line;
+                const char *body = find_body(queue[head], &sources[s], &file, &line);
+                if (!body)
+                    continue;
+                if (head == 0) {
+                    launcher_file = file;
+                    launcher_line = line;
+                }
+                const char *end = after_group(body);
+                for (const char *w = body; w < end; ) {
+                    if (!is_word((unsigned char)*w) || (w > body && is_word((unsigned char)w[-1]))) {
+                        w++;
+                        continue;
+                    }
+                    char word[128];
+                    size_t n = 0;
+                    while (is_word((unsigned char)w[n]) && n + 1 < sizeof word)
+                        n++;
+                    memcpy(word, w, n);
+                    word[n] = '\0';
+                    w += n;
+                    const source_file *global_file;
+                    int global_line;
+                    if (find_global(word, &global_file, &global_line)) {
+                        /* the first kernel of the symbol's own file, else of a
+                         * file that is no shared helper (a .cu with a .cuh of
+                         * its name: the library), else the first */
+                        char header[300];
+                        snprintf(header, sizeof header, "%.*sh", (int)strlen(global_file->path),
+                                 global_file->path);
+                        const int rank = global_file == &sources[s] ? 0
+                                         : access(header, F_OK) != 0 ? 1 : 2;
+                        if (!found[0] || rank < found_rank) {
+                            snprintf(found, sizeof found, "%s:%d __global__ %s", global_file->path,
+                                     global_line, word);
+                            found_rank = rank;
+                        }
+                        continue;
+                    }
+                    int seen = 0;
+                    for (int q = 0; q < tail; q++)
+                        seen |= strcmp(queue[q], word) == 0;
+                    /* a function it calls or hands on (launch_fp32_for<true>) */
+                    const source_file *callee_file;
+                    int callee_line;
+                    if (!seen && tail < 256 && find_body(word, &sources[s], &callee_file, &callee_line))
+                        snprintf(queue[tail++], sizeof queue[0], "%s", word);
+                }
+                if (found[0] && found_rank == 0)
+                    break;
+            }
+            if (found[0])
+                snprintf(out, capacity, "%s", found);
+            else
+                snprintf(out, capacity, "%s:%d %s()", launcher_file->path, launcher_line, launcher);
+            return;
+        }
+    }
+    die("%s's symbol %s is defined in no chapter source (extern const %s %s = {...})", e->name,
+        e->symbol, type, e->symbol);
+}
+
 /* ---------------------------------------------------------------- main */
 
 static int main_command(const char *path, const char *chapter_word, const char *problem,
@@ -311,6 +592,23 @@ static int main_command(const char *path, const char *chapter_word, const char *
            count, tried ? ", the variants the chapter tried beside its result" : "");
     printf("                           (int)(sizeof contenders / sizeof contenders[0]));\n}\n");
     free(chosen);
+    kernel_list_free(&list);
+    return 0;
+}
+
+/* Every raced contender of the list: PROBLEM NAME FILE:LINE __global__ FUNCTION
+ * (or FILE:LINE LAUNCHER() where it launches no kernel of the chapters). */
+static int where_command(const char *path)
+{
+    kernel_list list;
+    read_list(path, &list);
+    for (int k = 0; k < list.count; k++) {
+        char where[512];
+        if (list.entries[k].role == KERNEL_TORCH)
+            continue;
+        where_of(&list.entries[k], where, sizeof where);
+        printf("%s %s %s\n", list.entries[k].problem, list.entries[k].name, where);
+    }
     kernel_list_free(&list);
     return 0;
 }
@@ -449,11 +747,14 @@ int main(int argc, char **argv)
                                 argv[5]);
     if (strcmp(command, "main") == 0 && argc == 7)
         return main_command(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (strcmp(command, "where") == 0 && argc == 3)
+        return where_command(argv[2]);
     if (strcmp(command, "frontier") == 0 && argc == 6)
         return frontier_command(argv[2], argv[3], argv[4], argv[5]);
     fprintf(stderr, "usage: generate programs-mk|programs LIST CHAPTERS MUTANTS BUILDS_ON\n"
                     "       generate main LIST CHAPTER PROBLEM KIND PROGRAM\n"
                     "       generate frontier LIST TIMES.csv ERRORS.csv DIR\n"
+                    "       generate where LIST\n"
                     "(tools/generate.c says what each writes)\n");
     return 2;
 }
