@@ -3,9 +3,10 @@
 # Chapters are found by their folders: chapters/NN-slug/ is chapter N. Its
 # top-level .cu files are compiled once each; chapters/NN-slug/tried/ holds
 # the variants it tried and did not keep. Which programs exist and which
-# chapters each links come from chapters/kernels.list (common/programs.awk
-# turns it into build/gen/programs.mk); each program's main() is generated
-# from the same list (common/contenders.awk). docs/design.md explains it.
+# chapters each links come from chapters/kernels.list (tools/generate.c, built
+# as build/tools/generate, turns it into build/gen/programs.mk); each
+# program's main() is generated from the same list by the same tool, which
+# reads it through tools/kernel_list.c. docs/design.md explains it.
 
 # No built-in rules: with them make would try to remake the included .d files
 # through the mutant rule, which matches any object name.
@@ -99,11 +100,20 @@ COMMON_OBJECTS := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj
     $(CHAPTER_LIBRARY_SOURCES:%.cu=$(BUILD)/obj/%.o)
 LIBRARY := $(BUILD)/libworkbook.a
 
-# CHAPTER_PROGRAMS, TRIED_PROGRAMS, MUTANT_PROGRAMS, PROGRAMS_OF_N and their rules.
-$(BUILD)/gen/programs.mk: $(KERNEL_LIST) common/programs.awk $(CHAPTER_DIRS) Makefile
+# The generator of everything derived from the list (tools/generate.c): a
+# host program over the list's one reader, tools/kernel_list.c.
+GENERATE := $(BUILD)/tools/generate
+GENERATE_SOURCES := tools/generate.c tools/kernel_list.c common/device/gpu_peaks.c
+$(GENERATE): $(GENERATE_SOURCES) tools/kernel_list.h common/device/gpu_peaks.h
 	@mkdir -p $(dir $@)
-	@awk -v mode=make -v chapters="$(CHAPTERS)" -v mutants="$(MUTANT_CHAPTERS)" \
-	    -v builds_on="$(BUILDS_ON)" -f common/programs.awk $< > $@.partial && mv $@.partial $@
+	@$(CC) -O2 -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Itools \
+	    $(GENERATE_SOURCES) -lm -o $@
+
+# CHAPTER_PROGRAMS, TRIED_PROGRAMS, MUTANT_PROGRAMS, PROGRAMS_OF_N and their rules.
+$(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
+	@mkdir -p $(dir $@)
+	@$(GENERATE) programs-mk $< "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" "$(BUILDS_ON)" \
+	    > $@.partial && mv $@.partial $@
 include $(BUILD)/gen/programs.mk
 
 .PHONY: all help clean deps test verify bench sanitize profile ptxas programs gpu-programs \
@@ -182,9 +192,8 @@ chapter$(1): $(PROGRAMS_OF_$(1))
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call chapter_target,$(n))))
 
-programs:
-	@awk -v mode=table -v chapters="$(CHAPTERS)" -v mutants="$(MUTANT_CHAPTERS)" \
-	    -v builds_on="$(BUILDS_ON)" -f common/programs.awk $(KERNEL_LIST)
+programs: $(GENERATE)
+	@$(GENERATE) programs $(KERNEL_LIST) "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" "$(BUILDS_ON)"
 
 # ---------------------------------------------------------------- GPU runs
 GPU_PROGRAMS := $(CHAPTER_PROGRAMS) $(TRIED_PROGRAMS)

@@ -32,7 +32,7 @@ PLOTS_OUT ?= plots/out
 FIGURES_WORK ?= $(BUILD)/figures
 # In the order of the chapters that show them.
 WORKBOOK_DATA ?= plots/data
-# Figures of measurements that join two files (an awk script writes the data);
+# Figures of measurements that join two files (tools/generate.c writes the data);
 # drawn only where both files exist, as a plot with no rows is left out.
 FIGURE_JOINS := $(if $(wildcard $(WORKBOOK_DATA)/trimul.csv),$(if \
     $(wildcard $(WORKBOOK_DATA)/accuracy/trimul.csv),precision-frontier))
@@ -84,14 +84,14 @@ $(FIGURES_WORK)/out/$(1).svg: $(FIGURES_WORK)/data/$(1).caption plots/figures/$(
 endef
 $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
 
-# A join's data and caption come from its awk script over the kernel list and
-# the measured rows; it is drawn again whenever they change.
-$(FIGURES_WORK)/data/precision-frontier.caption: plots/figures/precision-frontier.awk \
+# A join's data and caption come from `generate frontier` (tools/generate.c)
+# over the kernel list and the measured rows; it is drawn again whenever they change.
+$(FIGURES_WORK)/data/precision-frontier.caption: $(GENERATE) \
         chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv $(WORKBOOK_DATA)/accuracy/trimul.csv
 	@mkdir -p $(dir $@)
 	@rm -rf $(call partial,$(@D)/precision-frontier) && mkdir -p $(call partial,$(@D)/precision-frontier)
-	awk -v out=$(call partial,$(@D)/precision-frontier)/ -f $< chapters/kernels.list \
-	    $(WORKBOOK_DATA)/trimul.csv $(WORKBOOK_DATA)/accuracy/trimul.csv
+	$(GENERATE) frontier chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv \
+	    $(WORKBOOK_DATA)/accuracy/trimul.csv $(call partial,$(@D)/precision-frontier)/
 	@cd $(call partial,$(@D)/precision-frontier) && for file in *; do \
 	    [ "$$file" = precision-frontier.caption ] || mv -f "$$file" ..; done && \
 	    mv -f precision-frontier.caption ..

@@ -317,7 +317,7 @@ card_here() {
 # in a git checkout those git would commit, else every file there; only
 # files that exist (git lists a moved file until the move is committed).
 handout_files() {
-    local roots=(Makefile common chapters exercises solutions/grade.mk solutions/host)
+    local roots=(Makefile common chapters tools exercises solutions/grade.mk solutions/host)
     if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         git ls-files --cached --others --exclude-standard -- "${roots[@]}"
     else

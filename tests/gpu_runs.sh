@@ -21,7 +21,7 @@ mode=$1; shift
 DATA=${DATA:-plots/data}
 . tests/sizes.sh
 
-# name problem chapter kind ... per program (common/programs.awk)
+# name problem chapter kind ... per program (tools/generate.c)
 programs=$(make -s --no-print-directory programs) || { echo "gpu_runs.sh: make programs failed"; exit 2; }
 
 failed=0 skipped=0

@@ -1,6 +1,6 @@
 /* contender.h - what a chapter program knows of each kernel it races besides
  * its code: the facts of its line in chapters/kernels.list. Each program's
- * main() is generated from that list (common/contenders.awk), so a chapter
+ * main() is generated from that list (tools/generate.c), so a chapter
  * defines only the kernel itself (a triangle_kernel or msa_kernel: how to
  * launch it and which sizes it refuses).
  */

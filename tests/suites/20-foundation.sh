@@ -128,3 +128,22 @@ fi
 expect_status "make test SUITES=99-no-such-suite is refused" 2 \
     env SUITES=99-no-such-suite tests/run_tests.sh
 expect_status "make test SUITES='10;x' is refused" 2 env "SUITES=10;x" tests/run_tests.sh
+
+# chapters/kernels.list has one reader (tools/kernel_list.c) and one generator
+# over it (tools/generate.c, build/tools/generate): a malformed line stops it
+# with FILE:LINE, and `generate where` leads from a contender to its kernel.
+bad_list=$(mktemp)
+printf '# header\ntrimul 2 best simt fp32 sm_75 naive\n' > "$bad_list"
+expect_status "generate refuses a line with a missing column" 1 \
+    build/tools/generate main "$bad_list" 2 trimul chapter chapter2
+expect_output "... naming the file and line" "^$bad_list:2: 7 columns" \
+    build/tools/generate main "$bad_list" 2 trimul chapter chapter2
+printf 'trimul 2 best simt fp32 sm_75 naive n\ntrimul 3 best simt fp32 sm_75 naive m\n' > "$bad_list"
+expect_output "generate refuses a kernel listed twice, naming the line" \
+    "^$bad_list:2: trimul \"naive\" is listed twice" build/tools/generate programs "$bad_list" "2 3" "" ""
+rm -f "$bad_list"
+shared_where=$(build/tools/generate where chapters/kernels.list | awk '$1 == "trimul" && $2 == "shared" { print $3 }')
+expect_output "generate where: chapter 5's shared kernel lives in shared.cu" \
+    "^chapters/05-shared/shared\.cu:[0-9]+$" echo "$shared_where"
+expect_output "... and that line holds its __global__" "__global__ void .*shared_scores\(" \
+    sed -n "${shared_where#*:}p" "${shared_where%%:*}"
