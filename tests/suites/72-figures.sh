@@ -68,7 +68,7 @@ done
 mutated_figure() {
     local name=$1 file=$2 edit=$3 root=$figure_scratch/$1-mutant
     rm -rf "$root" && mkdir -p "$root/plots"
-    cp -r Makefile chapters common "$root/" && cp -r plots/figures.mk plots/figures "$root/plots/"
+    cp -r Makefile chapters common tools "$root/" && cp -r plots/figures.mk plots/figures "$root/plots/"
     sed -i "$edit" "$root/$file" || return 1
     if cmp -s "$file" "$root/$file"; then echo "the edit '$edit' changed nothing in $file"; return 1; fi
     make --no-print-directory -C "$root" "build/figures/data/$name.caption"
