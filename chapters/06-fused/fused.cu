@@ -92,7 +92,8 @@ column because its cost is waiting, which more threads shorten.
 #define FUSED_THREADS 256
 #define FUSED_WARPS (FUSED_THREADS / 32)
 #define FUSED_MAX_S 64        /* every key of a column: at most two per lane of a warp */
-#define FUSED_TILE_ROWS 32    /* weight rows per tile when the weights are streamed */
+#define FUSED_TILE_ROWS 32    /* weight rows per tile when the weights are streamed; 16 where
+                                 two tiles of 32 do not fit the card */
 
 /*md
 ## What the kernel receives
@@ -115,13 +116,13 @@ typedef struct {
     float scale; /* 1 / sqrt(d), computed on the host */
 } fused_params;
 
-template <int D, int CLUSTER, bool RESIDENT>
+template <int D, int CLUSTER, bool RESIDENT, int TILE_ROWS = FUSED_TILE_ROWS>
 struct fused_layout {
     static constexpr int OWN = D / CLUSTER;                    /* features per matrix per block */
     static constexpr int X_STRIDE = D + 4;                     /* xn, and O when gathered */
     static constexpr int W_STRIDE = D + 4;                     /* one weight row */
     static constexpr int P_STRIDE = (RESIDENT ? 4 : 3) * OWN + 4;  /* Q|K|V(|G) per row */
-    static constexpr int W_ROWS = RESIDENT ? 5 * OWN : 2 * FUSED_TILE_ROWS;
+    static constexpr int W_ROWS = RESIDENT ? 5 * OWN : 2 * TILE_ROWS; /* the only use of TILE_ROWS */
 
     /* Offsets in floats; every one a multiple of 4, so float4 accesses align. */
     __host__ __device__ static size_t weights() { return 0; }
@@ -497,6 +498,9 @@ $[W_q; W_k; W_v; W_g; W_o]$, goes to slot $i \bmod 2$, and `project_tiles`
 refills a slot with the tile two further on as soon as it is free. Every
 refill commits a group, even an empty one past the last tile, so that "at
 most one group in flight" always means "the current tile has arrived".
+On a card with less shared memory (an A100's 163 KB at $S = 64$, an L4's
+99 KB at $S = 37$) the tiles shrink to 16 rows, twice the barriers for
+16 KB less; the launcher takes the larger tiles wherever they fit.
 */
 
 __device__ __forceinline__ const float *weight_matrix(const fused_params &p, int matrix)
@@ -510,32 +514,32 @@ __device__ __forceinline__ const float *weight_matrix(const fused_params &p, int
     }
 }
 
-template <int D>
+template <int D, int TILE_ROWS>
 __device__ void issue_tile(float *weights, const fused_params &p, int tile)
 {
-    typedef fused_layout<D, 1, false> L;
-    if (tile < 5 * D / FUSED_TILE_ROWS) {
-        const int row = tile * FUSED_TILE_ROWS;
-        copy_rows_async<D>(weights + (tile % 2) * FUSED_TILE_ROWS * L::W_STRIDE, L::W_STRIDE,
-                           weight_matrix(p, row / D) + (size_t)(row % D) * D, FUSED_TILE_ROWS);
+    typedef fused_layout<D, 1, false, TILE_ROWS> L;
+    if (tile < 5 * D / TILE_ROWS) {
+        const int row = tile * TILE_ROWS;
+        copy_rows_async<D>(weights + (tile % 2) * TILE_ROWS * L::W_STRIDE, L::W_STRIDE,
+                           weight_matrix(p, row / D) + (size_t)(row % D) * D, TILE_ROWS);
     }
     copy_async_commit();
 }
 
-template <int D>
+template <int D, int TILE_ROWS>
 __device__ void project_tiles(const fused_params &p, float *proj, const float *vectors, int b,
                               int n, float *weights, int first, int count, const float *in,
                               int in_stride)
 {
-    typedef fused_layout<D, 1, false> L;
+    typedef fused_layout<D, 1, false, TILE_ROWS> L;
     for (int tile = first; tile < first + count; tile++) {
         copy_async_wait<1>();
         __syncthreads();
-        project<D, 1, false, FUSED_TILE_ROWS>(p, proj, vectors, b, n, 0, in, in_stride,
-                                              weights + (tile % 2) * FUSED_TILE_ROWS * L::W_STRIDE,
-                                              tile * FUSED_TILE_ROWS);
+        project<D, 1, false, TILE_ROWS>(p, proj, vectors, b, n, 0, in, in_stride,
+                                        weights + (tile % 2) * TILE_ROWS * L::W_STRIDE,
+                                        tile * TILE_ROWS);
         __syncthreads();
-        issue_tile<D>(weights, p, tile + 2);
+        issue_tile<D, TILE_ROWS>(weights, p, tile + 2);
     }
 }
 
@@ -553,10 +557,10 @@ no room to keep $G$: the gate's tiles come after attention, gating $O$ in
 place.
 */
 
-template <int D, int CLUSTER, bool RESIDENT>
+template <int D, int CLUSTER, bool RESIDENT, int TILE_ROWS>
 __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fused_params p)
 {
-    typedef fused_layout<D, CLUSTER, RESIDENT> L;
+    typedef fused_layout<D, CLUSTER, RESIDENT, TILE_ROWS> L;
     extern __shared__ float4 fused_shared[];
     float *shared = reinterpret_cast<float *>(fused_shared);
     float *weights = shared + L::weights();
@@ -605,8 +609,8 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
                            p.wo + (size_t)rank * L::OWN * D, L::OWN);
         copy_async_commit();
     } else {
-        issue_tile<D>(weights, p, 0);
-        issue_tile<D>(weights, p, 1);
+        issue_tile<D, TILE_ROWS>(weights, p, 0);
+        issue_tile<D, TILE_ROWS>(weights, p, 1);
     }
 
 #pragma unroll 1
@@ -645,14 +649,14 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
                                                   weights + 4 * L::OWN * L::W_STRIDE, 4 * L::OWN);
         }
     } else {
-        const int per_matrix = D / FUSED_TILE_ROWS;
-        project_tiles<D>(p, proj, vectors, b, n, weights, 0, 3 * per_matrix, xn,
-                         L::X_STRIDE);                                    /* Q, K, V */
+        const int per_matrix = D / TILE_ROWS;
+        project_tiles<D, TILE_ROWS>(p, proj, vectors, b, n, weights, 0, 3 * per_matrix, xn,
+                                    L::X_STRIDE);                         /* Q, K, V */
         attend<D, CLUSTER, RESIDENT>(proj, kept, probs, gathered, gathered, rank, S, p.H);
-        project_tiles<D>(p, proj, vectors, b, n, weights, 3 * per_matrix, per_matrix, xn,
-                         L::X_STRIDE);                                    /* G gates O */
-        project_tiles<D>(p, proj, vectors, b, n, weights, 4 * per_matrix, per_matrix, proj,
-                         L::P_STRIDE);                                    /* out */
+        project_tiles<D, TILE_ROWS>(p, proj, vectors, b, n, weights, 3 * per_matrix, per_matrix,
+                                    xn, L::X_STRIDE);                     /* G gates O */
+        project_tiles<D, TILE_ROWS>(p, proj, vectors, b, n, weights, 4 * per_matrix, per_matrix,
+                                    proj, L::P_STRIDE);                   /* out */
     }
 }
 
@@ -684,12 +688,13 @@ static int fused_refuses(msa_size size, char *why, size_t capacity)
 }
 // book:show
 
-template <int D, int CLUSTER, bool RESIDENT>
+template <int D, int CLUSTER, bool RESIDENT, int TILE_ROWS = FUSED_TILE_ROWS>
 static void launch_variant(const msa_args *args)
 {
-    typedef fused_layout<D, CLUSTER, RESIDENT> L;
+    typedef fused_layout<D, CLUSTER, RESIDENT, TILE_ROWS> L;
     const msa_size z = args->size;
-    gpu_allow_shared_memory((const void *)fused_msa_attention<D, CLUSTER, RESIDENT>, L::bytes(z.S));
+    gpu_allow_shared_memory((const void *)fused_msa_attention<D, CLUSTER, RESIDENT, TILE_ROWS>,
+                            L::bytes(z.S));
     fused_params p = {args->msa, args->mask, args->ln_gamma, args->ln_beta, args->wq,
                       args->wk,  args->wv,   args->wg,       args->bg,      args->wo,
                       args->bo,  args->out,  z.S,            z.N,           z.H,
@@ -705,54 +710,68 @@ static void launch_variant(const msa_args *args)
     attribute[0].val.clusterDim = {CLUSTER, 1, 1};
     config.attrs = attribute;
     config.numAttrs = CLUSTER > 1 ? 1 : 0;
-    CUDA_CHECK(cudaLaunchKernelEx(&config, fused_msa_attention<D, CLUSTER, RESIDENT>, p));
+    CUDA_CHECK(cudaLaunchKernelEx(&config, fused_msa_attention<D, CLUSTER, RESIDENT, TILE_ROWS>, p));
     LAUNCH_CHECK();
 }
 
-/* One block per column: the weights resident when they fit, streamed when
- * not. Returns 0 when one of the two fits the card, or 1 with the reason. */
+/* One block per column: the weights resident when they fit, else streamed
+ * in two tiles of 32 rows, else (a smaller card) in two tiles of 16. */
+enum weight_plan { WEIGHTS_RESIDENT, WEIGHTS_STREAMED, WEIGHTS_STREAMED_SMALL, WEIGHTS_UNFIT };
+
 template <int D>
-static int one_block_fits(int S, size_t limit, bool *resident)
+static weight_plan plan_weights(int S, size_t limit)
 {
-    *resident = fused_layout<D, 1, true>::bytes(S) <= limit;
-    return *resident || fused_layout<D, 1, false>::bytes(S) <= limit;
+    if (fused_layout<D, 1, true>::bytes(S) <= limit)
+        return WEIGHTS_RESIDENT;
+    if (fused_layout<D, 1, false>::bytes(S) <= limit)
+        return WEIGHTS_STREAMED;
+    if (fused_layout<D, 1, false, FUSED_TILE_ROWS / 2>::bytes(S) <= limit)
+        return WEIGHTS_STREAMED_SMALL;
+    return WEIGHTS_UNFIT;
+}
+
+static weight_plan plan_for(msa_size size, size_t limit)
+{
+    return size.D == 32   ? plan_weights<32>(size.S, limit)
+           : size.D == 64 ? plan_weights<64>(size.S, limit)
+                          : plan_weights<128>(size.S, limit);
 }
 
 static int one_block_unfit(msa_size size, const gpu_info *gpu, char *why, size_t capacity)
 {
-    bool resident;
-    const size_t limit = gpu->shared_per_block_optin;
-    const int fits = size.D == 32   ? one_block_fits<32>(size.S, limit, &resident)
-                     : size.D == 64 ? one_block_fits<64>(size.S, limit, &resident)
-                                    : one_block_fits<128>(size.S, limit, &resident);
-    if (fits)
+    if (plan_for(size, gpu->shared_per_block_optin) != WEIGHTS_UNFIT)
         return 0;
-    const size_t least = size.D == 32   ? fused_layout<32, 1, false>::bytes(size.S)
-                         : size.D == 64 ? fused_layout<64, 1, false>::bytes(size.S)
-                                        : fused_layout<128, 1, false>::bytes(size.S);
+    const int S = size.S, rows = FUSED_TILE_ROWS / 2;
+    const size_t least = size.D == 32   ? fused_layout<32, 1, false, rows>::bytes(S)
+                         : size.D == 64 ? fused_layout<64, 1, false, rows>::bytes(S)
+                                        : fused_layout<128, 1, false, rows>::bytes(S);
     char what[96];
-    snprintf(what, sizeof what, "a column of S=%d, D=%d with its weights streamed", size.S, size.D);
+    snprintf(what, sizeof what, "a column of S=%d, D=%d with its weights streamed", S, size.D);
     gpu_lacks_shared_memory(gpu, least, what, why, capacity);
     snprintf(why + strlen(why), capacity - strlen(why), " (chapter 7's layer holds any column)");
     return 1;
 }
 
+template <int D>
+static void launch_one_block(const msa_args *args, weight_plan plan)
+{
+    if constexpr (D < 128) { /* at D = 128 the weights never fit whole */
+        if (plan == WEIGHTS_RESIDENT)
+            return launch_variant<D, 1, true>(args);
+    }
+    if (plan == WEIGHTS_STREAMED)
+        launch_variant<D, 1, false>(args);
+    else
+        launch_variant<D, 1, false, FUSED_TILE_ROWS / 2>(args);
+}
+
 static void launch_one_block_per_column(const msa_args *args)
 {
-    const size_t limit = gpu_query().shared_per_block_optin;
-    bool resident = false;
+    const weight_plan plan = plan_for(args->size, gpu_query().shared_per_block_optin);
     switch (args->size.D) {
-    case 32:
-        one_block_fits<32>(args->size.S, limit, &resident);
-        resident ? launch_variant<32, 1, true>(args) : launch_variant<32, 1, false>(args);
-        break;
-    case 64:
-        one_block_fits<64>(args->size.S, limit, &resident);
-        resident ? launch_variant<64, 1, true>(args) : launch_variant<64, 1, false>(args);
-        break;
-    default: /* 128: the weights never fit whole */
-        launch_variant<128, 1, false>(args);
-        break;
+    case 32: launch_one_block<32>(args, plan); break;
+    case 64: launch_one_block<64>(args, plan); break;
+    default: launch_one_block<128>(args, plan); break;
     }
 }
 
