@@ -17,6 +17,8 @@
 #ifndef WORKBOOK_ASYNC_COPY_H
 #define WORKBOOK_ASYNC_COPY_H
 
+#include "shared_address.h" /* shared_address, for copy_async_16_to */
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define ASYNC_COPY_MISSING 1 /* a device pass for a target without cp.async */
 #endif
@@ -51,7 +53,7 @@ static __device__ __forceinline__ void copy_async_4_if(float *shared_destination
 }
 
 /* 16 bytes (both addresses 16-byte aligned), bypassing L1 (.cg), to an
- * address in the shared window (shared_address below). */
+ * address in the shared window (shared_address, shared_address.h). */
 static __device__ __forceinline__ void copy_async_16_to(unsigned destination, const float *source)
 {
 #ifdef ASYNC_COPY_MISSING
@@ -73,15 +75,6 @@ static __device__ __forceinline__ void copy_async_16(float *shared_destination, 
 #else
     copy_async_16_to((unsigned)__cvta_generic_to_shared(shared_destination), source);
 #endif
-}
-
-/* Where a generic pointer to shared memory lies in the shared window. Worth
- * taking once before a loop of copies: in the SASS of the MSA attention
- * kernels on sm_90, each conversion inside the loop read the block's place
- * in its cluster (S2R SR_CgaCtaId) again. */
-static __device__ __forceinline__ unsigned shared_address(const float *shared)
-{
-    return (unsigned)__cvta_generic_to_shared(shared);
 }
 
 /* Closes the copies issued since the last commit into one group. */

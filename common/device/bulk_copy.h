@@ -21,14 +21,11 @@
 #include <cuda.h> /* CUtensorMap */
 #include <stdint.h>
 
+#include "shared_address.h" /* shared_address */
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
 #define BULK_COPY_MISSING 1 /* a device pass for a target without the copy engine */
 #endif
-
-static __device__ __forceinline__ uint32_t shared_address(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
 
 /* Before first use, by one thread; a __syncthreads must follow. */
 static __device__ __forceinline__ void mbarrier_init(uint64_t *barrier, unsigned arrivals)
