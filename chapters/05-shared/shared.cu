@@ -86,7 +86,9 @@ typedef float shared_patch[SHARED_THREAD_TILE][SHARED_THREAD_TILE];
 enum {
     SHARED_STAGED = 1, /* tiles in shared memory, copied through registers */
     SHARED_PADDED = 2, /* padded rows and a copy pattern without bank conflicts */
-    SHARED_ASYNC = 3   /* cp.async: the copies run while the first chunks are used */
+    SHARED_ASYNC = 3,  /* cp.async: the copies run while the first chunks are used */
+    SHARED_ROWS = 4,   /* a block walks a row of tiles, copying the next key tile meanwhile */
+    SHARED_ROWS_INTERLEAVED = 5 /* 4 x 8 warps, copies between the values of k */
 };
 
 /* Floats from one row k of a shared tile to the next. */
@@ -326,8 +328,10 @@ __device__ __forceinline__ void shared_store_float4(float4 *destination, float4 
 
 /* One float4 per run of 4 columns and per row, written when its first
  * column is kept (on a diagonal tile its other columns may be masked ones,
- * which is allowed). A warp writes whole 128-byte lines. */
-template <int row_gap, int col_gap, bool ACCUMULATE = false>
+ * which is allowed). A warp writes whole 128-byte lines, each float4 through
+ * STORE (shared_store_float4 here; the roads not taken stream them). */
+template <int row_gap, int col_gap, bool ACCUMULATE = false,
+          void (*STORE)(float4 *, float4) = shared_store_float4<ACCUMULATE>>
 __device__ __forceinline__ void shared_store_tile(float *scores, const shared_patch &sum, int T,
                                                   int tile_row, int tile_col, int row_a, int col_a,
                                                   float scale)
@@ -346,7 +350,7 @@ __device__ __forceinline__ void shared_store_tile(float *scores, const shared_pa
             const float4 v = make_float4(s[0] * scale, s[1] * scale, s[2] * scale, s[3] * scale);
             float4 *destination =
                 reinterpret_cast<float4 *>(scores + i * T + (size_t)tile_col * SHARED_TILE + col);
-            shared_store_float4<ACCUMULATE>(destination, v);
+            STORE(destination, v);
         }
     }
 }
@@ -553,12 +557,13 @@ __device__ __forceinline__ void shared_store_kept_tile(float *corner, shared_pat
 
 /* Steps 4 and 5: block `blockIdx.x` walks one row of tiles of one head, left
  * to right, up to the diagonal; rows longest first, heads innermost.
- * `interleaved` is step 5. The tiles hold the k_count values of k from
- * inp's first, as in steps 1-3. */
-template <bool interleaved, bool ACCUMULATE>
+ * `step` is SHARED_ROWS or SHARED_ROWS_INTERLEAVED. The tiles hold the
+ * k_count values of k from inp's first, as in steps 1-3. */
+template <int step, bool ACCUMULATE>
 __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp, int B, int T,
                                                  int NH, int HS, int k_count)
 {
+    constexpr bool interleaved = step == SHARED_ROWS_INTERLEAVED;
     constexpr int stride = SHARED_TILE + SHARED_PAD;
     extern __shared__ float4 shared_space[];
     const int tile_floats = k_count * stride;
@@ -600,7 +605,7 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         /* Where tile_col + 1 goes: the buffer of tile_col - 1, which every
          * thread has finished reading once it passes this tile's first barrier. */
         float *next_slot = key_tiles + ((tile_col + 1) % 2) * tile_floats + destination;
-        const bool more = tile_col < tile_row;
+        const bool tile_follows = tile_col < tile_row;
         keys += key_tile_step;
         if (tile_col > 0) {
             copy_async_wait_at_most(0); /* this tile's copies were issued during the last one */
@@ -622,9 +627,9 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
             if (interleaved) {
                 shared_multiply_chunk_copying<stride, 4, 64>(
                     sum, query_k, key_k, row_a, col_a, next_slot + chunk * SHARED_CHUNK * stride,
-                    chunk_keys, row_stride, more);
+                    chunk_keys, row_stride, tile_follows);
             } else {
-                if (more)
+                if (tile_follows)
                     shared_copy_keys<stride>(next_slot + chunk * SHARED_CHUNK * stride, chunk_keys,
                                              row_stride);
                 shared_multiply_chunk<stride, 4, 64>(sum, query_k, key_k, row_a, col_a);
@@ -635,7 +640,7 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
          * before the loop over tiles and holds them: 12 registers more. */
         float *tile_scores = scores;
         asm volatile("" : "+l"(tile_scores));
-        if (interleaved && more)
+        if (interleaved && tile_follows)
             shared_store_kept_tile<4, 64, ACCUMULATE>(
                 tile_scores + ((size_t)tile_row * SHARED_TILE + row_a) * T +
                     tile_col * SHARED_TILE + col_a,
@@ -684,7 +689,7 @@ template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_rows_scores(float *preatt, const float *__restrict__ inp,
                                                 int B, int T, int NH, int HS, int k_count)
 {
-    shared_rows_body<false, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
+    shared_rows_body<SHARED_ROWS, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
 }
 
 template <bool ACCUMULATE>
@@ -692,7 +697,7 @@ __global__ void SHARED_BOUNDS shared_rows_interleaved_scores(float *preatt,
                                                             const float *__restrict__ inp, int B,
                                                             int T, int NH, int HS, int k_count)
 {
-    shared_rows_body<true, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
+    shared_rows_body<SHARED_ROWS_INTERLEAVED, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
 }
 
 // book:hide
@@ -753,15 +758,15 @@ static int shared_k_per_launch(int HS, int tiles, int stride)
                                  gpu_query().shared_per_block_optin);
 }
 
-/* Launches `first` for the first part of k, `more` (ACCUMULATE) for the others. */
+/* Launches `first` for the first part of k, `accumulating` (ACCUMULATE) for the others. */
 static void shared_launch_parts(const triangle_args *args, shared_kernel_function first,
-                                shared_kernel_function more, dim3 grid, int tiles, int stride)
+                                shared_kernel_function accumulating, dim3 grid, int tiles, int stride)
 {
     const triangle_size s = args->size;
     const int held = shared_k_per_launch(s.HS, tiles, stride);
     for (int k = 0; k < s.HS; k += held) {
         const int count = s.HS - k < held ? s.HS - k : held;
-        const shared_kernel_function kernel = k == 0 ? first : more;
+        const shared_kernel_function kernel = k == 0 ? first : accumulating;
         const size_t bytes = (size_t)tiles * count * stride * sizeof(float);
         gpu_allow_shared_memory((const void *)kernel, bytes);
         kernel<<<grid, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp + k, s.B,
@@ -771,18 +776,18 @@ static void shared_launch_parts(const triangle_args *args, shared_kernel_functio
 }
 
 static void shared_launch_whole(const triangle_args *args, shared_kernel_function first,
-                                shared_kernel_function more, int step)
+                                shared_kernel_function accumulating, int step)
 {
     const int tiles = args->size.T / SHARED_TILE;
-    shared_launch_parts(args, first, more, dim3(tiles, tiles, args->size.B * args->size.NH), 2,
+    shared_launch_parts(args, first, accumulating, dim3(tiles, tiles, args->size.B * args->size.NH), 2,
                         shared_row_floats(step));
 }
 
 static void shared_launch_rows(const triangle_args *args, shared_kernel_function first,
-                               shared_kernel_function more)
+                               shared_kernel_function accumulating)
 {
     const triangle_size s = args->size;
-    shared_launch_parts(args, first, more, dim3(s.T / SHARED_TILE * s.B * s.NH), 3,
+    shared_launch_parts(args, first, accumulating, dim3(s.T / SHARED_TILE * s.B * s.NH), 3,
                         SHARED_TILE + SHARED_PAD);
 }
 
