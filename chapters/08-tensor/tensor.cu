@@ -376,16 +376,16 @@ static int tf32_k_per_launch(int HS, int tiles, int pad, size_t limit)
     return split_k_count(HS, TF32_STEP, tile_row_bytes, tile_row_bytes * pad, limit);
 }
 
-/* Launches `first` over the first part of k and `more` (ACCUMULATE) over
- * each other, with `tiles` tiles of rows padded by `pad` in shared memory. */
+/* Launches `first` over the first part of k and `accumulating` (ACCUMULATE)
+ * over each other, with `tiles` tiles of rows padded by `pad` in shared memory. */
 static void tf32_launch_parts(const triangle_args *args, tf32_kernel_function first,
-                              tf32_kernel_function more, dim3 grid, int tiles, int pad)
+                              tf32_kernel_function accumulating, dim3 grid, int tiles, int pad)
 {
     const triangle_size s = args->size;
     const int held = tf32_k_per_launch(s.HS, tiles, pad, gpu_query().shared_per_block_optin);
     for (int k = 0; k < s.HS; k += held) {
         const int count = s.HS - k < held ? s.HS - k : held;
-        const tf32_kernel_function kernel = k == 0 ? first : more;
+        const tf32_kernel_function kernel = k == 0 ? first : accumulating;
         const size_t bytes = (size_t)tiles * TF32_TILE * (count + pad) * sizeof(float);
         gpu_allow_shared_memory((const void *)kernel, bytes);
         kernel<<<grid, TF32_THREADS, bytes, args->stream>>>(args->preatt, args->inp + k, s.B, s.T,
