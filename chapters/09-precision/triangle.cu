@@ -39,19 +39,19 @@ waits; a block barrier per tile says when a buffer is full.
 #include "device/tf32_split.h"  /* split_operand, tf32_pair */
 #include "device/wgmma.h"       /* wgmma_tf32_m64n64k8, wgmma_descriptor, fences */
 
-#define WG_QUERIES 128 /* query rows of a block: two warp groups of 64 */
-#define WG_THREADS 256
-#define WG_BUFFERS 3   /* key tiles in shared memory: multiplied, waiting, being split */
+#define SCORES_QUERIES 128 /* query rows of a block: two warp groups of 64 */
+#define SCORES_THREADS 256
+#define SCORES_BUFFERS 3   /* key tiles in shared memory: multiplied, waiting, being split */
 
 /* The shape of the walk for head size HS: fewer keys a tile for the larger
  * heads, whose split rows take more registers. */
 template <int HS>
-struct wg_shape {
+struct walk_shape {
     static constexpr int KEYS = HS <= 96 ? 64 : 32;  /* keys a tile: wgmma's N */
     static constexpr int SUMS = KEYS / 2;            /* a lane's sums of one set */
     static constexpr int PART = KEYS * HS;           /* floats of one part of a key tile */
     static constexpr int PIECES = KEYS * HS / 4;     /* 16-byte pieces of a tile of keys */
-    static constexpr int LOADS = (PIECES + WG_THREADS - 1) / WG_THREADS; /* a thread's */
+    static constexpr int LOADS = (PIECES + SCORES_THREADS - 1) / SCORES_THREADS; /* a thread's */
 };
 
 /* Where key n, value k of a tile lies in one part: core matrices of 8 keys
@@ -67,18 +67,18 @@ __host__ __device__ __forceinline__ int key_index(int n, int k)
 template <int HS>
 __device__ __forceinline__ bool key_piece(int r, int &n, int &c)
 {
-    const int piece = threadIdx.x + WG_THREADS * r, per_key = HS / 4;
+    const int piece = threadIdx.x + SCORES_THREADS * r, per_key = HS / 4;
     n = piece / (8 * per_key) * 8 + piece % 8;
     c = piece / 8 % per_key;
-    return piece < wg_shape<HS>::PIECES;
+    return piece < walk_shape<HS>::PIECES;
 }
 
 template <int HS>
-__device__ __forceinline__ void load_keys(float4 (&raw)[wg_shape<HS>::LOADS], const float *keys,
+__device__ __forceinline__ void load_keys(float4 (&raw)[walk_shape<HS>::LOADS], const float *keys,
                                           size_t row_stride)
 {
 #pragma unroll
-    for (int r = 0; r < wg_shape<HS>::LOADS; r++) {
+    for (int r = 0; r < walk_shape<HS>::LOADS; r++) {
         int n, c;
         if (key_piece<HS>(r, n, c))
             raw[r] = __ldg(reinterpret_cast<const float4 *>(keys + n * row_stride + 4 * c));
@@ -87,10 +87,11 @@ __device__ __forceinline__ void load_keys(float4 (&raw)[wg_shape<HS>::LOADS], co
 
 /* The loaded keys, split, into a buffer: its big part, then its small part. */
 template <int HS>
-__device__ __forceinline__ void store_keys(const float4 (&raw)[wg_shape<HS>::LOADS], float *buffer)
+__device__ __forceinline__ void store_keys(const float4 (&raw)[walk_shape<HS>::LOADS],
+                                           float *buffer)
 {
 #pragma unroll
-    for (int r = 0; r < wg_shape<HS>::LOADS; r++) {
+    for (int r = 0; r < walk_shape<HS>::LOADS; r++) {
         int n, c;
         if (!key_piece<HS>(r, n, c))
             continue;
@@ -98,7 +99,7 @@ __device__ __forceinline__ void store_keys(const float4 (&raw)[wg_shape<HS>::LOA
                         z = split_operand<false>(raw[r].z), w = split_operand<false>(raw[r].w);
         float *at = buffer + key_index<HS>(n, 4 * c);
         *reinterpret_cast<uint4 *>(at) = make_uint4(x.big, y.big, z.big, w.big);
-        *reinterpret_cast<uint4 *>(at + wg_shape<HS>::PART) =
+        *reinterpret_cast<uint4 *>(at + walk_shape<HS>::PART) =
             make_uint4(x.small, y.small, z.small, w.small);
     }
 }
@@ -133,17 +134,17 @@ named at compile time.
 template <int HS>
 __device__ __forceinline__ float *key_buffer(float *buffers, int c)
 {
-    return buffers + c % WG_BUFFERS * 2 * wg_shape<HS>::PART;
+    return buffers + c % SCORES_BUFFERS * 2 * walk_shape<HS>::PART;
 }
 
 /* Tile c + 1's keys (already loaded) split into their buffer, tile c + 2's
  * loaded, and a block barrier: every buffer written before it is full. */
 template <int HS>
 __device__ __forceinline__ void prepare_keys(int c, int tiles, float *buffers,
-                                             float4 (&raw)[wg_shape<HS>::LOADS],
+                                             float4 (&raw)[walk_shape<HS>::LOADS],
                                              const float *keys, size_t row_stride)
 {
-    constexpr int KEYS = wg_shape<HS>::KEYS;
+    constexpr int KEYS = walk_shape<HS>::KEYS;
     store_keys<HS>(raw, key_buffer<HS>(buffers, c + 1));
     fence_shared_for_wgmma();
     if (c + 2 < tiles)
@@ -153,12 +154,12 @@ __device__ __forceinline__ void prepare_keys(int c, int tiles, float *buffers,
 
 /* Starts the warp group's three products of a whole tile (HS / 8 steps). */
 template <int HS>
-__device__ __forceinline__ void start_products(float (&sum)[wg_shape<HS>::SUMS],
+__device__ __forceinline__ void start_products(float (&sum)[walk_shape<HS>::SUMS],
                                                const float *buffer,
                                                const uint32_t (&big)[HS / 8][4],
                                                const uint32_t (&small)[HS / 8][4])
 {
-    const float *big_keys = buffer, *small_keys = buffer + wg_shape<HS>::PART;
+    const float *big_keys = buffer, *small_keys = buffer + walk_shape<HS>::PART;
     wgmma_hold(sum);
     wgmma_fence();
 #pragma unroll
@@ -172,10 +173,10 @@ __device__ __forceinline__ void start_products(float (&sum)[wg_shape<HS>::SUMS],
 
 /* Tile c's scores on or below the diagonal, from a finished set of sums. */
 template <int HS>
-__device__ __forceinline__ void store_scores(float (&sum)[wg_shape<HS>::SUMS], int c,
+__device__ __forceinline__ void store_scores(float (&sum)[walk_shape<HS>::SUMS], int c,
                                              float *scores, int T, int first_query, float scale)
 {
-    constexpr int KEYS = wg_shape<HS>::KEYS;
+    constexpr int KEYS = walk_shape<HS>::KEYS;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     wgmma_hold(sum);
 #pragma unroll
@@ -193,22 +194,22 @@ __device__ __forceinline__ void store_scores(float (&sum)[wg_shape<HS>::SUMS], i
 }
 
 template <int HS>
-__global__ void __launch_bounds__(WG_THREADS, 1)
+__global__ void __launch_bounds__(SCORES_THREADS, 1)
     tf32x3_wgmma_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH)
 {
-    constexpr int KEYS = wg_shape<HS>::KEYS, SUMS = wg_shape<HS>::SUMS;
+    constexpr int KEYS = walk_shape<HS>::KEYS, SUMS = walk_shape<HS>::SUMS;
     extern __shared__ float4 tf32x3_wgmma_space[];
     float *buffers = reinterpret_cast<float *>(tf32x3_wgmma_space);
     /* the longest rows first, so that the short ones fill the last wave */
-    const int heads = B * NH, rows = T / WG_QUERIES;
+    const int heads = B * NH, rows = T / SCORES_QUERIES;
     const int head = (int)(blockIdx.x % heads), tile_row = rows - 1 - (int)(blockIdx.x / heads);
-    const int b = head / NH, h = head % NH, C = NH * HS, first = tile_row * WG_QUERIES;
+    const int b = head / NH, h = head % NH, C = NH * HS, first = tile_row * SCORES_QUERIES;
     const size_t row_stride = 3 * (size_t)C;
     const float *sequence = inp + (size_t)b * T * row_stride + h * HS, *keys = sequence + C;
-    const int tiles = (first + WG_QUERIES) / KEYS;
+    const int tiles = (first + SCORES_QUERIES) / KEYS;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 
-    float4 raw[wg_shape<HS>::LOADS];
+    float4 raw[walk_shape<HS>::LOADS];
     load_keys<HS>(raw, keys, row_stride); /* in flight while the queries are split */
     uint32_t big[HS / 8][4], small[HS / 8][4];
     const float *q0 = sequence + (size_t)(first + warp * 16 + g) * row_stride;
@@ -297,11 +298,11 @@ template <int HS>
 static void tf32x3_wgmma_launch_hs(const triangle_args *args)
 {
     const triangle_size s = args->size;
-    const size_t bytes = WG_BUFFERS * 2 * (size_t)wg_shape<HS>::PART * sizeof(float);
+    const size_t bytes = SCORES_BUFFERS * 2 * (size_t)walk_shape<HS>::PART * sizeof(float);
     gpu_allow_shared_memory((const void *)tf32x3_wgmma_scores<HS>, bytes);
-    const unsigned blocks = (unsigned)((long)s.B * s.NH * (s.T / WG_QUERIES));
-    tf32x3_wgmma_scores<HS><<<blocks, WG_THREADS, bytes, args->stream>>>(args->preatt, args->inp,
-                                                                         s.B, s.T, s.NH);
+    const unsigned blocks = (unsigned)((long)s.B * s.NH * (s.T / SCORES_QUERIES));
+    tf32x3_wgmma_scores<HS><<<blocks, SCORES_THREADS, bytes, args->stream>>>(
+        args->preatt, args->inp, s.B, s.T, s.NH);
     LAUNCH_CHECK();
 }
 
@@ -338,8 +339,9 @@ static void tf32x3_wgmma_launch(const triangle_args *args)
 
 static int tf32x3_wgmma_refuses(triangle_size size, char *why, size_t capacity)
 {
-    if (size.T % WG_QUERIES != 0) {
-        snprintf(why, capacity, "T must be a multiple of %d (a block's query rows)", WG_QUERIES);
+    if (size.T % SCORES_QUERIES != 0) {
+        snprintf(why, capacity, "T must be a multiple of %d (a block's query rows)",
+                 SCORES_QUERIES);
         return 1;
     }
     if (size.HS % 8 != 0 || size.HS > 128) {
@@ -349,8 +351,8 @@ static int tf32x3_wgmma_refuses(triangle_size size, char *why, size_t capacity)
                  size.HS);
         return 1;
     }
-    if ((long)size.B * size.NH * (size.T / WG_QUERIES) > INT_MAX) {
-        snprintf(why, capacity, "B*NH*T/%d must be at most %d (one block each)", WG_QUERIES,
+    if ((long)size.B * size.NH * (size.T / SCORES_QUERIES) > INT_MAX) {
+        snprintf(why, capacity, "B*NH*T/%d must be at most %d (one block each)", SCORES_QUERIES,
                  INT_MAX);
         return 1;
     }
