@@ -137,6 +137,7 @@ looser tolerance of 2e-3 on the relative error of the output.
 #include "../07-tiled/layer.cuh" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
 #include "device/tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
 #include "device/tf32_split.h"      /* split_operand, mma_tf32x3 */
+#include "projections.h"            /* tf32x3_gemm and its scratch and fit */
 // book:show
 
 /* How the attention hands its operands to the tensor cores. */
@@ -708,12 +709,6 @@ of features of $O$, $3d / 8$ products.
 */
 
 // book:hide
-/* The projections in 3xTF32 (a tiled_gemm_fn): chapters/09-precision/projections.cu. */
-void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
-                 const float *w, int ldw, int out, int in, long rows);
-size_t tf32x3_scratch_floats(msa_size z); /* the layer's, and the split weights' */
-int tf32x3_layer_unfit(msa_size z, const gpu_info *gpu, char *why, size_t capacity);
-
 static void tiled_launch_tf32x3(const msa_args *args)
 {
     tiled_layer(args, true, tf32x3_gemm, launch_tf32_for<TF32_SPLIT3>);

@@ -96,6 +96,7 @@ as one piece.
 #include "device/tf32_split.h"      /* split_operand */
 #include "device/wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
 #include "mma_gemm.cuh"      /* tf32x3_mma_gemm: the same GEMM on mma.sync, before Hopper */
+#include "projections.h"     /* what this file gives layer.cu */
 // book:show
 
 #define GEMM_ROWS 128                  /* rows of Y per block: two warp groups of 64 */
