@@ -326,8 +326,10 @@ __device__ __forceinline__ void shared_store_float4(float4 *destination, float4 
 
 /* One float4 per run of 4 columns and per row, written when its first
  * column is kept (on a diagonal tile its other columns may be masked ones,
- * which is allowed). A warp writes whole 128-byte lines. */
-template <int row_gap, int col_gap, bool ACCUMULATE = false>
+ * which is allowed). A warp writes whole 128-byte lines, each float4 through
+ * STORE (shared_store_float4 here; the roads not taken stream them). */
+template <int row_gap, int col_gap, bool ACCUMULATE = false,
+          void (*STORE)(float4 *, float4) = shared_store_float4<ACCUMULATE>>
 __device__ __forceinline__ void shared_store_tile(float *scores, const shared_patch &sum, int T,
                                                   int tile_row, int tile_col, int row_a, int col_a,
                                                   float scale)
@@ -346,7 +348,7 @@ __device__ __forceinline__ void shared_store_tile(float *scores, const shared_pa
             const float4 v = make_float4(s[0] * scale, s[1] * scale, s[2] * scale, s[3] * scale);
             float4 *destination =
                 reinterpret_cast<float4 *>(scores + i * T + (size_t)tile_col * SHARED_TILE + col);
-            shared_store_float4<ACCUMULATE>(destination, v);
+            STORE(destination, v);
         }
     }
 }
@@ -759,15 +761,15 @@ static int shared_k_per_launch(int HS, int tiles, int stride)
                                  gpu_query().shared_per_block_optin);
 }
 
-/* Launches `first` for the first part of k, `more` (ACCUMULATE) for the others. */
+/* Launches `first` for the first part of k, `accumulating` (ACCUMULATE) for the others. */
 static void shared_launch_parts(const triangle_args *args, shared_kernel_function first,
-                                shared_kernel_function more, dim3 grid, int tiles, int stride)
+                                shared_kernel_function accumulating, dim3 grid, int tiles, int stride)
 {
     const triangle_size s = args->size;
     const int held = shared_k_per_launch(s.HS, tiles, stride);
     for (int k = 0; k < s.HS; k += held) {
         const int count = s.HS - k < held ? s.HS - k : held;
-        const shared_kernel_function kernel = k == 0 ? first : more;
+        const shared_kernel_function kernel = k == 0 ? first : accumulating;
         const size_t bytes = (size_t)tiles * count * stride * sizeof(float);
         gpu_allow_shared_memory((const void *)kernel, bytes);
         kernel<<<grid, SHARED_THREADS, bytes, args->stream>>>(args->preatt, args->inp + k, s.B,
@@ -777,18 +779,18 @@ static void shared_launch_parts(const triangle_args *args, shared_kernel_functio
 }
 
 static void shared_launch_whole(const triangle_args *args, shared_kernel_function first,
-                                shared_kernel_function more, int step)
+                                shared_kernel_function accumulating, int step)
 {
     const int tiles = args->size.T / SHARED_TILE;
-    shared_launch_parts(args, first, more, dim3(tiles, tiles, args->size.B * args->size.NH), 2,
+    shared_launch_parts(args, first, accumulating, dim3(tiles, tiles, args->size.B * args->size.NH), 2,
                         shared_row_floats(step));
 }
 
 static void shared_launch_rows(const triangle_args *args, shared_kernel_function first,
-                               shared_kernel_function more)
+                               shared_kernel_function accumulating)
 {
     const triangle_size s = args->size;
-    shared_launch_parts(args, first, more, dim3(s.T / SHARED_TILE * s.B * s.NH), 3,
+    shared_launch_parts(args, first, accumulating, dim3(s.T / SHARED_TILE * s.B * s.NH), 3,
                         SHARED_TILE + SHARED_PAD);
 }
 

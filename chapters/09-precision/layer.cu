@@ -137,6 +137,7 @@ looser tolerance of 2e-3 on the relative error of the output.
 #include "../07-tiled/layer.cuh" /* tiled_layer; via msa_tiles.h, tiled_params and tiled_stages */
 #include "device/tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
 #include "device/tf32_split.h"      /* split_operand, mma_tf32x3 */
+#include "projections.h"            /* tf32x3_gemm and its scratch and fit */
 // book:show
 
 /* How the attention hands its operands to the tensor cores. */
@@ -253,7 +254,8 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
                                           const float *values, const float *bias, bool all_kept)
 {
     typedef tf32_shape<HD> L;
-    constexpr int GROUPS = 4, KS = L::KEY_STRIDE, VS = L::VALUE_STRIDE, P = L::PANEL;
+    constexpr int GROUPS = 4, P = L::PANEL;
+    constexpr int KEY_STRIDE = L::KEY_STRIDE, VALUE_STRIDE = L::VALUE_STRIDE;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 
     /* Lane (g, t) takes key row g of each group: its d / 4 features
@@ -261,7 +263,7 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
     float key[GROUPS][HD / 4];
 #pragma unroll
     for (int kg = 0; kg < GROUPS; kg++)
-        load_panels<HD / 4, P / 4, P>(key[kg], keys + (8 * kg + g) * KS + t * (P / 4));
+        load_panels<HD / 4, P / 4, P>(key[kg], keys + (8 * kg + g) * KEY_STRIDE + t * (P / 4));
 
     /* The scores start from -m (the first product reads it; no copies), so
      * that 2^s is the weight. Features outer, key groups inner: 4 x TILES
@@ -394,8 +396,8 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
                 a[mt][2] = tf32_operand<ROUND>(w[mt][kg][1]); /* row g,     key 2t + 1 */
                 a[mt][3] = tf32_operand<ROUND>(w[mt][kg][3]); /* row g + 8, key 2t + 1 */
             }
-            const float *v0 = values + (8 * kg + weight_key(t, 0)) * VS + g; /* k = t */
-            const float *v1 = values + (8 * kg + weight_key(t, 1)) * VS + g; /* k = t + 4 */
+            const float *v0 = values + (8 * kg + weight_key(t, 0)) * VALUE_STRIDE + g; /* k = t */
+            const float *v1 = values + (8 * kg + weight_key(t, 1)) * VALUE_STRIDE + g; /* k = t+4 */
 #pragma unroll
             for (int dn = 0; dn < HD / 8; dn++) {
                 const uint32_t b0 = __float_as_uint(v0[8 * dn]), b1 = __float_as_uint(v1[8 * dn]);
@@ -438,7 +440,7 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
 {
     typedef tf32_shape<HD> L;
     constexpr int KEYS = TILED_STAGE_KEYS, TILES = L::TILES;
-    constexpr int KS = L::KEY_STRIDE, VS = L::VALUE_STRIDE;
+    constexpr int KEY_STRIDE = L::KEY_STRIDE, VALUE_STRIDE = L::VALUE_STRIDE;
     extern __shared__ float4 tiled_shared_tf32[];
     const typename L::Stages ring(reinterpret_cast<float *>(tiled_shared_tf32));
 
@@ -488,7 +490,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
     for (int stage = 0; stage < stages; stage++) {
         copy_async_wait<0>();
         if (MODE == TF32_ROUNDED)
-            round_stage_to_tf32<HD, KS, VS>(ring.keys_of(stage), ring.values_of(stage));
+            round_stage_to_tf32<HD, KEY_STRIDE, VALUE_STRIDE>(ring.keys_of(stage),
+                                                              ring.values_of(stage));
         __syncthreads();
         ring.fetch_next(p, c, stage, stages);
 
@@ -501,8 +504,8 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
             const unsigned kept = __ballot_sync(0xffffffffu, stage_bias[j + lane] == 0.0f);
             if (kept == 0)
                 continue;
-            tf32_step<HD, TILES, true, MODE>(qa, o, m, l, first, stage_keys + j * KS,
-                                                stage_values + j * VS, stage_bias + j,
+            tf32_step<HD, TILES, true, MODE>(qa, o, m, l, first, stage_keys + j * KEY_STRIDE,
+                                                stage_values + j * VALUE_STRIDE, stage_bias + j,
                                                 kept == 0xffffffffu);
         }
     }
@@ -634,7 +637,7 @@ template <int HD, int TILES>
 __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
                                               const float (&w)[TILES][4][4], const float *values)
 {
-    constexpr int VS = tf32_shape<HD>::VALUE_STRIDE;
+    constexpr int VALUE_STRIDE = tf32_shape<HD>::VALUE_STRIDE;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int column_of[4] = {0, 2, 1, 3}; /* A's element e is the weight w[e] of C's pattern */
     float sum[TILES][HD / 8][4] = {};
@@ -649,8 +652,8 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
                 big[mt][e] = a.big;
                 small[mt][e] = a.small;
             }
-        const float *v0 = values + (8 * kg + weight_key(t, 0)) * VS + g; /* k = t */
-        const float *v1 = values + (8 * kg + weight_key(t, 1)) * VS + g; /* k = t + 4 */
+        const float *v0 = values + (8 * kg + weight_key(t, 0)) * VALUE_STRIDE + g; /* k = t */
+        const float *v1 = values + (8 * kg + weight_key(t, 1)) * VALUE_STRIDE + g; /* k = t + 4 */
 #pragma unroll
         for (int dn = 0; dn < HD / 8; dn++) {
             const tf32_pair b0 = split_operand<false>(v0[8 * dn]);
@@ -706,12 +709,6 @@ of features of $O$, $3d / 8$ products.
 */
 
 // book:hide
-/* The projections in 3xTF32 (a tiled_gemm_fn): chapters/09-precision/projections.cu. */
-void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
-                 const float *w, int ldw, int out, int in, long rows);
-size_t tf32x3_scratch_floats(msa_size z); /* the layer's, and the split weights' */
-int tf32x3_layer_unfit(msa_size z, const gpu_info *gpu, char *why, size_t capacity);
-
 static void tiled_launch_tf32x3(const msa_args *args)
 {
     tiled_layer(args, true, tf32x3_gemm, launch_tf32_for<TF32_SPLIT3>);

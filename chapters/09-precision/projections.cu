@@ -33,7 +33,7 @@ and along the rows. The split cannot happen on the way any more: the
 tensor cores read $B$ as it is. So the weights are split before the GEMM,
 once per call, by a small kernel that writes $W_{\text{big}}$ and
 $W_{\text{small}}$ in exactly the order a stage of the GEMM holds them
-(`x3_weight_index`): a block's copies of a stage of $W$ are then one
+(`gemm_weight_index`): a block's copies of a stage of $W$ are then one
 contiguous run of 32 KB. $A$, the activations, is split as before, in the
 registers, after its fragments are loaded from the stage.
 
@@ -96,77 +96,80 @@ as one piece.
 #include "device/tf32_split.h"      /* split_operand */
 #include "device/wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
 #include "mma_gemm.cuh"      /* tf32x3_mma_gemm: the same GEMM on mma.sync, before Hopper */
+#include "projections.h"     /* what this file gives layer.cu */
 // book:show
 
-#define X3_ROWS 128               /* rows of Y per block: two warp groups of 64 */
-#define X3_COLS 128               /* columns of Y per block: one wgmma's n */
-#define X3_DEPTH TENSOR_MAP_BOX_COLS /* values of k per stage: 32, one box of X wide */
-#define X3_STAGES 4               /* buffers in the ring */
-#define X3_THREADS 256            /* two warp groups */
-#define X3_A_FLOATS (X3_ROWS * X3_DEPTH) /* a box of X, swizzled */
-#define X3_B_FLOATS (X3_COLS * X3_DEPTH) /* one part of W's stage: big, or small */
-#define X3_STAGE_FLOATS (X3_A_FLOATS + 2 * X3_B_FLOATS) /* 48 KB */
+#define GEMM_ROWS 128                  /* rows of Y per block: two warp groups of 64 */
+#define GEMM_COLS 128                  /* columns of Y per block: one wgmma's n */
+#define GEMM_DEPTH TENSOR_MAP_BOX_COLS /* values of k per stage: 32, one box of X wide */
+#define GEMM_STAGES 4                  /* buffers in the ring */
+#define GEMM_THREADS 256               /* two warp groups */
+#define GEMM_A_FLOATS (GEMM_ROWS * GEMM_DEPTH) /* a box of X, swizzled */
+#define GEMM_B_FLOATS (GEMM_COLS * GEMM_DEPTH) /* one part of W's stage: big, or small */
+#define GEMM_STAGE_FLOATS (GEMM_A_FLOATS + 2 * GEMM_B_FLOATS) /* 48 KB */
 
 /* Where part `part` (0 big, 1 small) of W's element (col, k) lives in the
- * split weights: tile of X3_COLS columns after tile, stage after stage, big
+ * split weights: tile of GEMM_COLS columns after tile, stage after stage, big
  * part then small, each stage as a stage of the GEMM holds it, in core
  * matrices of 8 columns by 4 values of k (32 floats, 128 bytes): the 8 core
  * matrices along a stage's k side by side, then the next 8 columns. For
  * the host too. */
-static __host__ __device__ __forceinline__ size_t x3_weight_index(int col, int k, int part,
-                                                                  int stages)
+static __host__ __device__ __forceinline__ size_t gemm_weight_index(int col, int k, int part,
+                                                                    int stages)
 {
-    const int tile = col / X3_COLS, n = col % X3_COLS, stage = k / X3_DEPTH, kk = k % X3_DEPTH;
-    const size_t first = (((size_t)tile * stages + stage) * 2 + part) * X3_B_FLOATS;
-    return first + (size_t)(n / 8) * (8 * X3_DEPTH) + (kk / 4) * 32 + (n % 8) * 4 + kk % 4;
+    const int tile = col / GEMM_COLS, n = col % GEMM_COLS;
+    const int stage = k / GEMM_DEPTH, kk = k % GEMM_DEPTH;
+    const size_t first = (((size_t)tile * stages + stage) * 2 + part) * GEMM_B_FLOATS;
+    return first + (size_t)(n / 8) * (8 * GEMM_DEPTH) + (kk / 4) * 32 + (n % 8) * 4 + kk % 4;
 }
 
 /* The descriptor of step `step` (8 values of k) of one part of a stage of W:
- * along k the next core matrix is 128 bytes on, along n 8 * X3_DEPTH floats. */
-__device__ __forceinline__ uint64_t x3_descriptor(const float *part, int step)
+ * along k the next core matrix is 128 bytes on, along n 8 * GEMM_DEPTH floats. */
+__device__ __forceinline__ uint64_t gemm_descriptor(const float *part, int step)
 {
-    return wgmma_descriptor(part + step * 2 * 32, 128, 8 * X3_DEPTH * (int)sizeof(float));
+    return wgmma_descriptor(part + step * 2 * 32, 128, 8 * GEMM_DEPTH * (int)sizeof(float));
 }
 
 /* One thread per element of the split weights: W's values, zero past its
  * `out` columns and `in` values of k, split in two. */
-__global__ void x3_split_weights(float *split, const float *__restrict__ w, int ldw, int out,
-                                 int in, int stages, long count)
+__global__ void gemm_split_weights(float *split, const float *__restrict__ w, int ldw, int out,
+                                   int in, int stages, long count)
 {
     const long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
     if (i >= count)
         return;
-    const int depth = stages * X3_DEPTH, col = (int)(i / depth), k = (int)(i % depth);
+    const int depth = stages * GEMM_DEPTH, col = (int)(i / depth), k = (int)(i % depth);
     const float value = col < out && k < in ? w[(size_t)col * ldw + k] : 0.0f;
     const tf32_pair pair = split_operand<false>(value);
-    split[x3_weight_index(col, k, 0, stages)] = __uint_as_float(pair.big);
-    split[x3_weight_index(col, k, 1, stages)] = __uint_as_float(pair.small);
+    split[gemm_weight_index(col, k, 0, stages)] = __uint_as_float(pair.big);
+    split[gemm_weight_index(col, k, 1, stages)] = __uint_as_float(pair.small);
 }
 
 /* The ring's barriers: full[b] completes when stage s's copies into buffer
- * b = s % X3_STAGES have landed, empty[b] when the 8 multiplying warps are
+ * b = s % GEMM_STAGES have landed, empty[b] when the 8 multiplying warps are
  * done with it. */
-struct x3_ring_barriers {
-    uint64_t full[X3_STAGES], empty[X3_STAGES];
+struct gemm_ring_barriers {
+    uint64_t full[GEMM_STAGES], empty[GEMM_STAGES];
 };
 
-#define X3_AHEAD 2 /* stages copied ahead of the one multiplied */
+#define GEMM_AHEAD 2 /* stages copied ahead of the one multiplied */
 
 /* By the copying thread: as soon as its buffer is free, stage s's copies,
  * the block's box of X (rows past the last and values of k past `in` land
  * as zeros) and both parts of W's stage, as they lie. */
-__device__ __forceinline__ void x3_copy_stage(int s, float *ring, x3_ring_barriers &ring_barrier,
-                                              const CUtensorMap *x_map, const float *w_tile,
-                                              int first_row)
+__device__ __forceinline__ void gemm_copy_stage(int s, float *ring,
+                                                gemm_ring_barriers &ring_barrier,
+                                                const CUtensorMap *x_map, const float *w_tile,
+                                                int first_row)
 {
-    const int b = s % X3_STAGES;
-    if (s >= X3_STAGES) /* the buffer's last stage, s - X3_STAGES, is done with */
-        mbarrier_wait(&ring_barrier.empty[b], (s / X3_STAGES - 1) % 2);
-    float *stage = ring + b * X3_STAGE_FLOATS;
-    mbarrier_expect_bytes(&ring_barrier.full[b], X3_STAGE_FLOATS * sizeof(float));
-    tensor_copy_box(stage, x_map, first_row, s * X3_DEPTH, &ring_barrier.full[b]);
-    bulk_copy(stage + X3_A_FLOATS, w_tile + (size_t)s * 2 * X3_B_FLOATS,
-              2 * X3_B_FLOATS * sizeof(float), &ring_barrier.full[b]);
+    const int b = s % GEMM_STAGES;
+    if (s >= GEMM_STAGES) /* the buffer's last stage, s - GEMM_STAGES, is done with */
+        mbarrier_wait(&ring_barrier.empty[b], (s / GEMM_STAGES - 1) % 2);
+    float *stage = ring + b * GEMM_STAGE_FLOATS;
+    mbarrier_expect_bytes(&ring_barrier.full[b], GEMM_STAGE_FLOATS * sizeof(float));
+    tensor_copy_box(stage, x_map, first_row, s * GEMM_DEPTH, &ring_barrier.full[b]);
+    bulk_copy(stage + GEMM_A_FLOATS, w_tile + (size_t)s * 2 * GEMM_B_FLOATS,
+              2 * GEMM_B_FLOATS * sizeof(float), &ring_barrier.full[b]);
 }
 
 /* sum = the stage's X rows times its W columns over STEPS steps of 8 values
@@ -174,11 +177,11 @@ __device__ __forceinline__ void x3_copy_stage(int s, float *ring, x3_ring_barrie
  * step, and the wait for them. STEPS is a template argument so that no
  * branch sits between the wgmmas (the compiler would fence each of them). */
 template <int STEPS>
-__device__ __forceinline__ void x3_multiply(float (&sum)[64], const float *stage)
+__device__ __forceinline__ void gemm_multiply(float (&sum)[64], const float *stage)
 {
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int row = threadIdx.x / 32 * 16 + g; /* warp w of the block: rows 16w to 16w + 15 */
-    const float *w_big = stage + X3_A_FLOATS, *w_small = w_big + X3_B_FLOATS;
+    const float *w_big = stage + GEMM_A_FLOATS, *w_small = w_big + GEMM_B_FLOATS;
     uint32_t big[STEPS][4], small[STEPS][4];
 #pragma unroll
     for (int j = 0; j < STEPS; j++) {
@@ -198,9 +201,9 @@ __device__ __forceinline__ void x3_multiply(float (&sum)[64], const float *stage
     wgmma_fence();
 #pragma unroll
     for (int j = 0; j < STEPS; j++) {
-        wgmma_tf32_m64n128k8(sum, small[j], x3_descriptor(w_big, j), j > 0); /* j = 0: afresh */
-        wgmma_tf32_m64n128k8(sum, big[j], x3_descriptor(w_small, j), true);
-        wgmma_tf32_m64n128k8(sum, big[j], x3_descriptor(w_big, j), true);
+        wgmma_tf32_m64n128k8(sum, small[j], gemm_descriptor(w_big, j), j > 0); /* j = 0: afresh */
+        wgmma_tf32_m64n128k8(sum, big[j], gemm_descriptor(w_small, j), true);
+        wgmma_tf32_m64n128k8(sum, big[j], gemm_descriptor(w_big, j), true);
     }
     wgmma_commit();
     wgmma_wait<0>();
@@ -217,41 +220,42 @@ Twelve products per chain cost 64 more registers and one addition per
 output and stage.
 */
 
-__global__ void __launch_bounds__(X3_THREADS, 1)
+__global__ void __launch_bounds__(GEMM_THREADS, 1)
     tf32x3_gemm_kernel(float *y, int ldy, const __grid_constant__ CUtensorMap x_map,
                        const float *__restrict__ w_split, int out, int in, long rows)
 {
-    extern __shared__ float4 x3_space[];
+    extern __shared__ float4 gemm_space[];
     /* the swizzled boxes want 1024-byte alignment (the launch adds room) */
-    float *ring = reinterpret_cast<float *>(((uintptr_t)x3_space + 1023) & ~(uintptr_t)1023);
-    __shared__ x3_ring_barriers ring_barrier;
-    const int col_tiles = (out + X3_COLS - 1) / X3_COLS; /* neighbouring blocks share rows of X */
-    const long first_row = (long)(blockIdx.x / col_tiles) * X3_ROWS;
+    float *ring = reinterpret_cast<float *>(((uintptr_t)gemm_space + 1023) & ~(uintptr_t)1023);
+    __shared__ gemm_ring_barriers ring_barrier;
+    /* neighbouring blocks share rows of X */
+    const int col_tiles = (out + GEMM_COLS - 1) / GEMM_COLS;
+    const long first_row = (long)(blockIdx.x / col_tiles) * GEMM_ROWS;
     const int col_tile = (int)(blockIdx.x % col_tiles);
-    const int stages = (in + X3_DEPTH - 1) / X3_DEPTH;
-    const float *w_tile = w_split + (size_t)col_tile * stages * 2 * X3_B_FLOATS;
+    const int stages = (in + GEMM_DEPTH - 1) / GEMM_DEPTH;
+    const float *w_tile = w_split + (size_t)col_tile * stages * 2 * GEMM_B_FLOATS;
     if (threadIdx.x == 0)
-        for (int b = 0; b < X3_STAGES; b++) {
+        for (int b = 0; b < GEMM_STAGES; b++) {
             mbarrier_init(&ring_barrier.full[b], 1); /* the copying thread's expect_bytes */
-            mbarrier_init(&ring_barrier.empty[b], X3_THREADS / 32); /* each warp's */
+            mbarrier_init(&ring_barrier.empty[b], GEMM_THREADS / 32); /* each warp's */
         }
     __syncthreads();
     const bool copies = threadIdx.x == 0;
-    for (int s = 0; copies && s < X3_AHEAD && s < stages; s++)
-        x3_copy_stage(s, ring, ring_barrier, &x_map, w_tile, (int)first_row);
+    for (int s = 0; copies && s < GEMM_AHEAD && s < stages; s++)
+        gemm_copy_stage(s, ring, ring_barrier, &x_map, w_tile, (int)first_row);
 
     float total[64] = {}, sum[64] = {};
     for (int s = 0; s < stages; s++) {
-        const int b = s % X3_STAGES;
-        if (copies && s + X3_AHEAD < stages)
-            x3_copy_stage(s + X3_AHEAD, ring, ring_barrier, &x_map, w_tile, (int)first_row);
-        mbarrier_wait(&ring_barrier.full[b], s / X3_STAGES % 2); /* stage s has landed */
-        const float *stage = ring + b * X3_STAGE_FLOATS;
-        switch (min(X3_DEPTH, in - s * X3_DEPTH) / 8) { /* only the last stage may be short */
-        case 4: x3_multiply<4>(sum, stage); break;
-        case 3: x3_multiply<3>(sum, stage); break;
-        case 2: x3_multiply<2>(sum, stage); break;
-        default: x3_multiply<1>(sum, stage); break;
+        const int b = s % GEMM_STAGES;
+        if (copies && s + GEMM_AHEAD < stages)
+            gemm_copy_stage(s + GEMM_AHEAD, ring, ring_barrier, &x_map, w_tile, (int)first_row);
+        mbarrier_wait(&ring_barrier.full[b], s / GEMM_STAGES % 2); /* stage s has landed */
+        const float *stage = ring + b * GEMM_STAGE_FLOATS;
+        switch (min(GEMM_DEPTH, in - s * GEMM_DEPTH) / 8) { /* only the last stage may be short */
+        case 4: gemm_multiply<4>(sum, stage); break;
+        case 3: gemm_multiply<3>(sum, stage); break;
+        case 2: gemm_multiply<2>(sum, stage); break;
+        default: gemm_multiply<1>(sum, stage); break;
         }
         __syncwarp();
         if (threadIdx.x % 32 == 0) /* this warp's products of stage s are done */
@@ -270,7 +274,7 @@ __global__ void __launch_bounds__(X3_THREADS, 1)
             continue;
 #pragma unroll
         for (int j = 0; j < 16; j++) {
-            const int col = col_tile * X3_COLS + 8 * j + 2 * t;
+            const int col = col_tile * GEMM_COLS + 8 * j + 2 * t;
             if (col < out) /* out is a multiple of 8: col + 1 is inside too */
                 *reinterpret_cast<float2 *>(y + row * ldy + col) =
                     make_float2(total[4 * j + 2 * half], total[4 * j + 2 * half + 1]);
@@ -280,10 +284,10 @@ __global__ void __launch_bounds__(X3_THREADS, 1)
 
 // book:hide
 /* The split weights' floats for `out` columns and `in` values of k. */
-static size_t x3_split_floats(int out, int in)
+static size_t gemm_split_floats(int out, int in)
 {
-    const size_t cols = (size_t)(out + X3_COLS - 1) / X3_COLS * X3_COLS;
-    const size_t depth = (size_t)(in + X3_DEPTH - 1) / X3_DEPTH * X3_DEPTH;
+    const size_t cols = (size_t)(out + GEMM_COLS - 1) / GEMM_COLS * GEMM_COLS;
+    const size_t depth = (size_t)(in + GEMM_DEPTH - 1) / GEMM_DEPTH * GEMM_DEPTH;
     return 2 * cols * depth;
 }
 
@@ -291,8 +295,8 @@ static size_t x3_split_floats(int out, int in)
  * stacked projections (4D x D) or the output's (D x (D + TILED_EXTRA)). */
 size_t tf32x3_scratch_floats(msa_size z)
 { /* (the mma.sync GEMM needs none of its own) */
-    const size_t stack = x3_split_floats(4 * z.D, z.D);
-    const size_t output = x3_split_floats(z.D, z.D + TILED_EXTRA);
+    const size_t stack = gemm_split_floats(4 * z.D, z.D);
+    const size_t output = gemm_split_floats(z.D, z.D + TILED_EXTRA);
     return tiled_scratch_floats(z) + (stack > output ? stack : output);
 }
 
@@ -323,29 +327,29 @@ void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ld
         return;
     }
     const size_t at = tiled_scratch_floats(args->size);
-    if (args->scratch_floats < at + x3_split_floats(out, in)) {
+    if (args->scratch_floats < at + gemm_split_floats(out, in)) {
         fprintf(stderr, "tf32x3_gemm: %zu floats of scratch, %zu needed\n", args->scratch_floats,
-                at + x3_split_floats(out, in));
+                at + gemm_split_floats(out, in));
         exit(EXIT_FAILURE);
     }
     float *w_split = args->scratch + at;
-    const int stages = (in + X3_DEPTH - 1) / X3_DEPTH;
-    const long count = (long)x3_split_floats(out, in) / 2;
-    x3_split_weights<<<(unsigned)((count + 255) / 256), 256, 0, args->stream>>>(
+    const int stages = (in + GEMM_DEPTH - 1) / GEMM_DEPTH;
+    const long count = (long)gemm_split_floats(out, in) / 2;
+    gemm_split_weights<<<(unsigned)((count + 255) / 256), 256, 0, args->stream>>>(
         w_split, w, ldw, out, in, stages, count);
     LAUNCH_CHECK();
 
     CUtensorMap x_map;
     char why[200];
-    if (tensor_map_rows(&x_map, x, rows, in, ldx, X3_ROWS, why, sizeof why)) {
+    if (tensor_map_rows(&x_map, x, rows, in, ldx, GEMM_ROWS, why, sizeof why)) {
         fprintf(stderr, "tf32x3_gemm: %s\n", why);
         exit(EXIT_FAILURE);
     }
-    const size_t bytes = X3_STAGES * X3_STAGE_FLOATS * sizeof(float) + 1024; /* + alignment */
+    const size_t bytes = GEMM_STAGES * GEMM_STAGE_FLOATS * sizeof(float) + 1024; /* + alignment */
     gpu_allow_shared_memory((const void *)tf32x3_gemm_kernel, bytes);
-    const long row_tiles = (rows + X3_ROWS - 1) / X3_ROWS;
-    const long blocks = row_tiles * ((out + X3_COLS - 1) / X3_COLS);
-    tf32x3_gemm_kernel<<<(unsigned)blocks, X3_THREADS, bytes, args->stream>>>(
+    const long row_tiles = (rows + GEMM_ROWS - 1) / GEMM_ROWS;
+    const long blocks = row_tiles * ((out + GEMM_COLS - 1) / GEMM_COLS);
+    tf32x3_gemm_kernel<<<(unsigned)blocks, GEMM_THREADS, bytes, args->stream>>>(
         y, ldy, x_map, w_split, out, in, rows);
     LAUNCH_CHECK();
 }

@@ -11,10 +11,10 @@
 #include "../../chapters/09-precision/projections.cu"
 #include "figure.h"
 
-enum { SHOWN = 16, PIECES = X3_DEPTH / 4 }; /* rows drawn; 16-byte pieces a row */
+enum { SHOWN = 16, PIECES = GEMM_DEPTH / 4 }; /* rows drawn; 16-byte pieces a row */
 
 /* The most lanes of a warp that one fragment load (step j, value i of
- * x3_multiply's v[4]) sends to one bank; `banks` gets how many it uses. */
+ * gemm_multiply's v[4]) sends to one bank; `banks` gets how many it uses. */
 static int lanes_per_bank(int warp, int j, int i, int *banks)
 {
     int lanes[32] = {0}, most = 0;
@@ -38,30 +38,30 @@ int main(int argc, char **argv)
      * "row place": the pieces the first fragment load of warp 0 reads */
     for (int row = 0; row < SHOWN; row++)
         for (int piece = 0; piece < PIECES; piece++)
-            fprintf(data, "%d %d %d\n", row, tensor_map_box_index(row, 4 * piece) % X3_DEPTH / 4,
+            fprintf(data, "%d %d %d\n", row, tensor_map_box_index(row, 4 * piece) % GEMM_DEPTH / 4,
                     piece);
     fprintf(data, "\n\n");
     for (int lane = 0; lane < 32; lane += 4) /* t = 0: the pieces' first words */
-        fprintf(data, "%d %d\n", lane / 4, tensor_map_box_index(lane / 4, 0) % X3_DEPTH / 4);
+        fprintf(data, "%d %d\n", lane / 4, tensor_map_box_index(lane / 4, 0) % GEMM_DEPTH / 4);
     figure_close(data, "swizzled-box.dat");
 
-    /* Every load of x3_multiply, every warp: the worst bank conflict. And the
-     * box must be a permutation of its X3_ROWS x X3_DEPTH floats. */
+    /* Every load of gemm_multiply, every warp: the worst bank conflict. And the
+     * box must be a permutation of its GEMM_ROWS x GEMM_DEPTH floats. */
     int worst = 0, first_banks = 0;
     const int first = lanes_per_bank(0, 0, 0, &first_banks);
-    for (int warp = 0; warp < X3_THREADS / 32; warp++)
-        for (int j = 0; j < X3_DEPTH / 8; j++)
+    for (int warp = 0; warp < GEMM_THREADS / 32; warp++)
+        for (int j = 0; j < GEMM_DEPTH / 8; j++)
             for (int i = 0; i < 4; i++) {
                 int banks;
                 const int most = lanes_per_bank(warp, j, i, &banks);
                 worst = most > worst ? most : worst;
             }
-    static int held[X3_A_FLOATS];
+    static int held[GEMM_A_FLOATS];
     int places = 0;
-    for (int row = 0; row < X3_ROWS; row++)
-        for (int k = 0; k < X3_DEPTH; k++) {
+    for (int row = 0; row < GEMM_ROWS; row++)
+        for (int k = 0; k < GEMM_DEPTH; k++) {
             const int at = tensor_map_box_index(row, k);
-            if (at < 0 || at >= X3_A_FLOATS) {
+            if (at < 0 || at >= GEMM_A_FLOATS) {
                 fprintf(stderr, "swizzled_box: (%d, %d) lies outside the box\n", row, k);
                 return 1;
             }
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
     FILE *vars = figure_open(dir, "swizzled-box.vars.gp");
     fprintf(vars, "shown = %d\npieces = %d\nplaces = %d\nfloats = %d\nbanks = %d\nways = %d\n"
                   "worst = %d\n",
-            SHOWN, PIECES, places, X3_A_FLOATS, first_banks, first, worst);
+            SHOWN, PIECES, places, GEMM_A_FLOATS, first_banks, first, worst);
     figure_close(vars, "swizzled-box.vars.gp");
     figure_write_line(dir, "swizzled-box.caption",
                       "A box of X as the copy engine lays it down in shared memory with the "
@@ -79,6 +79,6 @@ int main(int argc, char **argv)
                       "it holds (piece c: k = 4c to 4c + 3). Framed: what the first fragment "
                       "load of a warp reads, k = 0 to 3 of rows 0 to 7: %d banks, at most %d "
                       "lane%s a bank (over all the GEMM's fragment loads, at most %d)",
-                      SHOWN, X3_ROWS, PIECES, first_banks, first, first == 1 ? "" : "s", worst);
+                      SHOWN, GEMM_ROWS, PIECES, first_banks, first, first == 1 ? "" : "s", worst);
     return 0;
 }

@@ -80,29 +80,11 @@ __device__ __forceinline__ void shared_place_tile(int work, int triangle, int *h
     triangle_place_tile(work - *head * triangle, tile_row, tile_col);
 }
 
-/* The chapter's shared_store_tile with streaming stores. */
-template <int row_gap, int col_gap>
-__device__ __forceinline__ void shared_stream_tile(float *scores, const shared_patch &sum, int T,
-                                                   int tile_row, int tile_col, int row_a,
-                                                   int col_a, float scale)
+/* A store for the chapter's shared_store_tile that streams: st.global.cs,
+ * evict first. */
+__device__ __forceinline__ void shared_stream_float4(float4 *destination, float4 v)
 {
-    const bool diagonal = tile_row == tile_col;
-#pragma unroll
-    for (int r = 0; r < SHARED_THREAD_TILE; r++) {
-        const int row = row_a + (r < 4 ? r : row_gap + r - 4);
-        const size_t i = (size_t)tile_row * SHARED_TILE + row;
-#pragma unroll
-        for (int run = 0; run < 2; run++) {
-            const int col = col_a + run * col_gap;
-            if (diagonal && col > row)
-                continue; /* all four columns masked */
-            const float *s = &sum[r][4 * run];
-            const float4 v = make_float4(s[0] * scale, s[1] * scale, s[2] * scale, s[3] * scale);
-            float4 *destination =
-                reinterpret_cast<float4 *>(scores + i * T + (size_t)tile_col * SHARED_TILE + col);
-            __stcs(destination, v); /* st.global.cs: evict first */
-        }
-    }
+    __stcs(destination, v);
 }
 
 #define SHARED_SLOTS 6 /* chunk slots in the ring */
@@ -203,8 +185,8 @@ __device__ __forceinline__ void shared_persistent_body(float *preatt, const floa
                                                  row_a, col_a);
             use_slot = use_slot + 1 == SHARED_SLOTS ? 0 : use_slot + 1;
         }
-        shared_stream_tile<4, 64>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col, row_a,
-                                  col_a, scale);
+        shared_store_tile<4, 64, false, shared_stream_float4>(
+            preatt + (size_t)head * T * T, sum, T, tile_row, tile_col, row_a, col_a, scale);
     }
 }
 
@@ -283,8 +265,9 @@ __device__ __forceinline__ void shared_triangle_body(float *preatt, const float 
                                              key_tile + chunk * SHARED_CHUNK * stride, row_a,
                                              col_a);
     }
-    shared_stream_tile<4, 64>(preatt + (size_t)head * T * T, sum, T, tile_row, tile_col, row_a,
-                              col_a, 1.0f / sqrtf((float)HS));
+    shared_store_tile<4, 64, false, shared_stream_float4>(
+        preatt + (size_t)head * T * T, sum, T, tile_row, tile_col, row_a, col_a,
+        1.0f / sqrtf((float)HS));
 }
 
 __global__ void SHARED_BOUNDS shared_triangle_scores(float *preatt, const float *__restrict__ inp,
