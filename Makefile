@@ -78,14 +78,10 @@ dir_of = $(filter chapters/$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0)$(1)-%,$(CHAP
 CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(lastword $(subst -, ,$(notdir $(dir)))).cu)
 # "N" for each chapters/NN-slug/mutant.patch, "N:NAME" for each mutant-NAME.patch.
 MUTANT_CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(foreach patch,$(notdir $(wildcard $(dir)/mutant*.patch)),$(call chapter_number,$(dir))$(patsubst mutant%.patch,%,$(subst mutant-,mutant:,$(patch)))))
-# "N:M" where a top-level source of chapter N #includes one of chapter M's
-# sources: N's programs then take M's kernels from N's own objects.
-BUILDS_ON := $(sort $(foreach dir,$(CHAPTER_DIRS),$(foreach m,$(shell sed -n \
-    's|^\#include "\.\./\([0-9][0-9]\)-[^"]*\.cu".*|\1|p' $(wildcard $(dir)/*.cu)),$(call chapter_number,$(dir)):$(patsubst 0%,%,$(m)))))
-# A chapter source with a header of its own name (chapters/07-tiled/layer.cu
-# and layer.cuh) is used by later chapters, figures and exercises through that
-# header: its object joins the library, which every program links.
-CHAPTER_LIBRARY_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(patsubst %.cuh,%.cu,$(filter $(patsubst %.cu,%.cuh,$(wildcard $(dir)/*.cu)),$(wildcard $(dir)/*.cuh))))
+# Chapter code that later chapters call, not only race: chapter 7's layer,
+# whose host side chapter 9 runs with its own GEMMs and attention. Its object
+# joins the library, which every program links.
+CHAPTER_LIBRARY_SOURCES := chapters/07-tiled/layer.cu
 
 chapter_objects = $(foreach n,$(1),$(patsubst %.cu,$(BUILD)/obj/%.o,$(filter-out $(CHAPTER_LIBRARY_SOURCES),$(wildcard $(call dir_of,$(n))/*.cu))))
 tried_objects = $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(1))/tried/*.cu))
@@ -112,7 +108,7 @@ $(GENERATE): $(GENERATE_SOURCES) tools/kernel_list.h common/device/gpu_peaks.h
 # CHAPTER_PROGRAMS, TRIED_PROGRAMS, MUTANT_PROGRAMS, PROGRAMS_OF_N and their rules.
 $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 	@mkdir -p $(dir $@)
-	@$(GENERATE) programs-mk $< "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" "$(BUILDS_ON)" \
+	@$(GENERATE) programs-mk $< "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" \
 	    > $@.partial && mv $@.partial $@
 include $(BUILD)/gen/programs.mk
 
@@ -156,17 +152,19 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu $(ARCH_STAMP)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 # A mutant is its chapter with one of its patches applied (chapters/NN-slug/
-# mutant.patch, or mutant-NAME.patch), in a scratch copy:
-# build/mutant/ROOT/chapters/NN-slug/. Each copy has a root of its own, so
-# that a source that #includes another chapter's ("../08-tensor/tensor.cu")
-# finds the original through -I, never another chapter's mutant.
+# mutant.patch, or mutant-NAME.patch), in a scratch copy of its sources and
+# headers: build/mutant/ROOT/chapters/NN-slug/. Each copy has a root of its
+# own, so that a source that #includes another chapter's header
+# ("../08-tensor/tensor.cuh") finds the original, never another chapter's mutant.
 root_dir = $(firstword $(subst +, ,$(1)))
 root_patch = chapters/$(call root_dir,$(1))/mutant$(addprefix -,$(word 2,$(subst +, ,$(1)))).patch
 .SECONDEXPANSION:
 $(BUILD)/mutant/%/.patched: $$(call root_patch,$$*) \
-        $$(wildcard chapters/$$(call root_dir,$$*)/*.cu chapters/$$(call root_dir,$$*)/*.h)
+        $$(wildcard chapters/$$(call root_dir,$$*)/*.cu chapters/$$(call root_dir,$$*)/*.h \
+            chapters/$$(call root_dir,$$*)/*.cuh)
 	@rm -rf $(dir $@) && mkdir -p $(dir $@)chapters/$(call root_dir,$*)
-	@cp $(wildcard chapters/$(call root_dir,$*)/*.cu chapters/$(call root_dir,$*)/*.h) \
+	@cp $(wildcard chapters/$(call root_dir,$*)/*.cu chapters/$(call root_dir,$*)/*.h \
+	    chapters/$(call root_dir,$*)/*.cuh) \
 	    $(dir $@)chapters/$(call root_dir,$*)/
 	patch --quiet --forward --batch -p1 -d $(dir $@) < $<
 	@touch $@
@@ -176,9 +174,17 @@ $(BUILD)/obj/mutant/%.o: $(BUILD)/mutant/$$(call root_of,$$*)/.patched $(ARCH_ST
 	$(NVCC) $(NVCCFLAGS) -Ichapters/$(call root_dir,$(call root_of,$*)) -MMD -MP -MF $(@:.o=.d) \
 	    -c $(BUILD)/mutant/$(call root_of,$*)/chapters/$(call root_dir,$(call root_of,$*))/$(notdir $*).cu -o $@
 
-# The library holds common/ only; the kernels a chapter races are linked
-# from their own chapters' objects.
+# The library holds common/ (and CHAPTER_LIBRARY_SOURCES); the kernels a
+# chapter races are linked from their own chapters' objects.
 $(LIBRARY): $(COMMON_OBJECTS)
+	@rm -f $@
+	ar rcs $@ $^
+
+# Every chapter's objects in one archive, for the programs outside the
+# chapters (the predict exercises race a chapter's kernel as it is): the
+# linker takes from it only the objects that define what a program uses.
+CHAPTER_ARCHIVE := $(BUILD)/libchapters.a
+$(CHAPTER_ARCHIVE): $(call chapter_objects,$(CHAPTERS))
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -193,7 +199,7 @@ endef
 $(foreach n,$(CHAPTERS),$(eval $(call chapter_target,$(n))))
 
 programs: $(GENERATE)
-	@$(GENERATE) programs $(KERNEL_LIST) "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" "$(BUILDS_ON)"
+	@$(GENERATE) programs $(KERNEL_LIST) "$(CHAPTERS)" "$(MUTANT_CHAPTERS)"
 
 # ---------------------------------------------------------------- GPU runs
 GPU_PROGRAMS := $(CHAPTER_PROGRAMS) $(TRIED_PROGRAMS)

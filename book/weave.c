@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "accuracy_reader.h"
 #include "csv_reader.h"
@@ -164,6 +165,32 @@ static int list_files(const char *dir, const char *prefix, const char *suffix, c
     if (count > 1) /* qsort wants a real array, even of none */
         qsort(*names, (size_t)count, sizeof **names, by_name);
     return count;
+}
+
+/* A folder's sources, .cu and .cuh, in name order. */
+static int list_sources(const char *dir, char ***names)
+{
+    char **headers;
+    int count = list_files(dir, "", ".cu", names), more = list_files(dir, "", ".cuh", &headers);
+    *names = grown(*names, (size_t)(count + more + 1) * sizeof **names);
+    for (int k = 0; k < more; k++)
+        (*names)[count++] = headers[k];
+    free(headers);
+    if (count > 1)
+        qsort(*names, (size_t)count, sizeof **names, by_name);
+    return count;
+}
+
+/* A chapter's story: chapters/NN-slug/slug.cuh where the chapter's code is
+ * a header (later chapters, its tried/ files and the figures include it),
+ * else chapters/NN-slug/slug.cu. */
+static const char *story_of(const char *path, char *story, size_t capacity)
+{
+    size_t length = strlen(path);
+    if (length > 3 && strcmp(path + length - 3, ".cu") == 0 &&
+        (size_t)snprintf(story, capacity, "%sh", path) < capacity && access(story, R_OK) == 0)
+        return story;
+    return path;
 }
 
 /* A line that opens or closes a fenced block of Markdown (``` or ~~~). */
@@ -684,16 +711,17 @@ static void weave_exercises(FILE *out, int chapter, const char *exercises_dir,
 
 /* ------------------------------------------------------------ chapters */
 
-/* A chapter: its main file, then the other .cu files of its folder that hold
- * prose, in name order, then its exercises. */
-static void weave_chapter(FILE *out, const char *path, const char *exercises_dir,
+/* A chapter: its story (story_of), then the other .cu and .cuh files of its
+ * folder that hold prose, in name order, then its exercises. */
+static void weave_chapter(FILE *out, const char *main_path, const char *exercises_dir,
                           const char *solutions_dir)
 {
-    char slug[256], folder[4096], other[8192], **names;
-    int chapter = chapter_number_of(path, slug, sizeof slug);
+    char slug[256], folder[4096], other[8192], story[4096], **names;
+    int chapter = chapter_number_of(main_path, slug, sizeof slug);
+    const char *path = story_of(main_path, story, sizeof story);
     weave_file(out, path, (heading_style){0, 0}, slug);
     snprintf(folder, sizeof folder, "%.*s", (int)(base_name(path) - path), path);
-    int count = list_files(folder, "", ".cu", &names);
+    int count = list_sources(folder, &names);
     for (int k = 0; k < count; k++) {
         snprintf(other, sizeof other, "%s%s", folder, names[k]);
         source_file source = load_source(other);
@@ -722,7 +750,8 @@ static void weave_tried(FILE *out, char **chapters, int chapter_count)
         if (count == 0)
             continue;
         int number = chapter_number_of(chapters[c], slug, sizeof slug);
-        source_file chapter = load_source(chapters[c]);
+        char story[4096];
+        source_file chapter = load_source(story_of(chapters[c], story, sizeof story));
         piece_list list = scan_markers(&chapter);
         int title = find_title(&chapter, &list, NULL);
         const char *name = title ? chapter.lines[title - 1] + 2 : slug; /* without its {#id} */

@@ -52,8 +52,10 @@ counts and predicts nothing.
 #include <math.h>
 #include <string.h>
 
-#include "chapters/01-race/race.cu"    /* cublas-tf32, as chapter 1 wrote it */
-#include "chapters/08-tensor/tensor.cu" /* tf32+rows, as chapter 8 wrote it */
+#include "chapters/08-tensor/tensor.cuh" /* TF32_TILE, the tile tf32+rows computes */
+
+/* The kernels raced, as chapters 1 and 8 built them (from build/libchapters.a). */
+extern const triangle_kernel cublas_tf32_kernel, tf32_rows_kernel;
 
 __host__ double cublas_bytes(triangle_size s)
 {

@@ -44,7 +44,9 @@ all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
 #                            only, since it launches nothing
 #   $(BUILD)/F/NAME.ptx      its PTX, for the width of its loads and stores
 #   $(BUILD)/F/NAME.ptxas    what ptxas -v says of its kernels (stack frame, spills)
-# -I. lets an exercise include a chapter's source ("chapters/05-shared/shared.cu").
+# -I. lets an exercise include a chapter's header ("chapters/08-tensor/tensor.cuh");
+# a predict exercise races a chapter's kernel as the chapter built it, from
+# the chapters' archive (CHAPTER_ARCHIVE), which the link takes it from.
 # Every file name a recipe hands the shell is quoted.
 EXERCISE_HEADERS := $(wildcard common/*/*.h) $(wildcard solutions/*.cuh)
 EXERCISE_FLAGS := $(NVCCFLAGS) -I.
@@ -59,8 +61,8 @@ $(BUILD)/$(1)/%.o: $(1)/%.cu $(EXERCISE_HEADERS)
 	@mkdir -p $$(call q,$$(dir $$@))
 	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -c $$(call q,$$<) -o $$(call q,$$@)
 
-$(BUILD)/$(1)/%: $(BUILD)/$(1)/%.o $(LIBRARY)
-	$(NVCC) $(EXERCISE_FLAGS) $$(call q,$$<) $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
+$(BUILD)/$(1)/%: $(BUILD)/$(1)/%.o $(CHAPTER_ARCHIVE) $(LIBRARY)
+	$(NVCC) $(EXERCISE_FLAGS) $$(call q,$$<) $(CHAPTER_ARCHIVE) $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
 
 $(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu \
         $(HOST_CHECK_HEADERS) $(LIBRARY) $(EXERCISE_HEADERS)

@@ -349,8 +349,8 @@ prepare_base() {
         echo "grading: building the handout's library (once for this handout)" >&2
         if ! timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
                 --rw "$base/build" "$tree/build" --cd "$tree" -- \
-                make -s --no-print-directory BUILD=build ${ARCH:+ARCH="$ARCH"} \
-                ${NVCC:+NVCC="$NVCC"} build/libworkbook.a build/gen/programs.mk \
+                make -s -j"$(nproc)" --no-print-directory BUILD=build ${ARCH:+ARCH="$ARCH"} \
+                ${NVCC:+NVCC="$NVCC"} build/libworkbook.a build/libchapters.a build/gen/programs.mk \
                 > "$base/build.log" 2>&1; then
             echo "grade: the handout's library does not build (see $base/build.log)" >&2
             flock -u 9; return 2

@@ -2,8 +2,8 @@
  * through the one reader of that list (tools/kernel_list.c, unit-tested by
  * tests/test_kernel_list.c). The Makefile builds it as build/tools/generate.
  *
- *   generate programs-mk LIST CHAPTERS MUTANTS BUILDS_ON   > build/gen/programs.mk
- *   generate programs    LIST CHAPTERS MUTANTS BUILDS_ON   (make programs: the table)
+ *   generate programs-mk LIST CHAPTERS MUTANTS   > build/gen/programs.mk
+ *   generate programs    LIST CHAPTERS MUTANTS   (make programs: the table)
  *   generate main LIST CHAPTER PROBLEM KIND PROGRAM        > build/gen/PROGRAM.cu
  *   generate frontier LIST TIMES.csv ERRORS.csv DIR/       (plots/figures.mk)
  *   generate where LIST      each contender's kernel: FILE:LINE __global__ NAME
@@ -13,10 +13,8 @@
  * other chapters are ignored); MUTANTS: "N" for each chapter with a
  * chapters/NN-slug/mutant.patch (build/chapterN-mutant, the program built
  * from the patched sources) and "N:NAME" for each mutant-NAME.patch
- * (build/chapterN-mutant-NAME); BUILDS_ON: "N:M ..." where a source of
- * chapter N #includes chapter M's (chapter 9 builds its kernel on chapter
- * 8's): N's programs then take M's kernels from N's own objects and do not
- * link M's. Each argument is one word of blank-separated items.
+ * (build/chapterN-mutant-NAME). Each argument is one word of
+ * blank-separated items.
  *
  * Chapter N has one program per problem it has kernels of: build/chapterN
  * (build/chapterN-PROBLEM when it has two), racing the problem's champions,
@@ -24,10 +22,9 @@
  * when it has tried variants, build/chapterN-tried (chapterN-PROBLEM-tried)
  * racing the champions, its best and those variants. A program links the
  * objects of every chapter one of its contenders comes from (its own
- * always). A tried program links its chapter's tried/ objects instead of the
- * chapter's own: a tried/ file #includes the chapter's sources it builds on,
- * so that its variants use the chapter's helpers and define its best kernel
- * too. The table has one line per program: NAME PROBLEM CHAPTER KIND
+ * always), a tried program its chapter's tried/ objects too; code a chapter
+ * reuses from another comes through that chapter's header (.cuh), so no
+ * object stands in for another. The table has one line per program: NAME PROBLEM CHAPTER KIND
  * LINKED-CHAPTERS...; programs-mk writes the same as Makefile rules.
  *
  * main: the main() of one chapter program: the contenders it races, in the
@@ -120,7 +117,6 @@ static void format_set(const chapter_set *set, int except, char *out, size_t cap
 typedef struct {
     const kernel_list *list;
     int has_folder[MAX_CHAPTERS];
-    int included[MAX_CHAPTERS][MAX_CHAPTERS]; /* [N][M]: N's sources #include M's */
     char mutant_words[64][64];                /* "6" or "6:max" */
     int mutant_count;
     int make; /* 1: programs-mk, 0: the table */
@@ -132,7 +128,7 @@ static int is_raced(const kernel_entry *entry, const programs *p)
 }
 
 /* The chapters of the problem's contenders with one of the roles (in the
- * list's order), plus own (0: none), up to most, less those most includes. */
+ * list's order), plus own (0: none), up to most. */
 static chapter_set linked(const programs *p, const char *problem, int best_too, int most, int own)
 {
     chapter_set all = {{0}, 0}, out = {{0}, 0};
@@ -145,7 +141,7 @@ static chapter_set linked(const programs *p, const char *problem, int best_too, 
     if (own)
         add_chapter(&all, own);
     for (int k = 0; k < all.count; k++)
-        if (all.chapter[k] <= most && !p->included[most][all.chapter[k]])
+        if (all.chapter[k] <= most)
             add_chapter(&out, all.chapter[k]);
     return out;
 }
@@ -193,8 +189,7 @@ static void emit(const programs *p, const char *name, const char *problem, int c
     }
 }
 
-static int programs_command(int make, const char *path, const char *chapters, const char *mutants,
-                            const char *builds_on)
+static int programs_command(int make, const char *path, const char *chapters, const char *mutants)
 {
     static programs p;
     kernel_list list;
@@ -211,13 +206,6 @@ static int programs_command(int make, const char *path, const char *chapters, co
             die("too many mutants, or too long a name: \"%s\"", word);
         chapter_number(word);
         strcpy(p.mutant_words[p.mutant_count++], word);
-    }
-    snprintf(words, sizeof words, "%s", builds_on);
-    for (word = strtok_r(words, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
-        const char *colon = strchr(word, ':');
-        if (!colon)
-            die("builds-on \"%s\" is not N:M", word);
-        p.included[chapter_number(word)][chapter_number(colon + 1)] = 1;
     }
     for (int chapter = 1; chapter < MAX_CHAPTERS; chapter++) {
         /* the problems of the chapter, in the order the list first names them */
@@ -246,12 +234,9 @@ static int programs_command(int make, const char *path, const char *chapters, co
                              strcmp(e->problem, problem[j]) == 0;
             }
             if (has_tried) {
-                chapter_set champions = linked(&p, problem[j], 0, chapter, 0), others = {{0}, 0};
-                for (int k = 0; k < champions.count; k++)
-                    if (champions.chapter[k] != chapter)
-                        add_chapter(&others, champions.chapter[k]);
+                chapter_set champions = linked(&p, problem[j], 0, chapter, chapter);
                 strncat(name, "-tried", sizeof name - strlen(name) - 1);
-                emit(&p, name, problem[j], chapter, "tried", &others);
+                emit(&p, name, problem[j], chapter, "tried", &champions);
             }
         }
     }
@@ -410,14 +395,27 @@ static int find_global(const char *name, const source_file **file, int *line)
     return 0;
 }
 
-/* The body ('{' to its '}') of the function name defined in file (or, if
- * not there, in any source): a name, its parameters, then '{'. */
+/* How near a source is to another: 0 the same file, 1 the same folder, 2 any. */
+static int nearness(const source_file *a, const source_file *b)
+{
+    if (a == b)
+        return 0;
+    const char *slash_a = strrchr(a->path, '/'), *slash_b = strrchr(b->path, '/');
+    return slash_a && slash_b && slash_a - a->path == slash_b - b->path &&
+                   strncmp(a->path, b->path, (size_t)(slash_a - a->path)) == 0
+               ? 1
+               : 2;
+}
+
+/* The body ('{' to its '}') of the function name, defined in the file
+ * `prefer` if it is there, else in a file of its folder, else in any
+ * source: a name, its parameters, then '{'. */
 static const char *find_body(const char *name, const source_file *prefer, const source_file **file,
                              int *line)
 {
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 3; pass++)
         for (int s = 0; s < source_count; s++) {
-            if ((pass == 0) != (&sources[s] == prefer))
+            if (nearness(&sources[s], prefer) != pass)
                 continue;
             const char *text = sources[s].text;
             for (const char *at = find_word(text, text, name); at; at = find_word(text, at + 1, name)) {
@@ -468,15 +466,17 @@ static void where_of(const kernel_entry *e, char *out, size_t capacity)
             launcher[length] = '\0';
             /* breadth first through the functions the launcher calls */
             static char queue[256][128];
+            static const source_file *caller[256]; /* where queue[k] was named */
             int head = 0, tail = 0, found_rank = 3;
             char found[512] = "";
+            caller[tail] = &sources[s];
             snprintf(queue[tail++], sizeof queue[0], "%s", launcher);
             const source_file *launcher_file = &sources[s];
             int launcher_line = line_of(text, at);
             for (; head < tail; head++) {
                 const source_file *file;
                 int line;
-                const char *body = find_body(queue[head], &sources[s], &file, &line);
+                const char *body = find_body(queue[head], caller[head], &file, &line);
                 if (!body)
                     continue;
                 if (head == 0) {
@@ -499,14 +499,17 @@ static void where_of(const kernel_entry *e, char *out, size_t capacity)
                     const source_file *global_file;
                     int global_line;
                     if (find_global(word, &global_file, &global_line)) {
-                        /* the first kernel of the symbol's own file, else of a
-                         * file that is no shared helper (a .cu with a .cuh of
-                         * its name: the library), else the first */
-                        char header[300];
-                        snprintf(header, sizeof header, "%.*sh", (int)strlen(global_file->path),
-                                 global_file->path);
-                        const int rank = global_file == &sources[s] ? 0
-                                         : access(header, F_OK) != 0 ? 1 : 2;
+                        /* the first kernel of the symbol's own file or of
+                         * its header (slug.cu defines what slug.cuh holds),
+                         * else of a file that is no shared helper (kernels in
+                         * a .cu with a .cuh of its name: the library), else
+                         * the first */
+                        char header[300], own_header[300];
+                        snprintf(header, sizeof header, "%sh", global_file->path);
+                        snprintf(own_header, sizeof own_header, "%sh", sources[s].path);
+                        const int own = global_file == &sources[s] ||
+                                        strcmp(global_file->path, own_header) == 0;
+                        const int rank = own ? 0 : access(header, F_OK) != 0 ? 1 : 2;
                         if (!found[0] || rank < found_rank) {
                             snprintf(found, sizeof found, "%s:%d __global__ %s", global_file->path,
                                      global_line, word);
@@ -520,8 +523,10 @@ static void where_of(const kernel_entry *e, char *out, size_t capacity)
                     /* a function it calls or hands on (launch_fp32_for<true>) */
                     const source_file *callee_file;
                     int callee_line;
-                    if (!seen && tail < 256 && find_body(word, &sources[s], &callee_file, &callee_line))
+                    if (!seen && tail < 256 && find_body(word, file, &callee_file, &callee_line)) {
+                        caller[tail] = file;
                         snprintf(queue[tail++], sizeof queue[0], "%s", word);
+                    }
                 }
                 if (found[0] && found_rank == 0)
                     break;
@@ -742,16 +747,15 @@ static int frontier_command(const char *path, const char *times_path, const char
 int main(int argc, char **argv)
 {
     const char *command = argc > 1 ? argv[1] : "";
-    if ((strcmp(command, "programs-mk") == 0 || strcmp(command, "programs") == 0) && argc == 6)
-        return programs_command(strcmp(command, "programs-mk") == 0, argv[2], argv[3], argv[4],
-                                argv[5]);
+    if ((strcmp(command, "programs-mk") == 0 || strcmp(command, "programs") == 0) && argc == 5)
+        return programs_command(strcmp(command, "programs-mk") == 0, argv[2], argv[3], argv[4]);
     if (strcmp(command, "main") == 0 && argc == 7)
         return main_command(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if (strcmp(command, "where") == 0 && argc == 3)
         return where_command(argv[2]);
     if (strcmp(command, "frontier") == 0 && argc == 6)
         return frontier_command(argv[2], argv[3], argv[4], argv[5]);
-    fprintf(stderr, "usage: generate programs-mk|programs LIST CHAPTERS MUTANTS BUILDS_ON\n"
+    fprintf(stderr, "usage: generate programs-mk|programs LIST CHAPTERS MUTANTS\n"
                     "       generate main LIST CHAPTER PROBLEM KIND PROGRAM\n"
                     "       generate frontier LIST TIMES.csv ERRORS.csv DIR\n"
                     "       generate where LIST\n"

@@ -1,5 +1,5 @@
-/* msa_tiled_layer.cu - the host side of the MSA layer at any depth (see
- * msa_tiled_layer.h), and the kernels of its launches 1 to 3. Chapter 7
+/* chapters/07-tiled/layer.cu - the host side of the MSA layer at any depth (see
+ * layer.cuh), and the kernels of its launches 1 to 3. Chapter 7
  * explains them (its section "Launches 1 to 3: the kept keys first").
  *
  *   launch 1  tiled_order_keys   each column's order, kept keys first; biases; counts
@@ -292,7 +292,7 @@ static bool wait_for_count(const msa_args *args, long rows, bool compact)
     return compact && capture == cudaStreamCaptureStatusNone && kv_flops >= 1e9;
 }
 
-/* The seven launches, in order, on args->stream (see msa_tiled_layer.h). */
+/* The seven launches, in order, on args->stream (see layer.cuh). */
 void tiled_layer(const msa_args *args, bool compact, tiled_gemm_fn gemm, tiled_attend_fn attend)
 {
     const msa_size z = args->size;

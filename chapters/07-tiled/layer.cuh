@@ -1,10 +1,10 @@
-/* msa_tiled_layer.h - the host side of the MSA layer at any depth, shared by
+/* chapters/07-tiled/layer.cuh - the host side of the MSA layer at any depth, shared by
  * the chapters that race it (7: FP32, 9: tensor cores). Chapter 7 explains
  * the design; chapters/07-tiled/layer.cu holds the code.
  *
  * The layer is seven launches on args->stream:
  *   1-3  order each column's keys kept-first, count them, LayerNorm every row
- *        and stack the weights (kernels of msa_tiled_layer.cu);
+ *        and stack the weights (kernels of layer.cu);
  *   4-5  the projections, two GEMMs: all four for the kept rows, Q and G for
  *        the others (or all four for every row, see tiled_layer);
  *   6    the attention, chosen by the chapter;

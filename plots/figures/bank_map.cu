@@ -3,14 +3,14 @@
  * transposed tile, in step 1, with padding alone, in step 2 and in step 3's
  * asynchronous copy, and of every word it reads in the multiply loop.
  *
- * Drawn from the functions the kernels call (chapters/05-shared/shared.cu):
+ * Drawn from the functions the kernels call (chapters/05-shared/shared.cuh):
  * shared_row_floats (the padding), shared_stage_place (which float4 of the
  * tile a copy moves, steps 1 and 2), shared_copy_destination (step 3's
  * copies) and shared_first_col (the columns a thread reads).
  *
  *   build/figures/bin/bank_map OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/05-shared/shared.cu"
+#include "../../chapters/05-shared/shared.cuh"
 #include "figure.h"
 
 #include <string.h>

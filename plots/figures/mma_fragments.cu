@@ -8,7 +8,7 @@
  *
  *   build/figures/bin/mma_fragments OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/08-tensor/tensor.cu"
+#include "../../chapters/08-tensor/tensor.cuh"
 #include "figure.h"
 
 int main(int argc, char **argv)

@@ -2,7 +2,7 @@
  * (chapter 7): the walk of the online softmax over the keys of one query
  * row, with the chapter's lazy rescale, on drawn scores.
  *
- * A simulation in double of the rule of fp32_step (chapters/07-tiled/tiled.cu)
+ * A simulation in double of the rule of fp32_step (chapters/07-tiled/tiled.cuh)
  * for one row, with the chapter's constants: keys STEP = 8 at a time (the
  * kernel's launches instantiate it so), the limit TILED_RENORM_LIMIT and
  * the stage of TILED_STAGE_KEYS keys from chapters/07-tiled/tiles.cuh. Scores are in

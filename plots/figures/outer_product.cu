@@ -4,11 +4,11 @@
  *
  * Drawn from the functions the kernel calls to place a thread's patch:
  * registers_first_query and registers_first_key
- * (chapters/03-registers/registers.cu).
+ * (chapters/03-registers/registers.cuh).
  *
  *   build/figures/bin/outer_product OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/03-registers/registers.cu"
+#include "../../chapters/03-registers/registers.cuh"
 #include "figure.h"
 
 /* A thread of a tile below the diagonal, at one step of its loop over k. */

@@ -4,7 +4,7 @@
  * part keeps, which are lost.
  *
  * Drawn from split_operand<false> (common/device/tf32_split.h, which
- * chapters/09-precision/precision.cu includes),
+ * chapters/09-precision/precision.cuh includes),
  * the split the kernel uses, for two floats: the first of the inputs the
  * chapter programs draw (common/harness/rng.c, the default seed, uniform in
  * [-1, 1) with 24 random bits, so that its residual always fits in a TF32
@@ -13,7 +13,7 @@
  *
  *   build/figures/bin/tf32_split OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/09-precision/precision.cu"
+#include "../../chapters/09-precision/precision.cuh"
 #include "figure.h"
 
 #define TF32_DROPPED 13 /* the low mantissa bits a TF32 operand does not keep */

@@ -2,13 +2,13 @@
  * (chapter 2): the 16 x 16 threads of a block on the diagonal, the 8 x 8
  * patch of scores each owns, and how many of its scores each keeps.
  *
- * Drawn from the functions the naive kernel calls (chapters/02-naive/naive.cu):
+ * Drawn from the functions the naive kernel calls (chapters/02-naive/naive.cuh):
  * naive_first_query and naive_first_key place a thread's patch,
  * naive_score_masked says which of its scores it skips.
  *
  *   build/figures/bin/thread_patches OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/02-naive/naive.cu"
+#include "../../chapters/02-naive/naive.cuh"
 #include "figure.h"
 
 #define FIGURE_TILE 3 /* the block of tile (3, 3): any tile on the diagonal looks the same */

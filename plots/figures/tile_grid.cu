@@ -5,11 +5,11 @@
  *
  * Drawn from the functions the kernels call: naive_tile_masked (the block
  * returns at once) and naive_score_masked (a score is never computed), in
- * chapters/02-naive/naive.cu, and triangle_place_tile in common/problems/triangle.h.
+ * chapters/02-naive/naive.cuh, and triangle_place_tile in common/problems/triangle.h.
  *
  *   build/figures/tile_grid OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/02-naive/naive.cu"
+#include "../../chapters/02-naive/naive.cuh"
 #include "figure.h"
 
 #define FIGURE_T 1024

@@ -5,16 +5,16 @@
  *
  * Drawn from the functions the two kernels call to place a thread's rows
  * and columns: registers_first_query and registers_first_key
- * (chapters/03-registers/registers.cu), vectorized_first_query and
- * vectorized_first_key (chapters/04-vectorized/vectorized.cu). A row's
+ * (chapters/03-registers/registers.cuh), vectorized_first_query and
+ * vectorized_first_key (chapters/04-vectorized/vectorized.cuh). A row's
  * address is the packed layout of the input, the same in every chapter:
  * the query of head h of token t of sequence b at ((b T + t) 3 + 0) C + h HS,
  * its key C further on; score (i, j) of head (b, h) at ((b NH + h) T + i) T + j.
  *
  *   build/figures/bin/warp_sectors OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/03-registers/registers.cu"
-#include "../../chapters/04-vectorized/vectorized.cu"
+#include "../../chapters/03-registers/registers.cuh"
+#include "../../chapters/04-vectorized/vectorized.cuh"
 #include "figure.h"
 
 #include <string.h>

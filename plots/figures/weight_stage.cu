@@ -4,11 +4,11 @@
  * which of them one wgmma reads.
  *
  * Drawn from the function the split kernel writes with and the descriptor
- * describes (chapters/09-precision/projections.cu): gemm_weight_index.
+ * describes (chapters/09-precision/projections.cuh): gemm_weight_index.
  *
  *   build/figures/bin/weight_stage OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/09-precision/projections.cu"
+#include "../../chapters/09-precision/projections.cuh"
 #include "figure.h"
 
 enum { SHOWN = 32 }; /* the first columns drawn; the other 96 repeat the pattern */

@@ -1,6 +1,6 @@
 # tests/book/faithful.awk - is a woven chapter faithful to its source?
 #
-#   awk -f tests/book/faithful.awk chapters/02-naive/naive.cu woven.md
+#   awk -f tests/book/faithful.awk chapters/02-naive/naive.cuh woven.md
 #
 # Written apart from book/weave.c, so that a bug in the weaver cannot hide
 # itself. From the source it keeps the code a reader must see: every line

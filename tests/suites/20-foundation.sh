@@ -140,10 +140,16 @@ expect_output "... naming the file and line" "^$bad_list:2: 7 columns" \
     build/tools/generate main "$bad_list" 2 trimul chapter chapter2
 printf 'trimul 2 best simt fp32 sm_75 naive n\ntrimul 3 best simt fp32 sm_75 naive m\n' > "$bad_list"
 expect_output "generate refuses a kernel listed twice, naming the line" \
-    "^$bad_list:2: trimul \"naive\" is listed twice" build/tools/generate programs "$bad_list" "2 3" "" ""
+    "^$bad_list:2: trimul \"naive\" is listed twice" build/tools/generate programs "$bad_list" "2 3" ""
 rm -f "$bad_list"
 shared_where=$(build/tools/generate where chapters/kernels.list | awk '$1 == "trimul" && $2 == "shared" { print $3 }')
-expect_output "generate where: chapter 5's shared kernel lives in shared.cu" \
-    "^chapters/05-shared/shared\.cu:[0-9]+$" echo "$shared_where"
+expect_output "generate where: chapter 5's shared kernel lives in shared.cuh" \
+    "^chapters/05-shared/shared\.cuh:[0-9]+$" echo "$shared_where"
 expect_output "... and that line holds its __global__" "__global__ void .*shared_scores\(" \
     sed -n "${shared_where#*:}p" "${shared_where%%:*}"
+# fused+nocluster (chapter 6's tried/) launches through the functions of
+# fused.cuh: a function it calls is looked up in its caller's file, then its
+# folder, before any other (a name there once led to chapter 9's triangle.cu)
+expect_output "generate where: a tried variant's kernel is its chapter's, not a namesake's" \
+    "^msa fused\+nocluster chapters/06-fused/fused\.cuh:[0-9]+ __global__ fused_msa_attention$" \
+    build/tools/generate where chapters/kernels.list

@@ -57,14 +57,16 @@ broken_book() {  # broken_book NAME CHAPTER [DATA]: make book on the good chapte
 expect_status "weave and results build" 0 make --no-print-directory $weave $results
 
 # ------------------------------------------------------------ faithfulness
-# Each chapter is woven from its main file; every file of it with prose, and
-# every file of its tried/ folder (woven into the appendix), must be faithful.
+# Each chapter is woven from its story (slug.cuh where the chapter's code is a
+# header, else slug.cu); every file of it with prose, and every file of its
+# tried/ folder (woven into the appendix), must be faithful.
 faithful_chapter() {  # faithful_chapter MAIN.cu: a test per file the book shows
     local main=$1 folder; folder=$(dirname "$1")
     $weave chapter --keep-placeholders "$main" > $scratch/woven.md 2>/dev/null
     $weave tried --keep-placeholders "$main" > $scratch/woven-tried.md 2>/dev/null
-    for file in "$folder"/*.cu; do
-        [ "$file" = "$main" ] || grep -qx '[[:blank:]]*/\*md[[:blank:]]*' "$file" || continue
+    for file in "$folder"/*.cu "$folder"/*.cuh; do
+        [ -f "$file" ] || continue
+        grep -qx '[[:blank:]]*/\*md[[:blank:]]*' "$file" || continue
         expect_status "faithful weave: $file" 0 awk -f tests/book/faithful.awk "$file" $scratch/woven.md
     done
     for file in "$folder"/tried/*.cu; do

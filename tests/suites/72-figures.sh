@@ -54,9 +54,9 @@ fi
 # Every figure is cited by a chapter, and every citation names a figure or a plot.
 for name in $figure_names; do
     expect_status "figure $name is cited by a chapter" 0 \
-        grep -qx "{{figure|$name}}" $(ls chapters/[0-9][0-9]-*/*.cu)
+        grep -qx "{{figure|$name}}" $(ls chapters/[0-9][0-9]-*/*.cu chapters/[0-9][0-9]-*/*.cuh)
 done
-cited=$(sed -n 's/^{{figure|\(.*\)}}$/\1/p' chapters/[0-9][0-9]-*/*.cu | sort -u)
+cited=$(sed -n 's/^{{figure|\(.*\)}}$/\1/p' chapters/[0-9][0-9]-*/*.cu chapters/[0-9][0-9]-*/*.cuh | sort -u)
 for name in $cited; do
     expect_status "{{figure|$name}} names a figure or a plot" 0 sh -c \
         "echo ' $figure_names ' | grep -q ' $name ' || test -f plots/$name.gp || test -f plots/${name%%-*}.gp"
@@ -92,19 +92,19 @@ figure_is_drawn_from() {
     expect_output "figure $name: ... and says so" "$pattern" cat "$mutant/$name.vars.gp"
 }
 
-figure_is_drawn_from bank-map chapters/05-shared/shared.cu \
+figure_is_drawn_from bank-map chapters/05-shared/shared.cuh \
     's/^#define SHARED_PAD 4 /#define SHARED_PAD 0 /' "the padding is 0" "^wavefronts2 = 2$"
 figure_is_drawn_from mma-fragments common/device/tensor_core.h \
     's|return lane / 4 + 8 \* (i % 2);|return lane / 4 + 8 * (i / 2);|' "A's rows are swapped" "^cells_a = 64$"
-figure_is_drawn_from tile-grid chapters/02-naive/naive.cu \
+figure_is_drawn_from tile-grid chapters/02-naive/naive.cuh \
     's|return tile_col > tile_row;|return tile_col >= tile_row;|' "diagonal blocks return" "^returning = 36$"
-figure_is_drawn_from warp-sectors chapters/03-registers/registers.cu \
+figure_is_drawn_from warp-sectors chapters/03-registers/registers.cuh \
     's|return tile_col \* REGISTERS_TILE + tx \* REGISTERS_THREAD_TILE;|return tile_col * REGISTERS_TILE + tx;|' \
     "a thread's keys are neighbours" "^note0 = \"16 keys, 1 apart"
-figure_is_drawn_from weight-stage chapters/09-precision/projections.cu \
+figure_is_drawn_from weight-stage chapters/09-precision/projections.cuh \
     's|(kk / 4) \* 32 + (n % 8) \* 4|(kk / 4) * 4 + (n % 8) * 32|' \
     "a core matrix's 16-byte rows run along n" "^whole = 0$"
-figure_is_drawn_from key-order chapters/09-precision/layer.cu \
+figure_is_drawn_from key-order chapters/09-precision/layer.cuh \
     's|return hd < 32 ? hd : 32;|return hd < 16 ? hd : 16;|' "a panel is 16 features" "^panel = 16$"
 figure_is_drawn_from swizzled-box common/device/tensor_map.h \
     's|((col / 4) ^ (row % 8)) \* 4|(col / 4) * 4|' "the box is not swizzled" "^ways = 8$"

@@ -28,7 +28,7 @@ reuses the chapter's copies, multiply loop and stores. On
 */
 
 // book:hide
-#include "../shared.cu"
+#include "../shared.cuh"
 // book:show
 
 /*md

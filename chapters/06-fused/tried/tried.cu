@@ -19,8 +19,7 @@ variant is only the chapter's one-block launch path called for every size.
 */
 
 // book:hide
-#include "../fused.cu"
-#include "../unfused.cu"
+#include "../fused.cuh"
 // book:show
 
 extern const msa_kernel fused_nocluster_kernel = {fused_refuses, NULL,

@@ -12,7 +12,7 @@ They are raced beside `fused-tiled` at the chapter's three shapes.
 */
 
 // book:hide
-#include "../tiled.cu"
+#include "../tiled.cuh"
 // book:show
 
 /*md

@@ -8,12 +8,12 @@
 /*md
 # Precision on tensor cores: the splits not kept
 
-Three variants of `tf32x3` were measured beside it. This file #includes the
-chapter, so that all three use its copies and its stores.
+Three variants of `tf32x3` were measured beside it. This file includes the
+chapter's header (`precision.cuh`), so that all three use its copies and
+its stores.
 */
 
-#include "../precision.cu"
-#include "../triangle.cu" /* tf32x3+wgmma: the tried program races the chapter's kernels */
+#include "../precision.cuh"
 
 /*md
 ## Rounding the small part too

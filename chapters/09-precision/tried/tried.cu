@@ -30,8 +30,7 @@ the layer and each rounded weight feeds a single `mma.sync` ($d / 8 = 1$).
 */
 
 // book:hide
-#include "../layer.cu"
-#include "../projections.cu"
+#include "../layer.cuh"
 // book:show
 
 static void tiled_launch_tf32_rounded(const msa_args *args)

@@ -1,4 +1,4 @@
-// chapters/09-precision/projections.cu - Chapter 9: the MSA layer's projection GEMMs in 3xTF32,
+// chapters/09-precision/projections.cuh - Chapter 9: the MSA layer's projection GEMMs in 3xTF32,
 // Y = X W^T on Hopper's warp-group tensor-core instruction, fed by its copy engine (cuBLAS has
 // no 3xTF32 on Hopper); fused-tiled-tf32x3 calls it.
 //
@@ -87,6 +87,7 @@ as one piece.
 */
 
 // book:hide
+#pragma once
 #include <stdint.h>
 
 #include "problems/msa.h"
@@ -96,7 +97,6 @@ as one piece.
 #include "device/tf32_split.h"      /* split_operand */
 #include "device/wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
 #include "mma_gemm.cuh"      /* tf32x3_mma_gemm: the same GEMM on mma.sync, before Hopper */
-#include "projections.h"     /* what this file gives layer.cu */
 // book:show
 
 #define GEMM_ROWS 128                  /* rows of Y per block: two warp groups of 64 */
@@ -132,8 +132,8 @@ __device__ __forceinline__ uint64_t gemm_descriptor(const float *part, int step)
 
 /* One thread per element of the split weights: W's values, zero past its
  * `out` columns and `in` values of k, split in two. */
-__global__ void gemm_split_weights(float *split, const float *__restrict__ w, int ldw, int out,
-                                   int in, int stages, long count)
+static __global__ void gemm_split_weights(float *split, const float *__restrict__ w, int ldw,
+                                          int out, int in, int stages, long count)
 {
     const long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
     if (i >= count)
@@ -220,7 +220,7 @@ Twelve products per chain cost 64 more registers and one addition per
 output and stage.
 */
 
-__global__ void __launch_bounds__(GEMM_THREADS, 1)
+static __global__ void __launch_bounds__(GEMM_THREADS, 1)
     tf32x3_gemm_kernel(float *y, int ldy, const __grid_constant__ CUtensorMap x_map,
                        const float *__restrict__ w_split, int out, int in, long rows)
 {
@@ -284,7 +284,7 @@ __global__ void __launch_bounds__(GEMM_THREADS, 1)
 
 // book:hide
 /* The split weights' floats for `out` columns and `in` values of k. */
-static size_t gemm_split_floats(int out, int in)
+static inline size_t gemm_split_floats(int out, int in)
 {
     const size_t cols = (size_t)(out + GEMM_COLS - 1) / GEMM_COLS * GEMM_COLS;
     const size_t depth = (size_t)(in + GEMM_DEPTH - 1) / GEMM_DEPTH * GEMM_DEPTH;
@@ -293,13 +293,12 @@ static size_t gemm_split_floats(int out, int in)
 
 /* The layer's scratch, then room for the largest of its weights split: the
  * stacked projections (4D x D) or the output's (D x (D + TILED_EXTRA)). */
-size_t tf32x3_scratch_floats(msa_size z)
+static inline size_t tf32x3_scratch_floats(msa_size z)
 { /* (the mma.sync GEMM needs none of its own) */
     const size_t stack = gemm_split_floats(4 * z.D, z.D);
     const size_t output = gemm_split_floats(z.D, z.D + TILED_EXTRA);
     return tiled_scratch_floats(z) + (stack > output ? stack : output);
 }
-
 
 /* The layer's sizes (tiled_refuses): in and out multiples of 8, strides
  * multiples of 4 (16-byte copies, 8-byte stores), rows at least 1. The
@@ -307,7 +306,7 @@ size_t tf32x3_scratch_floats(msa_size z)
 /* Whether this GEMM can run here: Hopper (as WORKBOOK_CARD may cap the
  * card) and code built for sm_90a. Elsewhere the layer's projections are
  * tf32x3_mma_gemm's. Asked once. */
-static bool tf32x3_gemm_on_hopper(void)
+static inline bool tf32x3_gemm_on_hopper(void)
 {
     static int answer = -1;
     if (answer < 0) {
@@ -319,8 +318,8 @@ static bool tf32x3_gemm_on_hopper(void)
     return answer;
 }
 
-void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
-                 const float *w, int ldw, int out, int in, long rows)
+static inline void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
+                               const float *w, int ldw, int out, int in, long rows)
 {
     if (!tf32x3_gemm_on_hopper()) {
         tf32x3_mma_gemm(args, y, ldy, x, ldx, w, ldw, out, in, rows);
@@ -356,7 +355,7 @@ void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ld
 
 /* The layer fits where one of its GEMMs does: Hopper's, or two stages of
  * the mma.sync one (the attention's stages are smaller). */
-int tf32x3_layer_unfit(msa_size z, const gpu_info *gpu, char *why, size_t capacity)
+static inline int tf32x3_layer_unfit(msa_size z, const gpu_info *gpu, char *why, size_t capacity)
 {
     (void)z;
     return tf32x3_gemm_on_hopper() ? 0 : tf32x3_mma_gemm_unfit(gpu, why, capacity);
