@@ -105,6 +105,9 @@ $(GENERATE): $(GENERATE_SOURCES) tools/kernel_list.h common/device/gpu_peaks.h
 	@$(CC) -O2 -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Itools \
 	    $(GENERATE_SOURCES) -lm -o $@
 
+# Every chapter's code: the generated mains name where each contender's is.
+CHAPTER_CODE := $(wildcard chapters/[0-9][0-9]-*/*.cu chapters/[0-9][0-9]-*/*.cuh \
+    chapters/[0-9][0-9]-*/tried/*.cu)
 # CHAPTER_PROGRAMS, TRIED_PROGRAMS, MUTANT_PROGRAMS, PROGRAMS_OF_N and their rules.
 $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 	@mkdir -p $(dir $@)

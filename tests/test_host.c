@@ -495,7 +495,8 @@ static void test_cli_refuses_a_repeated_option(void **state)
     assert_int_equal(parse(&triangle_spec, &o, message, "--csv", "a.csv", "--csv", "a.csv", NULL),
                      CLI_ERROR);
     /* a value that looks like an option is the value, not a repeat */
-    assert_int_equal(parse(&triangle_spec, &o, message, "--csv", "--list", "--list", NULL), CLI_RUN);
+    assert_int_equal(parse(&triangle_spec, &o, message, "--csv", "--list", "--list", NULL),
+                     CLI_RUN);
     assert_string_equal(o.csv_path, "--list");
     assert_true(o.list);
 }
@@ -509,20 +510,22 @@ static void test_cli_list_checks_the_other_options(void **state)
     cli_options options;
     int first, last;
     char *bogus[] = {"chapterX", "--list", "--kernel", "bogus", NULL};
-    assert_int_equal(cli_start(&triangle_spec, 4, bogus, names, chapters, 2, &options, &first, &last),
-                     2);
-    char *leading_zero[] = {"chapterX", "--list", "--kernel", "01", NULL};
     assert_int_equal(
-        cli_start(&triangle_spec, 4, leading_zero, names, chapters, 2, &options, &first, &last), 2);
+        cli_start(&triangle_spec, 4, bogus, names, chapters, NULL, 2, &options, &first, &last), 2);
+    char *leading_zero[] = {"chapterX", "--list", "--kernel", "01", NULL};
+    assert_int_equal(cli_start(&triangle_spec, 4, leading_zero, names, chapters, NULL, 2, &options,
+                               &first, &last),
+                     2);
     char *nowhere[] = {"chapterX", "--list", "--csv", "/nonexistent/x.csv", NULL};
     assert_int_equal(
-        cli_start(&triangle_spec, 4, nowhere, names, chapters, 2, &options, &first, &last), 2);
+        cli_start(&triangle_spec, 4, nowhere, names, chapters, NULL, 2, &options, &first, &last),
+        2);
     char *errors[] = {"chapterX", "--errors", "/nonexistent/e.csv", "--list", NULL};
     assert_int_equal(
-        cli_start(&triangle_spec, 4, errors, names, chapters, 2, &options, &first, &last), 2);
+        cli_start(&triangle_spec, 4, errors, names, chapters, NULL, 2, &options, &first, &last), 2);
     char *one[] = {"chapterX", "--list", "--kernel", "naive", NULL};
-    assert_int_equal(cli_start(&triangle_spec, 4, one, names, chapters, 2, &options, &first, &last),
-                     0);
+    assert_int_equal(
+        cli_start(&triangle_spec, 4, one, names, chapters, NULL, 2, &options, &first, &last), 0);
 }
 
 /* ------------------------------------------------------------ sizes */
@@ -638,20 +641,23 @@ static void test_cli_choose_kernels(void **state)
     cli_options options;
     memset(&options, 0, sizeof options);
     int first = -7, last = -7;
-    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), -1);
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, NULL, 3, &first, &last),
+                     -1);
     assert_int_equal(first, 0);
     assert_int_equal(last, 2);
     options.kernel = "naive";
-    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), -1);
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, NULL, 3, &first, &last),
+                     -1);
     assert_int_equal(first, 2);
     assert_int_equal(last, 2);
     options.kernel = "fast";
-    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), 2);
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, NULL, 3, &first, &last), 2);
     options.kernel = NULL;
-    assert_int_equal(
-        cli_choose_kernels("t", &options, names, chapters, CLI_MAX_KERNELS + 1, &first, &last), 2);
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, NULL, CLI_MAX_KERNELS + 1,
+                                        &first, &last),
+                     2);
     options.list = 1;
-    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, 3, &first, &last), 0);
+    assert_int_equal(cli_choose_kernels("t", &options, names, chapters, NULL, 3, &first, &last), 0);
 }
 
 static void test_cli_runs_kernel(void **state)
@@ -674,23 +680,24 @@ static void test_cli_start(void **state)
     cli_options options;
     int first = -7, last = -7;
     char *run[] = {"chapterX", "T=256", "--kernel", "2", NULL};
-    assert_int_equal(cli_start(&triangle_spec, 4, run, names, chapters, 2, &options, &first, &last),
-                     -1);
+    assert_int_equal(
+        cli_start(&triangle_spec, 4, run, names, chapters, NULL, 2, &options, &first, &last), -1);
     assert_int_equal(options.sizes[1], 256);
     assert_int_equal(first, 1);
     assert_int_equal(last, 1);
     char *help[] = {"chapterX", "--help", NULL};
-    assert_int_equal(cli_start(&triangle_spec, 2, help, names, chapters, 2, &options, &first, &last),
-                     0);
+    assert_int_equal(
+        cli_start(&triangle_spec, 2, help, names, chapters, NULL, 2, &options, &first, &last), 0);
     char *bad[] = {"chapterX", "T=abc", NULL};
-    assert_int_equal(cli_start(&triangle_spec, 2, bad, names, chapters, 2, &options, &first, &last),
-                     2);
+    assert_int_equal(
+        cli_start(&triangle_spec, 2, bad, names, chapters, NULL, 2, &options, &first, &last), 2);
     char *unknown[] = {"chapterX", "--kernel", "fast", NULL};
     assert_int_equal(
-        cli_start(&triangle_spec, 3, unknown, names, chapters, 2, &options, &first, &last), 2);
+        cli_start(&triangle_spec, 3, unknown, names, chapters, NULL, 2, &options, &first, &last),
+        2);
     char *list[] = {"chapterX", "--list", NULL};
-    assert_int_equal(cli_start(&triangle_spec, 2, list, names, chapters, 2, &options, &first, &last),
-                     0);
+    assert_int_equal(
+        cli_start(&triangle_spec, 2, list, names, chapters, NULL, 2, &options, &first, &last), 0);
 }
 
 static void test_cli_shape_matches_csv_spelling(void **state)

@@ -169,10 +169,13 @@ static void emit(const programs *p, const char *name, const char *problem, int c
     if (tried)
         printf(" $(call tried_objects,%d)", chapter);
     printf(" $(LIBRARY)\n\t$(NVCC) $(NVCCFLAGS) $^ $(NVCCLIBS) -o $@\n");
-    printf("$(BUILD)/gen/%s.cu: chapters/kernels.list $(GENERATE)\n", name);
+    /* The main names where each contender's code is (--list), so it follows
+     * the sources; rewritten only when what it says changed. */
+    printf("$(BUILD)/gen/%s.cu: chapters/kernels.list $(GENERATE) $(CHAPTER_CODE)\n", name);
     printf("\t@mkdir -p $(dir $@)\n");
-    printf("\t$(GENERATE) main $< %d %s %s %s > $@.partial && mv $@.partial $@\n", chapter,
-           problem, kind, name);
+    printf("\t@$(GENERATE) main $< %d %s %s %s > $@.partial && "
+           "{ cmp -s $@.partial $@ && rm $@.partial || mv $@.partial $@; }\n", chapter, problem, kind,
+           name);
     if (is_chapter)
         printf("PROGRAMS_OF_%d += $(BUILD)/%s\n", chapter, name);
     for (int m = 0; is_chapter && m < p->mutant_count; m++) {
@@ -433,7 +436,9 @@ static const char *find_body(const char *name, const source_file *prefer, const 
     return NULL;
 }
 
-static void where_of(const kernel_entry *e, char *out, size_t capacity)
+/* Fills out with where e's code lives; strict: a symbol that no chapter
+ * source defines stops the generator (else out is left empty). */
+static void where_of(const kernel_entry *e, char *out, size_t capacity, int strict)
 {
     out[0] = '\0';
     if (!sources)
@@ -538,8 +543,9 @@ static void where_of(const kernel_entry *e, char *out, size_t capacity)
             return;
         }
     }
-    die("%s's symbol %s is defined in no chapter source (extern const %s %s = {...})", e->name,
-        e->symbol, type, e->symbol);
+    if (strict)
+        die("%s's symbol %s is defined in no chapter source (extern const %s %s = {...})",
+            e->name, e->symbol, type, e->symbol);
 }
 
 /* ---------------------------------------------------------------- main */
@@ -585,10 +591,19 @@ static int main_command(const char *path, const char *chapter_word, const char *
         snprintf(role, sizeof role, "%s", role_word[e->role]);
         for (char *c = role; *c; c++)
             *c = (char)(*c - 'a' + 'A');
-        printf("    {{\"%s\", %d, CONTENDER_%s, %s, %s, %d, %d, %d}, &%s},\n", e->name, e->chapter,
-               role, e->pipe == GPU_PIPE_TENSOR ? "GPU_PIPE_TENSOR" : "GPU_PIPE_SIMT",
+        char where[512], literal[1100];
+        where_of(e, where, sizeof where, 0);
+        size_t n = 0; /* as a C string: a path holds no quote or backslash, but be sure */
+        for (const char *c = where; *c && n + 3 < sizeof literal; c++) {
+            if (*c == '"' || *c == '\\')
+                literal[n++] = '\\';
+            literal[n++] = *c;
+        }
+        literal[n] = '\0';
+        printf("    {{\"%s\", %d, CONTENDER_%s, %s, %s, %d, %d, %d,\n      \"%s\"}, &%s},\n", e->name,
+               e->chapter, role, e->pipe == GPU_PIPE_TENSOR ? "GPU_PIPE_TENSOR" : "GPU_PIPE_SIMT",
                strcmp(e->accuracy, "tf32") == 0 ? "TOLERANCE_TF32" : "TOLERANCE_FP32",
-               e->needs_major, e->needs_minor, e->needs_arch_specific, e->symbol);
+               e->needs_major, e->needs_minor, e->needs_arch_specific, literal, e->symbol);
     }
     printf("};\n\nint main(int argc, char **argv)\n{\n");
     printf("    return %s_chapter_main(argc, argv, \"%s\", %d, \"chapter %d, %s: %d kernels "
@@ -611,7 +626,7 @@ static int where_command(const char *path)
         char where[512];
         if (list.entries[k].role == KERNEL_TORCH)
             continue;
-        where_of(&list.entries[k], where, sizeof where);
+        where_of(&list.entries[k], where, sizeof where, 1);
         printf("%s %s %s\n", list.entries[k].problem, list.entries[k].name, where);
     }
     kernel_list_free(&list);

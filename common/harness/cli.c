@@ -258,8 +258,8 @@ int cli_find_kernel(const char *wanted, const char *const *names, int count, cha
 }
 
 int cli_choose_kernels(const char *program, const cli_options *options,
-                       const char *const *names, const int *chapters, int count, int *first,
-                       int *last)
+                       const char *const *names, const int *chapters, const char *const *wheres,
+                       int count, int *first, int *last)
 {
     if (count > CLI_MAX_KERNELS) {
         fprintf(stderr, "%s: at most %d kernels\n", program, CLI_MAX_KERNELS);
@@ -276,8 +276,12 @@ int cli_choose_kernels(const char *program, const cli_options *options,
         }
     }
     if (options->list) {
-        for (int k = *first; k <= *last; k++)
-            printf("%d %s (chapter %d)\n", k + 1, names[k], chapters[k]);
+        for (int k = *first; k <= *last; k++) {
+            printf("%d %s (chapter %d)", k + 1, names[k], chapters[k]);
+            if (wheres && wheres[k] && wheres[k][0])
+                printf("  %s", wheres[k]);
+            putchar('\n');
+        }
         return 0;
     }
     return -1;
@@ -289,7 +293,8 @@ int cli_runs_kernel(const cli_options *options, int kernel_chapter, int chapter)
 }
 
 int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *names,
-              const int *chapters, int count, cli_options *options, int *first, int *last)
+              const int *chapters, const char *const *wheres, int count, cli_options *options,
+              int *first, int *last)
 {
     char message[2048];
     const cli_status status = cli_parse(spec, argc, argv, options, message, sizeof message);
@@ -311,7 +316,7 @@ int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *na
         fprintf(stderr, "%s: --errors: %s\n", spec->program, message);
         return 2;
     }
-    return cli_choose_kernels(spec->program, options, names, chapters, count, first, last);
+    return cli_choose_kernels(spec->program, options, names, chapters, wheres, count, first, last);
 }
 
 void cli_format_shape(const cli_spec *spec, const cli_options *options, char *buffer,

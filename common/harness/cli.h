@@ -81,12 +81,13 @@ int cli_find_kernel(const char *wanted, const char *const *names, int count,
 
 /* The kernels a run races, from --list and --kernel. An unknown --kernel
  * prints why and returns 2, with --list or without; with --list, prints
- * "number name (chapter N)" for each kernel chosen and returns 0; otherwise
+ * "number name (chapter N)" for each kernel chosen, followed by where its
+ * code is when wheres (may be NULL) gives it, and returns 0; otherwise
  * returns -1 (go on) with the range to run in [*first, *last]: one kernel,
  * or all of them. */
 int cli_choose_kernels(const char *program, const cli_options *options,
-                       const char *const *names, const int *chapters, int count, int *first,
-                       int *last);
+                       const char *const *names, const int *chapters, const char *const *wheres,
+                       int count, int *first, int *last);
 
 /* Whether a kernel of chapter `kernel_chapter` runs in the program of
  * chapter `chapter`: every kernel does, or with --only-new only that
@@ -100,7 +101,8 @@ int cli_runs_kernel(const cli_options *options, int kernel_chapter, int chapter)
  * otherwise the exit status: 0 after --help or --list, 2 for a bad command
  * line, a destination that cannot be written or an unknown kernel. */
 int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *names,
-              const int *chapters, int count, cli_options *options, int *first, int *last);
+              const int *chapters, const char *const *wheres, int count, cli_options *options,
+              int *first, int *last);
 
 /* Formats the sizes (and the choice, if the program has one) as the CSV's
  * shape column: "B=8 T=1024 C=768 NH=12", "B=1 S=512 N=256 D=256 H=8 mask=kept". */

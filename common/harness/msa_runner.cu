@@ -238,15 +238,16 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     spec.choice_count = MSA_MASK_KIND_COUNT;
     spec.choice_default = MSA_MASK_DRAWN;
     spec.scales_logits = 1;
-    const char *names[CLI_MAX_KERNELS];
+    const char *names[CLI_MAX_KERNELS], *wheres[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
         names[k] = contenders[k].facts.name;
         chapters[k] = contenders[k].facts.chapter;
+        wheres[k] = contenders[k].facts.where;
     }
     cli_options options;
-    const int chosen = cli_start(&spec, argc, argv, names, chapters, kernel_count, &options,
-                                 &first, &last);
+    const int chosen = cli_start(&spec, argc, argv, names, chapters, wheres, kernel_count,
+                                 &options, &first, &last);
     if (chosen >= 0)
         return chosen;
     char message[PATHS_MAX + 1024]; /* room for a path and what is wrong with it */

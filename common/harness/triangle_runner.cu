@@ -25,15 +25,16 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
 {
     cli_spec spec = {program, summary, 4, {"B", "T", "C", "NH"}, {8, 1024, 768, 12}, 0};
     spec.scales_inputs = 1;
-    const char *names[CLI_MAX_KERNELS];
+    const char *names[CLI_MAX_KERNELS], *wheres[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
         names[k] = contenders[k].facts.name;
         chapters[k] = contenders[k].facts.chapter;
+        wheres[k] = contenders[k].facts.where;
     }
     cli_options options;
-    const int chosen = cli_start(&spec, argc, argv, names, chapters, kernel_count, &options,
-                                 &first, &last);
+    const int chosen = cli_start(&spec, argc, argv, names, chapters, wheres, kernel_count,
+                                 &options, &first, &last);
     if (chosen >= 0)
         return chosen;
 

@@ -54,7 +54,13 @@ expect_status "chapter2 --list --csv /nonexistent/x.csv exits 2" 2 build/chapter
 expect_output "... naming the directory" "--csv: /nonexistent/x.csv: .*/nonexistent does not exist" \
     build/chapter2 --list --csv /nonexistent/x.csv
 expect_output "chapter2 --list --kernel naive lists that kernel alone" "^1$" \
-    sh -c "build/chapter2 --list --kernel naive | grep -c ' naive (chapter 2)$'"
+    sh -c "build/chapter2 --list --kernel naive | grep -c ' naive (chapter 2)  '"
+# --list says where each contender's code is, and that line holds its kernel
+naive_where=$(build/chapter2 --list --kernel naive | sed -n 's/.*(chapter 2)  \([^ ]*\) __global__ naive_scores$/\1/p')
+expect_output "chapter2 --list: naive's kernel, file:line" "^chapters/02-naive/naive\.cuh:[0-9]+$" \
+    echo "$naive_where"
+expect_output "... where its __global__ is" "__global__ void naive_scores\(" \
+    sed -n "${naive_where#*:}p" "${naive_where%%:*}"
 
 # --csv FILE is checked before any GPU work: a destination that cannot be
 # written is exit 2 up front, not exit 1 after a whole run; a good one
