@@ -45,10 +45,11 @@ export WORKBOOK_COMMIT := $(COMMIT)
 # 'text', each ' in it written '\'', so a name is never read as shell
 # syntax (a ; or a `...` in it stays part of the name).
 shell_quote = '$(subst ','\'',$(1))'
-# CH and EX (make profile, make grade) name a chapter and exercises. Make
+# CH and EX (make profile, make grade) name a chapter and exercises, BEFORE and
+# MERGED and FOLDER (make same-kernels) a commit and files. Make
 # would expand them as it exports them to every recipe's environment, so a
 # $(...) in them would run; they are read with $(value ...) instead.
-unexport CH EX
+unexport CH EX BEFORE MERGED FOLDER
 
 CFLAGS := -O3 -std=c11 -Wall -Wextra -fopenmp -D_POSIX_C_SOURCE=200809L -Icommon
 NVCCFLAGS = -O3 -arch=$(KERNEL_ARCH) -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
@@ -116,7 +117,7 @@ $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 include $(BUILD)/gen/programs.mk
 
 .PHONY: all help clean deps test verify bench sanitize profile ptxas programs gpu-programs \
-        verify-cards chapter-objects build-archs arch \
+        verify-cards chapter-objects build-archs arch same-kernels \
         $(CHAPTERS:%=chapter%)
 
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -129,6 +130,7 @@ help:
 	@echo "make chapterN       build, check and time chapter N on the GPU (N in $(CHAPTERS))"
 	@echo "make verify         check every kernel of every chapter (tried variants too)"
 	@echo "make verify-cards   make verify as a T4, an A100 and an L4 would run it (PTX builds)"
+	@echo "make same-kernels BEFORE=COMMIT   every kernel's PTX now against COMMIT's, names aside"
 	@echo "make build-archs    compile every chapter for sm_75 ... sm_120 (BUILD_ARCHS=...)"
 	@echo "make bench          time every chapter and size, append rows to plots/data/*.csv"
 	@echo "make sanitize       compute-sanitizer memcheck and racecheck at small sizes"
@@ -227,6 +229,16 @@ verify-cards:
 	  ARCH=$$arch BUILD=$(BUILD)-$$arch WORKBOOK_CARD=$$name tests/gpu_runs.sh verify $(CHAPTERS) \
 	    || { s=$$?; [ $$s -eq 77 ] || status=1; }; \
 	done; exit $$status
+
+# Whether a change that should move code without changing it kept every
+# kernel's instructions: each chapter source's PTX now and at commit BEFORE,
+# kernel by kernel, names aside (tools/same_kernels.sh says how).
+same-kernels:
+	@[ -n $(call shell_quote,$(value BEFORE)) ] || \
+	    { echo "make same-kernels BEFORE=COMMIT [ARCH=sm_XX] [MERGED=new.cu=old.cu,...]" >&2; exit 2; }
+	@MERGED=$(call shell_quote,$(value MERGED)) NVCC=$(call shell_quote,$(NVCC)) BUILD=$(BUILD) \
+	    tools/same_kernels.sh $(call shell_quote,$(value BEFORE)) $(WGMMA_ARCH) \
+	    $(call shell_quote,$(or $(value FOLDER),chapters))
 
 # Every chapter's objects built for each target (compile only, no link):
 # proof that the workbook builds for every card CUDA 13 supports.

@@ -159,3 +159,25 @@ expect_output "... and that line holds its __global__" "__global__ void .*shared
 expect_output "generate where: a tried variant's kernel is its chapter's, not a namesake's" \
     "^msa fused\+nocluster chapters/06-fused/fused\.cuh:[0-9]+ __global__ fused_msa_attention$" \
     build/tools/generate where chapters/kernels.list
+
+# make same-kernels: the tree against its own commit is the same kernel for
+# kernel; against the commit before chapter 6 gave its fused kernel tiles of
+# 16 rows (a template argument more, other instructions), that chapter's
+# objects differ. One folder each, to keep it short.
+if ! command -v "${NVCC:-nvcc}" >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+    skip "make same-kernels" "no nvcc here"
+elif ! git rev-parse --verify --quiet HEAD >/dev/null || [ -n "$(git status --porcelain chapters)" ]; then
+    skip "make same-kernels" "not a clean git checkout of chapters/"
+else
+    expect_output "make same-kernels BEFORE=HEAD: every kernel the same" \
+        "^same +chapters/05-shared/shared\.cu \(10 kernels\)$" \
+        make --no-print-directory same-kernels BEFORE=HEAD FOLDER=chapters/05-shared
+    if git cat-file -e 9436306^{commit} 2>/dev/null; then
+        expect_status "same-kernels finds a changed kernel (exit 1)" 1 \
+            tools/same_kernels.sh 9436306 sm_90a chapters/06-fused
+        expect_output "... and names its object" "^DIFFERENT +chapters/06-fused/fused\.cu" \
+            make --no-print-directory same-kernels BEFORE=9436306 FOLDER=chapters/06-fused
+    else
+        skip "make same-kernels finds a changed kernel" "commit 9436306 is not in this clone"
+    fi
+fi
