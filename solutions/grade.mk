@@ -65,11 +65,11 @@ $(BUILD)/$(1)/%: $(BUILD)/$(1)/%.o $(CHAPTER_ARCHIVE) $(LIBRARY)
 	$(NVCC) $(EXERCISE_FLAGS) $$(call q,$$<) $(CHAPTER_ARCHIVE) $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
 
 $(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu \
-        $(HOST_CHECK_HEADERS) $(LIBRARY) $(EXERCISE_HEADERS)
+        $(HOST_CHECK_HEADERS) $(CHAPTER_ARCHIVE) $(LIBRARY) $(EXERCISE_HEADERS)
 	@mkdir -p $$(call q,$$(dir $$@))
 	$(NVCC) $(HOST_CHECK_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -DEXERCISE_FILE=$$(call q,"$$<") \
-	    -Dmain=exercise_main $$(call q,solutions/host/$$(call exercise_of,$$*).cu) $(LIBRARY) \
-	    $(NVCCLIBS) -o $$(call q,$$@)
+	    -Dmain=exercise_main $$(call q,solutions/host/$$(call exercise_of,$$*).cu) \
+	    $(CHAPTER_ARCHIVE) $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
 
 $(BUILD)/$(1)/%.ptx: $(1)/%.cu $(EXERCISE_HEADERS)
 	@mkdir -p $$(call q,$$(dir $$@))
