@@ -19,7 +19,11 @@ holding a fixed part of each tile in its registers. Its inputs are
 TF32, floats whose mantissa keeps 10 of its 23 bits, so the products are
 less exact than in chapters 2-5, and the check uses the TF32 tolerance of
 the design, 2e-3 on the relative error instead of 1e-5. The race's fair
-opponent is chapter 1's `cublas-tf32`, cuBLAS allowed the same shortcut.
+opponent is chapter 1's `cublas-tf32`, cuBLAS allowed the same shortcut on
+the full square. (Chapter 1's row blocks, the FP32 champion, are slower in
+TF32: {{median_ms|cublas-rows-tf32|B=8 T=1024 C=768 NH=12}} ms against
+{{median_ms|cublas-tf32|B=8 T=1024 C=768 NH=12}} ms at the default size, in
+the appendix.)
 
 This chapter is short, because the hard parts were done before: the tiles
 of $128 \times 128$ scores, the copies into shared memory, the walk along a
