@@ -125,11 +125,13 @@ if (peak_mode) {
         race_shape, fp32_tflops, work, tensor_tflops, times(speedup(floor_ms[2])) . (floor_on[2] ? '' : ', off the scale of the bars'), \
         traffic, floor_ms[3] == floor_ms[3] ? times(speedup(floor_ms[3])) . (floor_on[3] ? '' : ', off the scale of the bars') : 'no share (bandwidth not known for this card)', gpu, date)
 } else {
-    print sprintf("%s at %s: %s, as a speedup over the strongest champion met so far, %s (%.3g ms; longer is faster), each kernel's speedup and median time at the end of its bar. The lines are the floors no kernel can pass: the dense work, %.3g GFLOP, at the peak of each pipe met so far (FP32 %.1f TFLOP/s%s)%s. Measured on the %s, %s.", \
+    print sprintf("%s at %s: %s, as a speedup over the strongest champion met so far, %s (%.3g ms; longer is faster), each kernel's speedup and median time at the end of its bar. The lines are the floors no kernel can pass: the dense work, %.3g GFLOP, at the FP32 peak (%.1f TFLOP/s)%s%s: %s. Measured on the %s, %s.", \
         chart_title, race_shape, closing ? "every kernel of the book and the champions" : sprintf("the kernels of chapters 1 to %d and the champions", upto), \
-        strongest, strongest_ms, work, fp32_tflops, tensor_met ? sprintf(", dense TF32 tensor %.1f TFLOP/s", tensor_tflops) : "", \
-        floor_text(1) . floor_text(2) . (closing ? sprintf("%s, the compulsory bytes, %.3g GB, at the data sheet's memory bandwidth%s", \
-            floor_text(3), traffic, memory_tbs == memory_tbs ? sprintf(" (%.1f TB/s)", memory_tbs) : " (not known for this card: no memory floor)") : ""), \
+        strongest, strongest_ms, work, fp32_tflops, \
+        tensor_met ? sprintf(" and at the dense TF32 tensor peak (%.1f TFLOP/s)", tensor_tflops) : "", \
+        closing ? sprintf("; the compulsory bytes, %.3g GB (inputs read once, outputs written once), at the data sheet's memory bandwidth%s", \
+            traffic, memory_tbs == memory_tbs ? sprintf(" (%.1f TB/s)", memory_tbs) : " (not known for this card: no memory floor)") : "", \
+        (floor_text(1) . floor_text(2) . floor_text(3))[3:], \
         gpu, date)
 }
 unset print
