@@ -505,17 +505,86 @@ static FILE *open_output(const char *dir, const char *name, const char *suffix)
     return file;
 }
 
+/* The race charts of a problem: race-chapterN for each chapter N before the
+ * closing one (the list's last chapter, which shows the whole progress
+ * instead) that has a kernel of this problem in its story. A chapter's chart
+ * shows the kernels of chapters 1 to N only, never one the reader has not
+ * met yet. It is drawn at the default size when a kernel of chapter N was
+ * measured there, else at the size with the most rows of chapters 1 to N
+ * among those where one of chapter N's was (the larger on a tie); a kernel
+ * of chapter N means one of its story (step or best) when it has one, so
+ * that chapter 6's chart shows its fused kernel and not only its champions. Each gets
+ * DIR/race-chapterN.vars.gp (problem, upto = N, race_shape, tensor_met: 1
+ * once a chapter's own kernel up to N runs on the tensor cores, so that the
+ * TF32 floor is drawn) and a line in the index; plots/race.gp draws it.
+ * Returns the last chapter drawn (0: none). */
+static int write_races(const char *dir, FILE *index, const problem_info *problem,
+                        const selection *chosen, const char *default_shape)
+{
+    int closing = 0, last = 0;
+    for (int k = 0; k < kernels.count; k++)
+        closing = kernels.entries[k].chapter > closing ? kernels.entries[k].chapter : closing;
+    for (int n = 1; n < closing; n++) {
+        int tensor_met = 0, own = 0, own_story = 0;
+        for (int k = 0; k < kernels.count; k++) {
+            const kernel_entry *entry = &kernels.entries[k];
+            int story = entry->role == KERNEL_STEP || entry->role == KERNEL_BEST;
+            if (strcmp(entry->problem, problem->name) != 0 || entry->chapter > n || entry->role == KERNEL_TRIED)
+                continue;
+            own |= entry->chapter == n;
+            own_story |= entry->chapter == n && story;
+            tensor_met |= story && entry->pipe == GPU_PIPE_TENSOR;
+        }
+        if (!own)
+            continue;
+        const char *best = NULL;
+        int best_count = 0;
+        for (int k = 0, first = 0; k <= chosen->count; k++) { /* a run of rows per shape */
+            if (k < chosen->count && strcmp(chosen->rows[k]->field[RESULT_SHAPE],
+                                            chosen->rows[first]->field[RESULT_SHAPE]) == 0)
+                continue;
+            int count = 0, mine = 0;
+            for (int r = first; r < k; r++) {
+                count += entry_of(chosen->rows[r])->chapter <= n;
+                kernel_role role = entry_of(chosen->rows[r])->role;
+                mine |= entry_of(chosen->rows[r])->chapter == n &&
+                        (!own_story || role == KERNEL_STEP || role == KERNEL_BEST);
+            }
+            const char *shape_r = chosen->rows[first]->field[RESULT_SHAPE];
+            int is_default = strcmp(shape_r, default_shape) == 0;
+            if (mine && (is_default || !best || (strcmp(best, default_shape) != 0 && count >= best_count)))
+                best = shape_r, best_count = count;
+            first = k;
+        }
+        if (!best)
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "race-chapter%d", n);
+        FILE *vars = open_output(dir, name, ".vars.gp");
+        fprintf(vars, "problem = '%s'\nupto = %d\nrace_shape = '%s'\ntensor_met = %d\n", problem->name, n,
+                best, tensor_met);
+        fclose(vars);
+        fprintf(index, "%s\n", name);
+        last = n;
+    }
+    return last;
+}
+
 /* What the plots of a problem draw from, in DIR: PROBLEM.dat, a line per row
  * of the story (no tried kernel, no replay, no drawn or padded mask), by
  * shape (smallest first) then in story order: its place among its shape's
  * rows, kernel, the shape's second size (T), median, min and max ms, kind
  * (kind_of), role (kernel_list.h's), share of its pipe's peak (NaN: not
  * known), the shape's place among the shapes, the shape, GFLOP/s and GB/s
- * (from which a plot computes the floors); PROBLEM.vars.gp, the card, the
+ * (from which a plot computes the floors) and the chapter that introduces
+ * the kernel (a chapter's race chart draws none of a later one);
+ * PROBLEM.vars.gp, the card, the
  * dates and the problem's facts; and in the index, the plots these rows can
- * draw (plots/draw.sh draws those): progress-PROBLEM (its default size),
- * peak and sweep (the triangle's shares of peak, and its times over T), msa
- * (a panel per MSA size that three kernels or more were measured at). */
+ * draw (plots/draw.sh draws those): race-chapterN (write_races),
+ * progress-PROBLEM (its default size),
+ * peak (the triangle's shares of the FP32 peak) and sweep-chapterN (its
+ * times over T), msa-chapterN (a panel per MSA size that three kernels or
+ * more were measured at). */
 static void write_plot_data(const char *dir, FILE *index, const problem_info *problem)
 {
     char shape[128], dates[64];
@@ -539,10 +608,11 @@ static void write_plot_data(const char *dir, FILE *index, const problem_info *pr
         run = k == first ? 1 : run + 1;
         panels += run == 3;
         at_default += strcmp(shape_k, shape) == 0;
-        fprintf(data, "%d \"%s\" %ld %.6g %.6g %.6g %d %d %.4f %d \"%s\" %.6g %.6g\n", k - first,
+        fprintf(data, "%d \"%s\" %ld %.6g %.6g %.6g %d %d %.4f %d \"%s\" %.6g %.6g %d\n", k - first,
                 row->field[RESULT_KERNEL], size ? atol(strchr(size, '=') + 1) : 0, row->median_ms,
                 row->min_ms, row->max_ms, kind_of(row), (int)entry_of(row)->role,
-                peak_share(row) >= 0 ? peak_share(row) : NAN, shapes, shape_k, row->gflops, row->gbps);
+                peak_share(row) >= 0 ? peak_share(row) : NAN, shapes, shape_k, row->gflops, row->gbps,
+                entry_of(row)->chapter);
     }
     fclose(data);
     FILE *vars = open_output(dir, problem->name, ".vars.gp");
@@ -559,10 +629,17 @@ static void write_plot_data(const char *dir, FILE *index, const problem_info *pr
             gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) / 1000, memory_tbs);
     fclose(vars);
     int is_trimul = strcmp(problem->name, "trimul") == 0;
+    /* the plots over every size, sweep and msa, belong to the problem's last
+     * chapter before the closing one: named NAME-chapterN, they show the
+     * kernels of chapters 1 to N only (plots/style.gp reads N from the name) */
+    int last = write_races(dir, index, problem, &chosen, shape);
+    char bound[32] = "";
+    if (last > 0)
+        snprintf(bound, sizeof bound, "-chapter%d", last);
     fprintf(index, at_default ? "progress-%s\n" : "", problem->name);
     int peaks = gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) > 0;
     fputs(is_trimul && at_default && peaks ? "peak\n" : "", index);
-    fputs(is_trimul && shapes > 0 ? "sweep\n" : !is_trimul && panels ? "msa\n" : "", index);
+    fprintf(index, is_trimul && shapes > 0 ? "sweep%s\n" : !is_trimul && panels ? "msa%s\n" : "%s", bound);
     free(chosen.rows);
 }
 

@@ -1,5 +1,5 @@
-# plots/msa.gp - MSA gated attention at each size that at least three
-# kernels ran (results.c picks them; every key kept, never the drawn mask):
+# plots/msa.gp - MSA gated attention (msa-chapterN: the kernels of chapters
+# 1 to N only, style.gp) at each size that at least three of them ran (results.c picks them; every key kept, never the drawn mask):
 # a panel per size, a bar per kernel in the story's order (the champions,
 # the unfused layer and PyTorch, first; at most 8), coloured as the progress
 # plots are (grey the champions, blue the book's FP32 kernels, orange its
@@ -14,7 +14,7 @@ array shapes[int(STATS_max) + 1]
 panels = 0
 set print datadir.'/'.name.'.series'   # how many bars each panel has (the tests read it)
 do for [q = 0:int(STATS_max)] {
-    stats data using (column(10) == q ? (s = strcol(11), 1) : NaN) nooutput
+    stats data using (column(10) == q && met(column(14)) ? (s = strcol(11), 1) : NaN) nooutput
     if (STATS_records >= 3) {
         panels = panels + 1; panel_place[panels] = q; shapes[panels] = s; print STATS_records
     }
@@ -34,11 +34,19 @@ set xtics font ',14'
 set style fill solid 0.9 noborder
 set lmargin 20
 set rmargin 5
-panel_of(p) = column(10) == panel_place[p]
+panel_of(p) = column(10) == panel_place[p] && met(column(14))
 # a row of another panel goes far below this one, where its name is not shown
 y_in(p) = panel_of(p) ? $1 : $1 + 1000
 panel_title(p) = strstrt(shapes[p], " mask=") ? shapes[p][1:strstrt(shapes[p], " mask=") - 1] : shapes[p]
-msa_title = sprintf("MSA gated attention, every key kept: median time, ms (log scale)\n%s, %s", gpu, date)
+msa_title = sprintf("MSA gated attention, every key kept%s: median time, ms (log scale)\n%s, %s", \
+    upto < 1000 ? sprintf(', chapters 1 to %d', upto) : '', gpu, date)
+# the kernels it shows, one a line (the tests read it)
+set print datadir.'/'.name.'.kernels'
+shown = ' '
+stats data using (met(column(14)) && strstrt(shown, ' '.strcol(2).' ') == 0 && \
+    sum [p = 1:panels] (panel_of(p) ? 1 : 0) > 0 ? (shown = shown . strcol(2) . ' ', 0) : 0) nooutput
+do for [i = 1:words(shown)] { print word(shown, i) }
+unset print
 
 draw = "set multiplot layout rows, columns title msa_title font ',15'; " . \
        "do for [p = 1:panels] { " . \

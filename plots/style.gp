@@ -13,9 +13,15 @@
 #   1 place among its shape's rows  2 kernel  3 T (the shape's second size)
 #   4 median ms  5 min ms  6 max ms  7 kind (below)  8 role (0 champion,
 #   1 step, 2 best, 4 torch)  9 % of its pipe's peak  10 the shape's place
-#   11 shape  12 GFLOP/s  13 GB/s
+#   11 shape  12 GFLOP/s  13 GB/s  14 the chapter that introduces the kernel
 # in the story's order within each shape, the shapes smallest first. The
 # script writes the plot's one-line caption for the book too.
+
+# A plot named NAME-chapterN (race-chapter5, sweep-chapter8, msa-chapter7)
+# belongs in chapter N and shows the kernels of chapters 1 to N only (column
+# 14 of PROBLEM.dat is a kernel's chapter); another shows every kernel.
+upto = strstrt(name, '-chapter') ? int(name[strstrt(name, '-chapter') + 8:]) : 1000
+met(chapter) = chapter <= upto
 
 set encoding utf8
 width = 840

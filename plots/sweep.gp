@@ -1,5 +1,6 @@
 # plots/sweep.gp - the triangle's time against the sequence length T at
 # B=8 C=768 NH=12 (the sizes make bench sweeps): each chapter's best kernel
+# (sweep-chapterN: of chapters 1 to N only, style.gp)
 # and the fastest champion of each pipe (at most 8 lines; results.c picks
 # them), the champions dashed. Log-log: the work of the causal triangle
 # grows as T squared, so every kernel is near a line of slope 2 once the GPU
@@ -13,14 +14,16 @@ swept(s) = strstrt(s, 'B=8 T=') == 1 && strstrt(s, ' C=768 NH=12') == strlen(s) 
 # (kinds 1 and 2), the fastest at the default size
 array fastest[2] = [1e30, 1e30]
 array champion[2] = ['', '']
-stats data using (strcol(11) eq shape && column(7) <= 2 && $4 < fastest[column(7)] ? \
+stats data using (strcol(11) eq shape && column(7) <= 2 && met(column(14)) && $4 < fastest[column(7)] ? \
     (fastest[column(7)] = $4, champion[column(7)] = strcol(2), 0) : 0) nooutput
 kernels = ''
-stats data using (strcol(11) eq shape && (column(8) == 2 || strcol(2) eq champion[1] || \
+stats data using (strcol(11) eq shape && met(column(14)) && (column(8) == 2 || strcol(2) eq champion[1] || \
     strcol(2) eq champion[2]) ? (kernels = kernels . ' ' . strcol(2), 0) : 0) nooutput
 count = words(kernels)
 set print datadir.'/'.name.'.series'   # how many lines (the tests read it)
 print count
+set print datadir.'/'.name.'.kernels'   # the kernels it shows, one a line
+do for [i = 1:count] { print word(kernels, i) }
 unset print
 
 set title sprintf("Time against T, triangle at %s\n%s, %s", fixed, gpu, date)

@@ -263,4 +263,11 @@ to beat from chapter 2 on. At $T = 4096$, where the blocks of rows that
 `cublas-rows` computes cover 33/64 of the square instead of 36/64, it
 takes {{median_ms|cublas-rows|B=8 T=4096 C=768 NH=12}} ms against
 {{median_ms|cublas-permute|B=8 T=4096 C=768 NH=12}} ms for the full square.
+
+The race chart of each chapter shows its kernels and every one met
+before it, as a speedup over the strongest champion (longer is faster),
+with the floors of the engines used so far. Here it holds only the
+champions, and the floor of the FP32 lanes that chapters 2 to 7 race on:
+
+{{figure|race-chapter1}}
 */

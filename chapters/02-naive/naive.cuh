@@ -144,7 +144,11 @@ kernel takes {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms, against
 permute and {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms for
 `cublas-rows`, the champion that knows the mask too. Knowing the mask saved
 half the arithmetic, and we lost the race by more than an order of
-magnitude anyway. Why?
+magnitude anyway:
+
+{{figure|race-chapter2}}
+
+Why?
 
 Count what one score costs. Its dot product does $2 \cdot 64 = 128$
 floating-point operations and loads $2 \cdot 64$ floats, 512 bytes: a

@@ -195,6 +195,8 @@ permute ({{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms for
 {{gflops|registers|B=8 T=1024 C=768 NH=12}} GFLOP/s of the problem's work,
 {{peak_pct|registers|B=8 T=1024 C=768 NH=12}} % of the FP32 peak.
 
+{{figure|race-chapter3}}
+
 Eight times fewer loads paid off almost in full, but the kernel is still
 far from the floor of 0.096 ms that the arithmetic alone sets. The loads it
 kept are the problem now, and not only their number: look at which

@@ -239,6 +239,8 @@ At the default size, on {{gpu|vectorized|B=8 T=1024 C=768 NH=12}}:
 | cuBLAS, permute + batched SGEMM | {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} |
 | cuBLAS, only the keys each block of rows sees (`cublas-rows`) | {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} |
 
+{{figure|race-chapter4}}
+
 The vectorized kernel reaches {{gflops|vectorized|B=8 T=1024 C=768 NH=12}}
 useful GFLOP/s. What is left between it and the floor of 0.096 ms is, again,
 the loads: each thread still fetches every one of its operands from the

@@ -870,7 +870,7 @@ cores.
 cuBLAS is beaten on a problem it was not told about: even `cublas-rows`,
 told as much of the mask as dense products can be, pays for the permute and
 for $T / 128$ separate products. A kernel that knows the mask, the layout
-and the sizes skips all of that. Each kernel's share of its engine's peak:
+and the sizes skips all of that. The race so far, against the FP32 floor:
 
-{{figure|peak}}
+{{figure|race-chapter5}}
 */

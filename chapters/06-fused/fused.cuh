@@ -826,6 +826,8 @@ arithmetic. Chapter 7 races PyTorch again at the AlphaFold shapes, where
 the work, not the launches, decides. (The module adds one line to the usual masked softmax, so that a
 column with no kept key gets $b_o$.)
 
+{{figure|race-chapter6}}
+
 ## Where the time goes
 
 The fused kernel is far from the floors computed at the start. At $S = 8$

@@ -701,9 +701,12 @@ against the unfused layer
 grows with the depth, because what the others spend beyond the arithmetic
 is the $S^2$ scores going through memory.
 
-Every contender at each size the layer was measured at:
+Every contender met so far at each size the layer was measured at, and
+the race at the AlphaFold shape against the FP32 floor:
 
-{{figure|msa}}
+{{figure|msa-chapter7}}
+
+{{figure|race-chapter7}}
 
 Which floor binds? Split the count by the engine that does it. At the
 FP32 peak the projections alone take 0.32, 1.28 and 0.24 ms at the three

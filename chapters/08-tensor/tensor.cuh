@@ -472,7 +472,12 @@ fast as chapter 5. At $T = 4096$ it takes
 The figure follows each chapter's best kernel and the fastest champion of
 each engine over the sequence length:
 
-{{figure|sweep}}
+{{figure|sweep-chapter8}}
+
+The race so far: the tensor cores pass the FP32 floor, and their own
+floor lies far beyond the scale:
+
+{{figure|race-chapter8}}
 
 The walk along a row bought far more here than in chapter 5: a block of
 step 1 spends most of its short life waiting for its tiles, and the tensor

@@ -321,7 +321,8 @@ it to the left.
 {{figure|precision-frontier}}
 
 And the whole race of the triangle at the default size, in the order of the
-story, with its floors and its champions:
+story, with the champions as bars and the floors of both engines and of
+memory:
 
 {{figure|progress-trimul}}
 */

@@ -558,7 +558,12 @@ expect_output "... and another card's row where it has none, with a footnote nam
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
-    for plot in progress-trimul progress-msa peak sweep msa; do
+    # a race chart per chapter before the closing one (the fixture list's
+    # chapter 8); sweep and msa bound to their problem's last such chapter
+    expect_output "plots: a race chart per chapter, the multi-size plots bound to a chapter" \
+        "^race-chapter1 race-chapter2 race-chapter3 race-chapter4 race-chapter5 progress-trimul peak sweep-chapter5 race-chapter6 race-chapter7 progress-msa msa-chapter7\$" \
+        sh -c "paste -sd ' ' $scratch/plots/plots/index"
+    for plot in progress-trimul progress-msa peak sweep-chapter5 msa-chapter7 race-chapter2 race-chapter5; do
         expect_status "plot $plot: SVG and PNG drawn" 0 \
             test -s $scratch/plots/plots/$plot.svg -a -s $scratch/plots/png/$plot.png
         expect_output "plot $plot: its title names the GPU and the date" \
@@ -571,21 +576,40 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
         grep -Eq 'shared\+unrolled|\+graph' $scratch/plots/plotwork/trimul.dat $scratch/plots/plotwork/msa.dat
     for floor in "FP32 floor" "TF32 floor" "memory floor"; do
         expect_output "progress plots: the $floor drawn" "^2$" \
-            sh -c "cat $scratch/plots/plots/progress-*.svg | grep -c '>$floor<'"
+            sh -c "cat $scratch/plots/plots/progress-*.svg | grep -c '>$floor '"
     done
     expect_output "progress plots: the caption says how the floors are computed" \
         "the dense work, .* GFLOP, at the FP32 peak .* at the data sheet's memory bandwidth \(4\.8 TB/s\)" \
         cat $scratch/plots/plots/progress-trimul.caption
-    expect_output "progress plots: the champions as reference lines" ">cublas-direct<" \
+    expect_output "progress plots: the champions as bars" ">cublas-direct<" \
         cat $scratch/plots/plots/progress-trimul.svg
-    expect_output "sweep: each chapter's best and each pipe's fastest champion" "^7$" \
-        cat $scratch/plots/plotwork/sweep.series
+    expect_output "race chart of chapter 2: the champions and naive, nothing later" \
+        "^cublas-permute cublas-direct cublas-tf32 naive\$" sh -c "paste -sd ' ' $scratch/plots/plotwork/race-chapter2.kernels"
+    expect_output "... the FP32 floor, and no TF32 floor before a chapter's kernel runs on the tensor cores" \
+        "^1 0\$" sh -c "echo \$(grep -c '>FP32 floor' $scratch/plots/plots/race-chapter2.svg) \$(grep -c '>TF32 floor' $scratch/plots/plots/race-chapter2.svg)"
+    expect_output "... a linear axis: a speedup, longer is faster" "speedup over cublas-tf32 \(longer is faster\)" \
+        cat $scratch/plots/plots/race-chapter2.svg
+    expect_output "... each bar's value printed on an opaque box (a line behind it never crosses it)" \
+        "^$(grep -c . $scratch/plots/plotwork/race-chapter2.bars)\$" \
+        sh -c "grep -o '>[0-9.]*× ([0-9.e-]* ms)<' $scratch/plots/plots/race-chapter2.svg | sort -u | wc -l"
+    expect_output "peak: one yardstick, the FP32 peak, so the tensor-core kernel is drawn longer than the FP32 ones" \
+        "^tf32$" sh -c "sort -k2,2g $scratch/plots/plotwork/peak.bars | tail -n1 | awk '{ print \$6 }' | tr -d '\"'"
+    expect_output "... with both pipes' peaks" "^1 1\$" sh -c "echo \$(grep -c '>FP32 peak' $scratch/plots/plots/peak.svg) \$(grep -c '>TF32 tensor peak' $scratch/plots/plots/peak.svg)"
+    expect_output "sweep: each chapter's best up to chapter 5 and each pipe's fastest champion" "^6$" \
+        cat $scratch/plots/plotwork/sweep-chapter5.series
+    expect_status "... and not chapter 8's tf32" 1 grep -qx tf32 $scratch/plots/plotwork/sweep-chapter5.kernels
     expect_output "msa: a panel per size that three kernels ran at" "^3 3$" \
-        sh -c "paste -sd ' ' $scratch/plots/plotwork/msa.series"
+        sh -c "paste -sd ' ' $scratch/plots/plotwork/msa-chapter7.series"
+    # the checker of chapter bounds (tests/book/chapter_bound.sh), on a chapter 2 that places chapter 5's chart
+    mkdir -p $scratch/bound/02-early
+    printf '/*md\n{{figure|race-chapter5}}\n*/\n' > $scratch/bound/02-early/early.cuh
+    expect_output "chapter bounds: a chapter placing a later chapter's chart fails, naming the kernel" \
+        "^02-early: race-chapter5 shows registers \(chapter 3\)" tests/book/chapter_bound.sh $scratch/bound $fixture_kernels $scratch/plots/plotwork
     expect_status "make plots with no MSA rows succeeds" 0 \
         book_make plots plots WORKBOOK_DATA=$scratch/trimul-only
     expect_status "... and leaves the MSA plot out" 1 test -e $scratch/plots/plots/msa.svg
-    expect_output "... and draws the others" "^sweep$" cat $scratch/plots/plots/index
+    expect_output "... and draws the others" "^race-chapter1 race-chapter2 race-chapter3 race-chapter4 race-chapter5 progress-trimul peak sweep-chapter5\$" \
+        sh -c "paste -sd ' ' $scratch/plots/plots/index"
     expect_status "make plots with no data at all succeeds" 0 \
         book_make plots plots WORKBOOK_DATA=$scratch/no-such-folder
     expect_status "... and draws nothing" 0 test ! -s $scratch/plots/plots/index
@@ -594,7 +618,7 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
         > $scratch/markup-plot-data/trimul.csv
     book_make markup-plot plots WORKBOOK_DATA=$scratch/markup-plot-data > /dev/null 2>&1
     expect_status "markup in a card's name: the plots' captions escape it" 0 \
-        grep -qF 'Measured on the Fixture H200 \<b\>bold\</b\> \& more, ' $scratch/markup-plot/plots/sweep.md
+        grep -qF 'Measured on the Fixture H200 \<b\>bold\</b\> \& more, ' $scratch/markup-plot/plots/sweep-chapter5.md
 fi
 
 # ------------------------------------------------------------ TeX left in the text
@@ -739,9 +763,9 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     expect_output "fixture book: the exercise's statement" "Exercise 1\.1: write the good kernel" cat $html
     expect_status "fixture book: no solution in the student's edition" 1 grep -q SOLUTION_SENTINEL $html
     expect_status "fixture book: no hidden code" 1 grep -Eq 'HIDDEN_SENTINEL|LINKS_HIDDEN_SENTINEL' $html
-    expect_output "fixture book: each of the 5 plots once (1 in its chapter, 4 in the appendix)" "^5$" \
+    expect_output "fixture book: each of the 12 plots once (1 in its chapter, 11 in the appendix)" "^12$" \
         sh -c "grep -o '<figure>' $html | wc -l"
-    expect_output "... the appendix has the 4 no chapter places" "^4$" \
+    expect_output "... the appendix has the 11 no chapter places" "^11$" \
         sh -c "grep -o '<figure>' $site/all-measured-results.html | wc -l"
 
     # the pages: one per chapter and appendix, each in the frame
@@ -905,6 +929,9 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
         expect_output "... and PyTorch among the MSA champions" '"torch-compile-tf32"' cat build/plots/msa.dat
         expect_output "the real plots: at most 8 series a panel" "^0$" \
             sh -c "cat build/plots/*.series | awk '\$1 > 8 { n++ } END { print n + 0 }'"
+        expect_output "the real chapters: no chart shows a kernel of a later chapter (tests/book/chapter_bound.sh)" \
+            "^checked [1-9][0-9]* plots in $chapter_count chapters, 0 kernels of later chapters\$" \
+            tests/book/chapter_bound.sh chapters chapters/kernels.list build/plots
     fi
     if [ -s book/out/workbook.epub ] && [ -s $site/index.html ] && ! tool_missing "the EPUB's chapters" unzip; then
         expect_output "the EPUB: a file per chapter and appendix" "^$((page_count - 1))\$" \
