@@ -1,7 +1,8 @@
 /* msa_runner.cu - the program behind every MSA chapter: parse, read or draw
- * the inputs, refuse what cannot be run, check each kernel against the CPU
- * referee, time it directly and as CUDA graph replays, print the table,
- * append the CSV rows, and optionally write the tensors as .npy files.
+ * the inputs (msa_files.h reads the .npy files), refuse what cannot be run,
+ * race the kernels (race.h: each checked against the CPU referee, timed
+ * directly and as CUDA graph replays), print the table, append the CSV
+ * rows, and optionally write the tensors as .npy files.
  *
  * Everything that can be refused is refused before the GPU is looked for,
  * so a bad size, a malformed file or a destination that cannot be written
@@ -16,30 +17,45 @@
 #include "problems/msa.h"
 #include "harness/msa_files.h"
 #include "harness/paths.h"
+#include "harness/race.h"
 #include "harness/sizes.h"
 
 /* The most features a row may have (the referee and the unfused layer take
  * any D; chapter 7's kernels stop at 256). */
 #define MSA_MAX_D 4096
 
+/* What the race's callbacks (race.h) need of an MSA program. */
 typedef struct {
-    const msa_kernel *kernel;
+    const msa_contender *contenders;
     const msa_args *args;
-} msa_work;
+    double compulsory_bytes;    /* the inputs and output, beside a kernel's scratch */
+} msa_race;
 
-static void run_msa_kernel(void *context, cudaStream_t stream)
+static void launch_msa_contender(void *problem, int k, cudaStream_t stream)
 {
     (void)stream; /* the args carry the stream */
-    msa_work *work = (msa_work *)context;
-    work->kernel->launch(work->args);
+    const msa_race *race = (const msa_race *)problem;
+    race->contenders[k].kernel->launch(race->args);
 }
 
-static const report_entry *timed_entry(const report_entry *entries, int count, const char *name)
+static int msa_contender_unfit(void *problem, int k, const gpu_info *gpu, char *why,
+                               size_t capacity)
 {
-    for (int k = 0; k < count; k++)
-        if (entries[k].timed && strcmp(entries[k].kernel, name) == 0)
-            return &entries[k];
-    return NULL;
+    const msa_race *race = (const msa_race *)problem;
+    const msa_kernel *kernel = race->contenders[k].kernel;
+    return kernel->unfit && kernel->unfit(race->args->size, gpu, why, capacity);
+}
+
+/* Under a kernel's check: the scratch it asked for, against the layer's own
+ * traffic (the unfused layer's intermediates are what fusing saves). */
+static void print_msa_scratch(void *problem, int k)
+{
+    const msa_race *race = (const msa_race *)problem;
+    const msa_contender *contender = &race->contenders[k];
+    if (contender->kernel->scratch_floats)
+        printf("      %-24s device scratch %.1f MB beside %.1f MB of inputs and output\n",
+               contender->facts.name, contender->kernel->scratch_floats(race->args->size) * 4e-6,
+               race->compulsory_bytes * 1e-6);
 }
 
 int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
@@ -52,8 +68,10 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     spec.choice_default = MSA_MASK_DRAWN;
     spec.scales_logits = 1;
     const char *names[CLI_MAX_KERNELS], *wheres[CLI_MAX_KERNELS];
+    const contender_facts *facts[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
+        facts[k] = &contenders[k].facts;
         names[k] = contenders[k].facts.name;
         chapters[k] = contenders[k].facts.chapter;
         wheres[k] = contenders[k].facts.where;
@@ -317,56 +335,36 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
 
     report_entry entries[CLI_MAX_KERNELS];
-    int entry_count = 0, failed = 0, saved_output = 0, ran = 0;
-    compare_spec everything = {COMPARE_ALL, 0, TOLERANCE_FP32};
-    for (int k = first; k <= last; k++) {
-        const contender_facts *facts = &contenders[k].facts;
-        const msa_kernel *kernel = contenders[k].kernel;
-        if (!runs[k])
-            continue;
-        report_entry *entry = &entries[entry_count++];
-        memset(entry, 0, sizeof *entry);
-        entry->kernel = facts->name;
-        entry->chapter = facts->chapter;
-        entry->pipe = facts->pipe;
-        char unfit_why[256];
-        const int unfit = kernel->unfit && kernel->unfit(size, &context.gpu, unfit_why,
-                                                         sizeof unfit_why);
-        if (report_skip_unless_runs(entry, facts, &context.gpu, unfit ? unfit_why : NULL))
-            continue;
-        ran++;
-
-        gpu_fill_nan(args.out, output_count, args.stream);
-        kernel->launch(&args);
-        CUDA_CHECK(cudaStreamSynchronize(args.stream));
-        CUDA_CHECK(cudaMemcpy(got, args.out, output_count * sizeof(float),
-                              cudaMemcpyDeviceToHost));
-        saved_output = 1;
-        everything.tolerance = facts->tolerance;
-        entry->checked = 1;
-        entry->check = compare_results(got, want, output_count, everything);
-        printf("check %-24s ", facts->name);
-        compare_print(&entry->check, stdout);
-        if (kernel->scratch_floats)
-            printf("      %-24s device scratch %.1f MB beside %.1f MB of inputs and output\n",
-                   facts->name, kernel->scratch_floats(size) * 4e-6,
-                   (context.compulsory_bytes) * 1e-6);
-        if (!entry->check.passed) {
-            failed = 1;
-            continue;
-        }
-        if (!options.check_only) {
-            msa_work work = {kernel, &args};
-            entry->time = time_gpu_work(run_msa_kernel, &work, args.stream, options.reps);
-            entry->timed = 1;
-            entry->graph_time = time_gpu_graph(run_msa_kernel, &work, args.stream, options.reps);
-            entry->graph_timed = 1;
-        }
-    }
+    msa_race problem = {contenders, &args, context.compulsory_bytes};
+    race_spec race;
+    memset(&race, 0, sizeof race);
+    race.facts = facts;
+    race.runs = runs;
+    race.first = first;
+    race.last = last;
+    race.problem = &problem;
+    race.launch = launch_msa_contender;
+    race.unfit = msa_contender_unfit;
+    race.after_check = print_msa_scratch;
+    race.gpu = &context.gpu;
+    race.stream = args.stream;
+    race.output = args.out;
+    race.output_count = output_count;
+    race.got = got;
+    race.want = want;
+    const compare_spec everything = {COMPARE_ALL, 0, TOLERANCE_FP32};
+    race.compare = everything;
+    race.check_only = options.check_only;
+    race.reps = options.reps;
+    race.graph_replays = 1; /* the small case is bound by launch latency */
+    race_outcome outcome = race_contenders(&race, entries);
+    const int entry_count = outcome.entries;
+    /* got holds the last output checked, if any kernel ran */
+    const int saved_output = outcome.ran > 0;
     if (!options.check_only) {
         report_print_table(&context, entries, entry_count);
         /* Like for like: direct launches against direct, replays against replays. */
-        const report_entry *baseline = timed_entry(entries, entry_count, "unfused");
+        const report_entry *baseline = report_timed_entry(entries, entry_count, "unfused");
         if (baseline) {
             for (int k = 0; k < entry_count; k++) {
                 if (!entries[k].timed || &entries[k] == baseline)
@@ -378,16 +376,16 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         }
     }
     if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
-        failed = 1;
+        outcome.failed = 1;
     if (options.errors_path && report_append_errors(options.errors_path, &context, entries,
                                                     entry_count, 1.0, options.logits))
-        failed = 1;
+        outcome.failed = 1;
 
     if (options.save_dir) {
         if (msa_save_tensors(options.save_dir, &inputs, size, shape_text, saved_output ? got : NULL,
                              message, sizeof message) != 0) {
             fprintf(stderr, "%s: --save: %s\n", program, message);
-            failed = 1;
+            outcome.failed = 1;
         } else {
             printf("saved the inputs%s as .npy files in %s\n",
                    saved_output ? " and out.npy" : "", options.save_dir);
@@ -402,11 +400,5 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     msa_inputs_free(&inputs);
     free(got);
     free(want);
-    if (!ran && !failed) {
-        printf("SKIPPED: this card can run none of the kernels asked for\n");
-        return EXIT_SKIPPED;
-    }
-    printf("%s\n", failed ? "FAILED" : ran < entry_count ? "all checks passed (the rest skipped)"
-                                                          : "all checks passed");
-    return failed ? 1 : 0;
+    return race_verdict(&outcome);
 }
