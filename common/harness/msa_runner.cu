@@ -1,232 +1,61 @@
 /* msa_runner.cu - the program behind every MSA chapter: parse, read or draw
- * the inputs, refuse what cannot be run, check each kernel against the CPU
- * referee, time it directly and as CUDA graph replays, print the table,
- * append the CSV rows, and optionally write the tensors as .npy files.
+ * the inputs (msa_files.h reads the .npy files), refuse what cannot be run,
+ * race the kernels (race.h: each checked against the CPU referee, timed
+ * directly and as CUDA graph replays), print the table, append the CSV
+ * rows, and optionally write the tensors as .npy files.
  *
  * Everything that can be refused is refused before the GPU is looked for,
  * so a bad size, a malformed file or a destination that cannot be written
  * gets exit status 2 on any machine; only the GPU's own memory is checked
  * once the GPU is found (exit 2 too). */
-#include <errno.h>
 #include <limits.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "problems/msa.h"
-#include "harness/npy.h"
+#include "harness/msa_files.h"
 #include "harness/paths.h"
+#include "harness/race.h"
 #include "harness/sizes.h"
 
 /* The most features a row may have (the referee and the unfused layer take
  * any D; chapter 7's kernels stop at 256). */
 #define MSA_MAX_D 4096
 
+/* What the race's callbacks (race.h) need of an MSA program. */
 typedef struct {
-    const msa_kernel *kernel;
+    const msa_contender *contenders;
     const msa_args *args;
-} msa_work;
+    double compulsory_bytes;    /* the inputs and output, beside a kernel's scratch */
+} msa_race;
 
-static void run_msa_kernel(void *context, cudaStream_t stream)
+static void launch_msa_contender(void *problem, int k, cudaStream_t stream)
 {
     (void)stream; /* the args carry the stream */
-    msa_work *work = (msa_work *)context;
-    work->kernel->launch(work->args);
+    const msa_race *race = (const msa_race *)problem;
+    race->contenders[k].kernel->launch(race->args);
 }
 
-/* The path of input `which` in dir; 0, or -1 when it does not fit. */
-static int input_path(char *path, size_t path_capacity, const char *dir, int which, char *message,
-                      size_t capacity)
+static int msa_contender_unfit(void *problem, int k, const gpu_info *gpu, char *why,
+                               size_t capacity)
 {
-    char name[32];
-    snprintf(name, sizeof name, "%s.npy", msa_input_names[which]);
-    return path_join(path, path_capacity, dir, name, message, capacity);
+    const msa_race *race = (const msa_race *)problem;
+    const msa_kernel *kernel = race->contenders[k].kernel;
+    return kernel->unfit && kernel->unfit(race->args->size, gpu, why, capacity);
 }
 
-/* --load, first pass: the header of every input in dir, no data. B, S, N
- * and D come from msa.npy (a size also given on the command line must
- * agree); every other file must match them. So that the sizes are checked
- * (int limits, memory) before gigabytes are read. Returns 0, or -1 with the
- * reason in message. */
-static int load_shapes(const char *dir, const int *size_given, long *sizes, char *message,
-                       size_t capacity)
+/* Under a kernel's check: the scratch it asked for, against the layer's own
+ * traffic (the unfused layer's intermediates are what fusing saves). */
+static void print_msa_scratch(void *problem, int k)
 {
-    static const char *const keys[4] = {"B", "S", "N", "D"};
-    char path[PATHS_MAX];
-    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        npy_array array;
-        if (input_path(path, sizeof path, dir, which, message, capacity) != 0 ||
-            npy_read_header(path, &array, message, capacity) != 0)
-            return -1;
-        if (which == MSA_IN_MSA) {
-            if (array.ndim != 4) {
-                char shape[128];
-                npy_format_shape(shape, sizeof shape, array.ndim, array.shape);
-                snprintf(message, capacity, "%s has shape %s, expected 4 dimensions (B, S, N, D)",
-                         path, shape);
-                return -1;
-            }
-            for (int k = 0; k < 4; k++) {
-                long extent = array.shape[k];
-                if (extent < 1 || extent > INT_MAX) {
-                    snprintf(message, capacity, "%s: %s=%ld is not a usable size (1 to %d)", path,
-                             keys[k], extent, INT_MAX);
-                    return -1;
-                }
-                if (size_given[k] && sizes[k] != extent) {
-                    snprintf(message, capacity,
-                             "%s=%ld on the command line, but %s has %s=%ld (shape B, S, N, D)",
-                             keys[k], sizes[k], path, keys[k], extent);
-                    return -1;
-                }
-                sizes[k] = extent;
-            }
-        } else {
-            msa_size z = {(int)sizes[0], (int)sizes[1], (int)sizes[2], (int)sizes[3], 1};
-            long shape[4];
-            int ndim = msa_input_shape(z, which, shape);
-            if (npy_expect_shape(&array, path, ndim, shape, message, capacity) != 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
-/* --load, second pass, once the sizes are known to fit: the data of every
- * input, each shape checked again (a file may have changed since the first
- * pass), and the mask's values (finite: 0 masks a key, anything else keeps
- * it). Returns 0, or -1 with the reason in message (nothing left allocated). */
-static int load_data(const char *dir, msa_size size, msa_inputs *inputs, char *message,
-                     size_t capacity)
-{
-    char path[PATHS_MAX];
-    memset(inputs, 0, sizeof *inputs);
-    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        npy_array array;
-        long shape[4];
-        int ndim = msa_input_shape(size, which, shape);
-        if (input_path(path, sizeof path, dir, which, message, capacity) != 0 ||
-            npy_read_f32(path, &array, message, capacity) != 0)
-            goto fail;
-        *msa_input_slot(inputs, which) = array.data;
-        if (npy_expect_shape(&array, path, ndim, shape, message, capacity) != 0)
-            goto fail;
-        if (which == MSA_IN_MASK && msa_check_mask(array.data, size, path, message, capacity) != 0)
-            goto fail;
-    }
-    return 0;
-
-fail:
-    msa_inputs_free(inputs);
-    return -1;
-}
-
-static int make_directory(const char *dir, char *message, size_t capacity)
-{
-    struct stat info;
-    if (stat(dir, &info) == 0 && S_ISDIR(info.st_mode))
-        return 0;
-    if (mkdir(dir, 0777) != 0) {
-        snprintf(message, capacity, "%s: cannot create the directory: %s", dir, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* --save DIR, before the run: every file's path fits the buffer, and DIR
- * is a directory that can be written, or one that can be made (the
- * directory above it exists and is writable). Creates nothing. */
-static int check_save_directory(const char *dir, char *message, size_t capacity)
-{
-    char path[PATHS_MAX], name[32];
-    for (int which = 0; which <= MSA_INPUT_COUNT; which++) {
-        snprintf(name, sizeof name, "%s.npy",
-                 which < MSA_INPUT_COUNT ? msa_input_names[which] : MSA_OUTPUT_NAME);
-        if (path_join(path, sizeof path, dir, name, message, capacity) != 0)
-            return -1;
-    }
-    struct stat info;
-    if (stat(dir, &info) != 0) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            return path_check_parent(dir, message, capacity);
-        snprintf(message, capacity, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(info.st_mode)) {
-        snprintf(message, capacity, "%s is not a directory%s", dir,
-                 S_ISREG(info.st_mode) ? " (it is a regular file)" : "");
-        return -1;
-    }
-    if (access(dir, W_OK | X_OK) != 0) {
-        snprintf(message, capacity, "%s: cannot write in it: %s", dir, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* The kind a mask read from a file is: kept or pad when it is exactly that. */
-static int loaded_mask_kind(const float *mask, msa_size size)
-{
-    const size_t count = (size_t)size.B * size.S * size.N;
-    float *model = (float *)malloc(count * sizeof(float));
-    int kind = MSA_MASK_DRAWN;
-    for (int candidate = MSA_MASK_KEPT; model && candidate <= MSA_MASK_PAD; candidate++) {
-        msa_apply_mask_kind(model, size, (msa_mask_kind)candidate);
-        size_t i = 0;
-        while (i < count && (model[i] != 0.0f) == (mask[i] != 0.0f))
-            i++;
-        if (i == count) {
-            kind = candidate;
-            break;
-        }
-    }
-    free(model);
-    return kind;
-}
-
-/* Every input, the output (if any) and the run's CSV shape (shape.txt, which
- * tests/torch_race.py reads to name its rows). */
-static int save_tensors(const char *dir, msa_inputs *inputs, msa_size size, const char *shape_text,
-                        const float *out, char *message, size_t capacity)
-{
-    if (make_directory(dir, message, capacity) != 0)
-        return -1;
-    char path[PATHS_MAX], name[32];
-    long shape[4];
-    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        snprintf(name, sizeof name, "%s.npy", msa_input_names[which]);
-        if (path_join(path, sizeof path, dir, name, message, capacity) != 0)
-            return -1;
-        int ndim = msa_input_shape(size, which, shape);
-        if (npy_write_f32(path, *msa_input_slot(inputs, which), ndim, shape, message, capacity))
-            return -1;
-    }
-    if (out) {
-        if (path_join(path, sizeof path, dir, MSA_OUTPUT_NAME ".npy", message, capacity) != 0)
-            return -1;
-        int ndim = msa_input_shape(size, MSA_IN_MSA, shape);
-        if (npy_write_f32(path, out, ndim, shape, message, capacity))
-            return -1;
-    }
-    if (path_join(path, sizeof path, dir, "shape.txt", message, capacity) != 0)
-        return -1;
-    FILE *file = fopen(path, "w");
-    if (!file || fprintf(file, "%s\n", shape_text) < 0 || fclose(file) != 0) {
-        snprintf(message, capacity, "%s: cannot write: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static const report_entry *timed_entry(const report_entry *entries, int count, const char *name)
-{
-    for (int k = 0; k < count; k++)
-        if (entries[k].timed && strcmp(entries[k].kernel, name) == 0)
-            return &entries[k];
-    return NULL;
+    const msa_race *race = (const msa_race *)problem;
+    const msa_contender *contender = &race->contenders[k];
+    if (contender->kernel->scratch_floats)
+        printf("      %-24s device scratch %.1f MB beside %.1f MB of inputs and output\n",
+               contender->facts.name, contender->kernel->scratch_floats(race->args->size) * 4e-6,
+               race->compulsory_bytes * 1e-6);
 }
 
 int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
@@ -239,8 +68,10 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     spec.choice_default = MSA_MASK_DRAWN;
     spec.scales_logits = 1;
     const char *names[CLI_MAX_KERNELS], *wheres[CLI_MAX_KERNELS];
+    const contender_facts *facts[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
+        facts[k] = &contenders[k].facts;
         names[k] = contenders[k].facts.name;
         chapters[k] = contenders[k].facts.chapter;
         wheres[k] = contenders[k].facts.where;
@@ -256,8 +87,8 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     msa_inputs inputs;
     memset(&inputs, 0, sizeof inputs);
     const int loaded = options.load_dir != NULL;
-    if (loaded && load_shapes(options.load_dir, options.size_given, options.sizes, message,
-                              sizeof message) != 0) {
+    if (loaded && msa_load_shapes(options.load_dir, options.size_given, options.sizes, message,
+                                  sizeof message) != 0) {
         fprintf(stderr, "%s: --load: %s\n", program, message);
         return 2;
     }
@@ -369,7 +200,7 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         fprintf(stderr, "%s: --csv: %s\n", program, message);
         return 2;
     }
-    if (options.save_dir && check_save_directory(options.save_dir, message, sizeof message)) {
+    if (options.save_dir && msa_check_save_directory(options.save_dir, message, sizeof message)) {
         fprintf(stderr, "%s: --save: %s\n", program, message);
         return 2;
     }
@@ -379,14 +210,14 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         return 2;
     }
     /* The sizes fit: now the data of the input files (a bad mask is a file error too). */
-    if (loaded && load_data(options.load_dir, size, &inputs, message, sizeof message) != 0) {
+    if (loaded && msa_load_data(options.load_dir, size, &inputs, message, sizeof message) != 0) {
         fprintf(stderr, "%s: --load: %s\n", program, message);
         return 2;
     }
     /* A loaded mask is what it is: its kind is read off it (kept or pad when it
      * is exactly that, drawn otherwise), and a kind asked for must agree. */
     if (loaded) {
-        const int kind = loaded_mask_kind(inputs.mask, size);
+        const int kind = msa_loaded_mask_kind(inputs.mask, size);
         if (options.choice_given && options.choice != kind) {
             fprintf(stderr, "%s: mask=%s, but %s/mask.npy holds a mask=%s mask\n", program,
                     msa_mask_kind_names[options.choice], options.load_dir,
@@ -504,56 +335,36 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
 
     report_entry entries[CLI_MAX_KERNELS];
-    int entry_count = 0, failed = 0, saved_output = 0, ran = 0;
-    compare_spec everything = {COMPARE_ALL, 0, TOLERANCE_FP32};
-    for (int k = first; k <= last; k++) {
-        const contender_facts *facts = &contenders[k].facts;
-        const msa_kernel *kernel = contenders[k].kernel;
-        if (!runs[k])
-            continue;
-        report_entry *entry = &entries[entry_count++];
-        memset(entry, 0, sizeof *entry);
-        entry->kernel = facts->name;
-        entry->chapter = facts->chapter;
-        entry->pipe = facts->pipe;
-        char unfit_why[256];
-        const int unfit = kernel->unfit && kernel->unfit(size, &context.gpu, unfit_why,
-                                                         sizeof unfit_why);
-        if (report_skip_unless_runs(entry, facts, &context.gpu, unfit ? unfit_why : NULL))
-            continue;
-        ran++;
-
-        gpu_fill_nan(args.out, output_count, args.stream);
-        kernel->launch(&args);
-        CUDA_CHECK(cudaStreamSynchronize(args.stream));
-        CUDA_CHECK(cudaMemcpy(got, args.out, output_count * sizeof(float),
-                              cudaMemcpyDeviceToHost));
-        saved_output = 1;
-        everything.tolerance = facts->tolerance;
-        entry->checked = 1;
-        entry->check = compare_results(got, want, output_count, everything);
-        printf("check %-24s ", facts->name);
-        compare_print(&entry->check, stdout);
-        if (kernel->scratch_floats)
-            printf("      %-24s device scratch %.1f MB beside %.1f MB of inputs and output\n",
-                   facts->name, kernel->scratch_floats(size) * 4e-6,
-                   (context.compulsory_bytes) * 1e-6);
-        if (!entry->check.passed) {
-            failed = 1;
-            continue;
-        }
-        if (!options.check_only) {
-            msa_work work = {kernel, &args};
-            entry->time = time_gpu_work(run_msa_kernel, &work, args.stream, options.reps);
-            entry->timed = 1;
-            entry->graph_time = time_gpu_graph(run_msa_kernel, &work, args.stream, options.reps);
-            entry->graph_timed = 1;
-        }
-    }
+    msa_race problem = {contenders, &args, context.compulsory_bytes};
+    race_spec race;
+    memset(&race, 0, sizeof race);
+    race.facts = facts;
+    race.runs = runs;
+    race.first = first;
+    race.last = last;
+    race.problem = &problem;
+    race.launch = launch_msa_contender;
+    race.unfit = msa_contender_unfit;
+    race.after_check = print_msa_scratch;
+    race.gpu = &context.gpu;
+    race.stream = args.stream;
+    race.output = args.out;
+    race.output_count = output_count;
+    race.got = got;
+    race.want = want;
+    const compare_spec everything = {COMPARE_ALL, 0, TOLERANCE_FP32};
+    race.compare = everything;
+    race.check_only = options.check_only;
+    race.reps = options.reps;
+    race.graph_replays = 1; /* the small case is bound by launch latency */
+    race_outcome outcome = race_contenders(&race, entries);
+    const int entry_count = outcome.entries;
+    /* got holds the last output checked, if any kernel ran */
+    const int saved_output = outcome.ran > 0;
     if (!options.check_only) {
         report_print_table(&context, entries, entry_count);
         /* Like for like: direct launches against direct, replays against replays. */
-        const report_entry *baseline = timed_entry(entries, entry_count, "unfused");
+        const report_entry *baseline = report_timed_entry(entries, entry_count, "unfused");
         if (baseline) {
             for (int k = 0; k < entry_count; k++) {
                 if (!entries[k].timed || &entries[k] == baseline)
@@ -565,17 +376,16 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         }
     }
     if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
-        failed = 1;
+        outcome.failed = 1;
     if (options.errors_path && report_append_errors(options.errors_path, &context, entries,
                                                     entry_count, 1.0, options.logits))
-        failed = 1;
+        outcome.failed = 1;
 
     if (options.save_dir) {
-        if (save_tensors(options.save_dir, &inputs, size, shape_text, saved_output ? got : NULL,
-                         message,
-                         sizeof message) != 0) {
+        if (msa_save_tensors(options.save_dir, &inputs, size, shape_text, saved_output ? got : NULL,
+                             message, sizeof message) != 0) {
             fprintf(stderr, "%s: --save: %s\n", program, message);
-            failed = 1;
+            outcome.failed = 1;
         } else {
             printf("saved the inputs%s as .npy files in %s\n",
                    saved_output ? " and out.npy" : "", options.save_dir);
@@ -590,11 +400,5 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     msa_inputs_free(&inputs);
     free(got);
     free(want);
-    if (!ran && !failed) {
-        printf("SKIPPED: this card can run none of the kernels asked for\n");
-        return EXIT_SKIPPED;
-    }
-    printf("%s\n", failed ? "FAILED" : ran < entry_count ? "all checks passed (the rest skipped)"
-                                                          : "all checks passed");
-    return failed ? 1 : 0;
+    return race_verdict(&outcome);
 }

@@ -62,7 +62,7 @@ int report_skip_unless_runs(report_entry *entry, const contender_facts *facts,
     return 1;
 }
 
-static const report_entry *find_entry(const report_entry *entries, int count, const char *kernel)
+const report_entry *report_timed_entry(const report_entry *entries, int count, const char *kernel)
 {
     for (int k = 0; k < count; k++)
         if (entries[k].timed && strcmp(entries[k].kernel, kernel) == 0)
@@ -84,7 +84,7 @@ static void print_row(const report_context *context, const report_entry *entries
     else
         printf(" %11s", "-");
     for (int b = 0; b < context->baseline_count; b++) {
-        const report_entry *baseline = find_entry(entries, count, context->baselines[b]);
+        const report_entry *baseline = report_timed_entry(entries, count, context->baselines[b]);
         if (baseline)
             printf("  %12.2fx", baseline->time.median_ms / time.median_ms);
         else

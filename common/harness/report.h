@@ -54,6 +54,11 @@ void report_print_table(const report_context *context, const report_entry *entri
 int report_skip_unless_runs(report_entry *entry, const contender_facts *facts,
                             const gpu_info *gpu, const char *unfit_why);
 
+/* The timed entry of kernel `kernel`, or NULL (not raced, skipped, failed,
+ * or --check-only): what a speedup is taken against. */
+const report_entry *report_timed_entry(const report_entry *entries, int count,
+                                       const char *kernel);
+
 /* One row per timed entry (and one more, kernel name + "+graph", per graph
  * timing). Returns 0, or -1 when the file could not be written. */
 int report_append_csv(const char *path, const report_context *context,

@@ -1,22 +1,33 @@
 /* triangle_runner.cu - the program behind every triangle chapter:
- * parse, refuse what cannot be run, draw inputs, check each kernel against
- * the CPU referee, time it, print the table, append the CSV rows. */
+ * parse, refuse what cannot be run, draw inputs, race the kernels (race.h:
+ * each checked against the CPU referee, then timed), print the table,
+ * append the CSV rows. */
 #include <limits.h>
 #include <string.h>
 
+#include "harness/race.h"
 #include "harness/sizes.h"
 #include "problems/triangle.h"
 
+/* What the race's callbacks (race.h) need of a triangle program. */
 typedef struct {
-    const triangle_kernel *kernel;
+    const triangle_contender *contenders;
     const triangle_args *args;
-} triangle_work;
+} triangle_race;
 
-static void run_triangle_kernel(void *context, cudaStream_t stream)
+static void launch_triangle_contender(void *problem, int k, cudaStream_t stream)
 {
     (void)stream; /* the args carry the stream */
-    triangle_work *work = (triangle_work *)context;
-    work->kernel->launch(work->args);
+    const triangle_race *race = (const triangle_race *)problem;
+    race->contenders[k].kernel->launch(race->args);
+}
+
+static int triangle_contender_unfit(void *problem, int k, const gpu_info *gpu, char *why,
+                                    size_t capacity)
+{
+    const triangle_race *race = (const triangle_race *)problem;
+    const triangle_kernel *kernel = race->contenders[k].kernel;
+    return kernel->unfit && kernel->unfit(race->args->size, gpu, why, capacity);
 }
 
 int triangle_chapter_main(int argc, char **argv, const char *program, int chapter,
@@ -26,8 +37,10 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     cli_spec spec = {program, summary, 4, {"B", "T", "C", "NH"}, {8, 1024, 768, 12}, 0};
     spec.scales_inputs = 1;
     const char *names[CLI_MAX_KERNELS], *wheres[CLI_MAX_KERNELS];
+    const contender_facts *facts[CLI_MAX_KERNELS];
     int chapters[CLI_MAX_KERNELS], first, last;
     for (int k = 0; k < kernel_count && k < CLI_MAX_KERNELS; k++) {
+        facts[k] = &contenders[k].facts;
         names[k] = contenders[k].facts.name;
         chapters[k] = contenders[k].facts.chapter;
         wheres[k] = contenders[k].facts.where;
@@ -58,12 +71,16 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
         return 2;
     }
     triangle_size size = {(int)B, (int)T, (int)NH, (int)(C / NH)};
+    /* Which kernels run: with --only-new, only this chapter's; any of them
+     * that refuses the size refuses the whole run. */
+    int runs[CLI_MAX_KERNELS] = {0};
     int refused = 0;
     for (int k = first; k <= last; k++) {
         char why[256] = "";
         const triangle_kernel *kernel = contenders[k].kernel;
         if (!cli_runs_kernel(&options, contenders[k].facts.chapter, chapter))
             continue;
+        runs[k] = 1;
         if (kernel->refuses && kernel->refuses(size, why, sizeof why)) {
             fprintf(stderr, "%s: kernel %s refuses B=%ld T=%ld C=%ld NH=%ld: %s\n", program,
                     contenders[k].facts.name, B, T, C, NH, why);
@@ -160,52 +177,36 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     args.scratch = device_scratch;
 
     report_entry entries[CLI_MAX_KERNELS];
-    int entry_count = 0, failed = 0, ran = 0;
-    compare_spec lower = {COMPARE_LOWER_TRIANGLE, (size_t)T, TOLERANCE_FP32};
-    for (int k = first; k <= last; k++) {
-        const contender_facts *facts = &contenders[k].facts;
-        const triangle_kernel *kernel = contenders[k].kernel;
-        if (!cli_runs_kernel(&options, facts->chapter, chapter))
-            continue;
-        report_entry *entry = &entries[entry_count++];
-        memset(entry, 0, sizeof *entry);
-        entry->kernel = facts->name;
-        entry->chapter = facts->chapter;
-        entry->pipe = facts->pipe;
-        char unfit_why[256];
-        const int unfit = kernel->unfit && kernel->unfit(size, &context.gpu, unfit_why,
-                                                         sizeof unfit_why);
-        if (report_skip_unless_runs(entry, facts, &context.gpu, unfit ? unfit_why : NULL))
-            continue;
-        ran++;
-
-        gpu_fill_nan(device_preatt, output_count, args.stream);
-        kernel->launch(&args);
-        CUDA_CHECK(cudaStreamSynchronize(args.stream));
-        CUDA_CHECK(cudaMemcpy(got, device_preatt, output_count * sizeof(float),
-                              cudaMemcpyDeviceToHost));
-        lower.tolerance = facts->tolerance;
-        entry->checked = 1;
-        entry->check = compare_results(got, want, output_count, lower);
-        printf("check %-24s ", facts->name);
-        compare_print(&entry->check, stdout);
-        if (!entry->check.passed) {
-            failed = 1;
-            continue;
-        }
-        if (!options.check_only) {
-            triangle_work work = {kernel, &args};
-            entry->time = time_gpu_work(run_triangle_kernel, &work, args.stream, options.reps);
-            entry->timed = 1;
-        }
-    }
+    triangle_race problem = {contenders, &args};
+    race_spec race;
+    memset(&race, 0, sizeof race);
+    race.facts = facts;
+    race.runs = runs;
+    race.first = first;
+    race.last = last;
+    race.problem = &problem;
+    race.launch = launch_triangle_contender;
+    race.unfit = triangle_contender_unfit;
+    race.gpu = &context.gpu;
+    race.stream = args.stream;
+    race.output = device_preatt;
+    race.output_count = output_count;
+    race.got = got;
+    race.want = want;
+    /* the scores above the diagonal may stay unwritten */
+    const compare_spec lower = {COMPARE_LOWER_TRIANGLE, (size_t)T, TOLERANCE_FP32};
+    race.compare = lower;
+    race.check_only = options.check_only;
+    race.reps = options.reps;
+    race_outcome outcome = race_contenders(&race, entries);
+    const int entry_count = outcome.entries;
     if (!options.check_only)
         report_print_table(&context, entries, entry_count);
     if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
-        failed = 1;
+        outcome.failed = 1;
     if (options.errors_path && report_append_errors(options.errors_path, &context, entries,
                                                     entry_count, options.input_scale, 0.0))
-        failed = 1;
+        outcome.failed = 1;
 
     CUBLAS_CHECK(cublasDestroy(args.cublas));
     CUDA_CHECK(cudaStreamDestroy(args.stream));
@@ -215,11 +216,5 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     free(inp);
     free(got);
     free(want);
-    if (!ran && !failed) {
-        printf("SKIPPED: this card can run none of the kernels asked for\n");
-        return EXIT_SKIPPED;
-    }
-    printf("%s\n", failed ? "FAILED" : ran < entry_count ? "all checks passed (the rest skipped)"
-                                                          : "all checks passed");
-    return failed ? 1 : 0;
+    return race_verdict(&outcome);
 }
