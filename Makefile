@@ -53,14 +53,15 @@ unexport CH EX BEFORE MERGED FOLDER
 
 CFLAGS := -O3 -std=c11 -Wall -Wextra -fopenmp -D_POSIX_C_SOURCE=200809L -Icommon
 NVCCFLAGS = -O3 -arch=$(KERNEL_ARCH) -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
-# Chapter 9's projection GEMM issues wgmma, which only sm_90a (Hopper's
-# architecture-specific target) has; everything else builds for $(ARCH).
-# The library tells a program that finds no code for its card what it was built for.
+# Chapter 10's kernels issue wgmma, which only sm_90a (Hopper's
+# architecture-specific target) has, and chapter 11's layer calls chapter 10's
+# GEMM; everything else builds for $(ARCH). The library tells a program that
+# finds no code for its card what it was built for.
 KERNEL_ARCH = $(ARCH)
-WGMMA_CHAPTER := 09-precision
+WGMMA_CHAPTERS := 10-hopper 11-layer
 WGMMA_ARCH := $(if $(filter sm_90,$(ARCH)),sm_90a,$(ARCH))
-$(BUILD)/obj/chapters/$(WGMMA_CHAPTER)/%.o $(BUILD)/obj/mutant/$(WGMMA_CHAPTER)%.o: \
-    KERNEL_ARCH = $(WGMMA_ARCH)
+$(foreach chapter,$(WGMMA_CHAPTERS),$(BUILD)/obj/chapters/$(chapter)/%.o \
+    $(BUILD)/obj/mutant/$(chapter)%.o): KERNEL_ARCH = $(WGMMA_ARCH)
 $(BUILD)/obj/common/device/gpu.o: NVCCFLAGS += -DWORKBOOK_ARCH='"$(ARCH)"'
 NVCCLIBS := -lcublas -lgomp
 # `make PTXAS_VERBOSE=1` prints registers, shared memory and spills per kernel.
@@ -161,16 +162,22 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu $(ARCH_STAMP)
 # headers: build/mutant/ROOT/chapters/NN-slug/. Each copy has a root of its
 # own, so that a source that #includes another chapter's header
 # ("../08-tensor/tensor.cuh") finds the original, never another chapter's mutant.
+# A patch may also break a header of an earlier chapter that this chapter's
+# kernels include (chapter 11's mutants break chapter 10's GEMM): the files it
+# names are copied beside it, so that "../10-hopper/gemm.cuh" finds the patched copy.
+patched_files = $(shell sed -n 's|^--- a/||p' $(1))
 root_dir = $(firstword $(subst +, ,$(1)))
 root_patch = chapters/$(call root_dir,$(1))/mutant$(addprefix -,$(word 2,$(subst +, ,$(1)))).patch
 .SECONDEXPANSION:
 $(BUILD)/mutant/%/.patched: $$(call root_patch,$$*) \
         $$(wildcard chapters/$$(call root_dir,$$*)/*.cu chapters/$$(call root_dir,$$*)/*.h \
-            chapters/$$(call root_dir,$$*)/*.cuh)
+            chapters/$$(call root_dir,$$*)/*.cuh) $$(call patched_files,$$(call root_patch,$$*))
 	@rm -rf $(dir $@) && mkdir -p $(dir $@)chapters/$(call root_dir,$*)
 	@cp $(wildcard chapters/$(call root_dir,$*)/*.cu chapters/$(call root_dir,$*)/*.h \
 	    chapters/$(call root_dir,$*)/*.cuh) \
 	    $(dir $@)chapters/$(call root_dir,$*)/
+	@for file in $(call patched_files,$<); do \
+	    mkdir -p $(dir $@)$$(dirname $$file) && cp $$file $(dir $@)$$file; done
 	patch --quiet --forward --batch -p1 -d $(dir $@) < $<
 	@touch $@
 root_of = $(firstword $(subst /, ,$(1)))

@@ -24,6 +24,8 @@ UNMEASURED_CHAPTERS ?=
 chapter_folder = $(notdir $(patsubst %/,%,$(dir $(1))))
 is_main_file = $(filter $(call chapter_folder,$(1)),$(firstword $(subst -, ,$(call chapter_folder,$(1))))-$(basename $(notdir $(1))))
 BOOK_CHAPTERS ?= $(filter-out $(UNMEASURED_CHAPTERS),$(foreach source,$(CHAPTER_SOURCES),$(if $(call is_main_file,$(source)),$(source))))
+# The closing chapter: prose only, after the last chapter of code.
+BOOK_CLOSING ?= book/closing.md
 BOOK_EXERCISES ?= exercises
 BOOK_SOLUTIONS ?= solutions
 BOOK_WORK ?= $(BUILD)/book
@@ -67,7 +69,7 @@ $(BOOK_NODE): book/package-lock.json
 .PHONY: book book-instructor book-check readme book-chapter-count
 
 book_environment = WEAVE=$(WEAVER) RESULTS=$(RESULTS) DATA=$(WORKBOOK_DATA) \
-    KERNELS=$(KERNEL_LIST) FIGURES=$(PLOTS_OUT) CHAPTERS="$(BOOK_CHAPTERS)" \
+    KERNELS=$(KERNEL_LIST) FIGURES=$(PLOTS_OUT) CHAPTERS="$(BOOK_CHAPTERS)" CLOSING=$(BOOK_CLOSING) \
     EXERCISES=$(BOOK_EXERCISES) SOLUTIONS=$(BOOK_SOLUTIONS) WORK=$(BOOK_WORK) OUT=$(BOOK_OUT)
 
 # The old book goes first, before anything that can fail (building the

@@ -13,6 +13,7 @@
 #   DATA KERNELS   the measured CSV files (plots/data), the list of kernels
 #   FIGURES        the plots drawn from them, with captions and an index (plots/out)
 #   CHAPTERS       the chapters' main files, in order
+#   CLOSING        the closing chapter, after them (book/closing.md)
 #   EXERCISES  SOLUTIONS   the exercise and solution folders
 #   WORK           scratch space (build/book)    OUT  where the book goes (book/out)
 # Any error of the tools (a broken marker, a placeholder with no row, a
@@ -73,6 +74,8 @@ markdown="$WORK/$edition.md"
         echo  # a heading needs a blank line before it
         "${weave[@]}" chapter --exercises "$EXERCISES" "${solutions_option[@]}" "$chapter"
     done
+    echo
+    "${weave[@]}" prose "$CLOSING"  # the closing chapter: no code of its own
     # shellcheck disable=SC2086 # one argument per chapter
     tried=$("${weave[@]}" tried $CHAPTERS)
     if [ -n "$tried" ]; then  # the appendix only where a chapter has a tried/ folder
@@ -82,10 +85,12 @@ markdown="$WORK/$edition.md"
     fi
 } > "$markdown.partial"
 # A plot belongs in the chapter that places it ({{figure|NAME}}); the appendix
-# of all results shows ({{figures}}) the plots that no chapter places.
+# of all results shows ({{figures}}) the plots that no chapter places, but for
+# a chapter's own (NAME-chapterN), which only that chapter would show.
 mkdir -p "$unplaced"
 : > "$unplaced/all.md"
 while read -r name; do
+    case $name in *-chapter[0-9]*) continue ;; esac
     grep -q "{#fig-$name}" "$markdown.partial" || cat "$FIGURES/$name.md" >> "$unplaced/all.md"
 done < <(cat "$FIGURES/index" 2>/dev/null)
 {

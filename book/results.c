@@ -505,9 +505,9 @@ static FILE *open_output(const char *dir, const char *name, const char *suffix)
     return file;
 }
 
-/* The race charts of a problem: race-chapterN for each chapter N before the
- * closing one (the list's last chapter, which shows the whole progress
- * instead) that has a kernel of this problem in its story. A chapter's chart
+/* The race charts of a problem: race-chapterN for each chapter N that has a
+ * kernel of this problem (the closing chapter, book/closing.md, has none: it
+ * shows the whole progress instead). A chapter's chart
  * shows the kernels of chapters 1 to N only, never one the reader has not
  * met yet. It is drawn at the default size when a kernel of chapter N was
  * measured there, else at the size with the most rows of chapters 1 to N
@@ -517,14 +517,16 @@ static FILE *open_output(const char *dir, const char *name, const char *suffix)
  * DIR/race-chapterN.vars.gp (problem, upto = N, race_shape, tensor_met: 1
  * once a chapter's own kernel up to N runs on the tensor cores, so that the
  * TF32 floor is drawn) and a line in the index; plots/race.gp draws it.
- * Returns the last chapter drawn (0: none). */
-static int write_races(const char *dir, FILE *index, const problem_info *problem,
-                        const selection *chosen, const char *default_shape)
+ * Sets drawn[N] for each chapter N drawn (drawn has room for chapters 0 to
+ * KERNEL_LIST_MAX_CHAPTER). */
+static void write_races(const char *dir, FILE *index, const problem_info *problem,
+                        const selection *chosen, const char *default_shape, int *drawn)
 {
-    int closing = 0, last = 0;
+    int last_chapter = 0;
     for (int k = 0; k < kernels.count; k++)
-        closing = kernels.entries[k].chapter > closing ? kernels.entries[k].chapter : closing;
-    for (int n = 1; n < closing; n++) {
+        if (kernels.entries[k].chapter > last_chapter)
+            last_chapter = kernels.entries[k].chapter;
+    for (int n = 1; n <= last_chapter; n++) {
         int tensor_met = 0, own = 0, own_story = 0;
         for (int k = 0; k < kernels.count; k++) {
             const kernel_entry *entry = &kernels.entries[k];
@@ -565,9 +567,8 @@ static int write_races(const char *dir, FILE *index, const problem_info *problem
                 best, tensor_met);
         fclose(vars);
         fprintf(index, "%s\n", name);
-        last = n;
+        drawn[n] = 1;
     }
-    return last;
 }
 
 /* What the plots of a problem draw from, in DIR: PROBLEM.dat, a line per row
@@ -629,17 +630,18 @@ static void write_plot_data(const char *dir, FILE *index, const problem_info *pr
             gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) / 1000, memory_tbs);
     fclose(vars);
     int is_trimul = strcmp(problem->name, "trimul") == 0;
-    /* the plots over every size, sweep and msa, belong to the problem's last
-     * chapter before the closing one: named NAME-chapterN, they show the
-     * kernels of chapters 1 to N only (plots/style.gp reads N from the name) */
-    int last = write_races(dir, index, problem, &chosen, shape);
-    char bound[32] = "";
-    if (last > 0)
-        snprintf(bound, sizeof bound, "-chapter%d", last);
+    /* the plots over every size, sweep and msa, one for each chapter with a
+     * race chart: named NAME-chapterN, they show the kernels of chapters 1
+     * to N only (plots/style.gp reads N from the name); a chapter places the
+     * one it discusses, and the appendix leaves the others out */
+    int drawn[KERNEL_LIST_MAX_CHAPTER + 1] = {0};
+    write_races(dir, index, problem, &chosen, shape, drawn);
     fprintf(index, at_default ? "progress-%s\n" : "", problem->name);
     int peaks = gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) > 0;
     fputs(is_trimul && at_default && peaks ? "peak\n" : "", index);
-    fprintf(index, is_trimul && shapes > 0 ? "sweep%s\n" : !is_trimul && panels ? "msa%s\n" : "%s", bound);
+    for (int n = 1; n <= KERNEL_LIST_MAX_CHAPTER; n++)
+        if (drawn[n])
+            fprintf(index, is_trimul && shapes > 0 ? "sweep-chapter%d\n" : !is_trimul && panels ? "msa-chapter%d\n" : "", n);
     free(chosen.rows);
 }
 

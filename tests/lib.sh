@@ -54,6 +54,16 @@ expect_output() {
     if grep -Eq -- "$pattern" "$log"; then pass "$name"; else fail "$name" "no line matches /$pattern/" "$log"; fi
 }
 
+# expect_no_output NAME PATTERN COMMAND...: passes when COMMAND exits 0 and
+# no line of its output matches PATTERN.
+expect_no_output() {
+    local name=$1 pattern=$2; shift 2
+    local log; log=$(log_of "$name")
+    if ! "$@" >"$log" 2>&1; then fail "$name" "exit status not 0" "$log"
+    elif grep -Eq -- "$pattern" "$log"; then fail "$name" "a line matches /$pattern/" "$log"
+    else pass "$name"; fi
+}
+
 # expect_refused_running_nothing NAME MARKER COMMAND...: passes when COMMAND
 # exits non-zero and MARKER (a file a command smuggled into COMMAND's
 # arguments would create) does not exist afterwards.

@@ -5,7 +5,7 @@
  *   generate programs-mk LIST CHAPTERS MUTANTS   > build/gen/programs.mk
  *   generate programs    LIST CHAPTERS MUTANTS   (make programs: the table)
  *   generate main LIST CHAPTER PROBLEM KIND PROGRAM        > build/gen/PROGRAM.cu
- *   generate frontier LIST TIMES.csv ERRORS.csv DIR/       (plots/figures.mk)
+ *   generate frontier LIST TIMES.csv ERRORS.csv DIR/ UPTO  (plots/figures.mk)
  *   generate where LIST      each contender's kernel: FILE:LINE __global__ NAME
  *
  * programs-mk, programs: the chapter programs the list implies and which
@@ -34,7 +34,7 @@
  * tried variants.
  *
  * frontier: chapter 9's precision frontier: for each kernel of the triangle
- * measured at the default size, its newest median time (TIMES.csv,
+ * of chapters 1 to UPTO (the chapter that shows it) measured at the default size, its newest median time (TIMES.csv,
  * plots/data/trimul.csv) and its newest relative L2 error at input scale 1
  * (ERRORS.csv, plots/data/accuracy/trimul.csv), joined by kernel. Writes
  * DIR/precision-frontier.dat (time, error, kind, name, label level; kind 0
@@ -670,7 +670,7 @@ static char *copy_of(const char *text)
 }
 
 static int frontier_command(const char *path, const char *times_path, const char *errors_path,
-                            const char *out)
+                            const char *out, int upto)
 {
     static const char shape[] = "B=8 T=1024 C=768 NH=12";
     kernel_list list;
@@ -716,7 +716,7 @@ static int frontier_command(const char *path, const char *times_path, const char
     free(line);
     for (int k = 0; k < n; k++) {
         const kernel_entry *e = &list.entries[k];
-        kind[k] = !time[k] || !error[k] || e->role == KERNEL_TRIED ? -1
+        kind[k] = !time[k] || !error[k] || e->role == KERNEL_TRIED || e->chapter > upto ? -1
                   : e->pipe == GPU_PIPE_SIMT                       ? 0
                   : strcmp(e->accuracy, "tf32") == 0               ? 1
                                                                    : 2;
@@ -737,7 +737,7 @@ static int frontier_command(const char *path, const char *times_path, const char
                 1 + faster % 5);
     }
     if (!data)
-        die("no kernel has both a time and an error at %s", shape);
+        die("no kernel of chapters 1 to %d has both a time and an error at %s", upto, shape);
     FILE *caption = fopen(caption_path, "w");
     if (fclose(data) != 0 || !caption)
         die("cannot write %s", caption ? data_path : caption_path);
@@ -768,11 +768,16 @@ int main(int argc, char **argv)
         return main_command(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if (strcmp(command, "where") == 0 && argc == 3)
         return where_command(argv[2]);
-    if (strcmp(command, "frontier") == 0 && argc == 6)
-        return frontier_command(argv[2], argv[3], argv[4], argv[5]);
+    if (strcmp(command, "frontier") == 0 && argc == 7) {
+        char *end;
+        const long upto = strtol(argv[6], &end, 10);
+        if (*end || end == argv[6] || upto < 1 || upto > KERNEL_LIST_MAX_CHAPTER)
+            die("frontier: UPTO \"%s\" is not a chapter number", argv[6]);
+        return frontier_command(argv[2], argv[3], argv[4], argv[5], (int)upto);
+    }
     fprintf(stderr, "usage: generate programs-mk|programs LIST CHAPTERS MUTANTS\n"
                     "       generate main LIST CHAPTER PROBLEM KIND PROGRAM\n"
-                    "       generate frontier LIST TIMES.csv ERRORS.csv DIR\n"
+                    "       generate frontier LIST TIMES.csv ERRORS.csv DIR UPTO\n"
                     "       generate where LIST\n"
                     "(tools/generate.c says what each writes)\n");
     return 2;

@@ -70,7 +70,7 @@ int kernel_list_parse(const char *path, const char *text, kernel_list *list, cha
         if (word_index(column[0], problems) < 0)
             return fail(error, capacity, list, "%s:%d: problem \"%s\" is neither trimul nor msa",
                         path, number, column[0]);
-        if (*end || chapter < 1 || chapter > 99)
+        if (*end || chapter < 1 || chapter > KERNEL_LIST_MAX_CHAPTER)
             return fail(error, capacity, list, "%s:%d: chapter \"%s\" is not a chapter number",
                         path, number, column[1]);
         if (role < 0)

@@ -25,6 +25,8 @@ extern "C" {
 
 typedef enum { KERNEL_CHAMPION, KERNEL_STEP, KERNEL_BEST, KERNEL_TRIED, KERNEL_TORCH } kernel_role;
 
+#define KERNEL_LIST_MAX_CHAPTER 99 /* chapters are numbered 1 to 99 (folders NN-slug) */
+
 typedef struct {
     char problem[16];   /* "trimul" or "msa" */
     int chapter;

@@ -336,7 +336,7 @@ a relative error (which the check prints) about two and a half times that
 of the rounding kernel. The template parameter `ROUND` chooses;
 `tf32+rows+cut` is step 2 without the rounding. Nsight Compute counts about
 a quarter fewer instructions for it. Relying on unspecified behaviour is a
-choice a library could not make; chapter 9 returns to it.
+choice a library could not make; chapters 9 and 11 return to it.
 */
 
 /*md

@@ -2,7 +2,7 @@
 //
 // Build, check and time it from the repository root:
 //
-//   make chapter9                     # the triangle (build/chapter9-trimul), then the MSA layer
+//   make chapter9                     # build/chapter9-trimul: check and time the triangle
 //   build/chapter9-trimul --kernel tf32x3 T=4096
 //   build/chapter9-trimul --only-new --check-only --input-scale 1e-3
 
@@ -309,20 +309,17 @@ first version (`tf32x3+scalar` in the appendix: 4-byte loads, both parts
 rounded) bought
 {{speedup|tf32x3|tf32x3+scalar|B=8 T=1024 C=768 NH=12}} times.
 
-(The end of the chapter comes back to the triangle with Hopper's own
-matrix instruction, `wgmma`, once the projections of the MSA layer have
-taught it.)
-
-The figure puts every kernel of the triangle on one plane: its error
-against its time. The frontier runs from the TF32 kernels (fast, at
+The figure puts every kernel of the triangle so far on one plane: its
+error against its time. The frontier runs from the TF32 kernels (fast, at
 $10^{-4}$) to the FP32 ones (at $10^{-7}$); 3xTF32 moves the FP32 end of
 it to the left.
 
 {{figure|precision-frontier}}
 
-And the whole race of the triangle at the default size, in the order of the
-story, with the champions as bars and the floors of both engines and of
-memory:
+And the race of the triangle so far, at the default size:
 
-{{figure|progress-trimul}}
+{{figure|race-chapter9}}
+
+Chapter 10 keeps the three products and changes the instruction that
+issues them.
 */

@@ -1,14 +1,14 @@
 /* plots/figures/key_order.cu - the data of the figure `key-order` (chapter
- * 9): which feature of a key row each value of a lane's B fragments stands
+ * 11): which feature of a key row each value of a lane's B fragments stands
  * for in S = Q K^T at d = 32, and where those features lie in the row, so
  * that a lane's values are one stretch of the row.
  *
  * Drawn from the functions the attention loads and multiplies by
- * (chapters/09-precision/layer.cuh): tf32_panel and score_feature.
+ * (chapters/11-layer/layer.cuh): tf32_panel and score_feature.
  *
  *   build/figures/bin/key_order OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/09-precision/layer.cuh"
+#include "../../chapters/11-layer/layer.cuh"
 #include "figure.h"
 
 enum { HD = 32, LANES = 4, BLOCKS = HD / 8 };

@@ -47,7 +47,7 @@ book_make() {
     make --no-print-directory "$@" PLOTS_OUT="$where/plots" PLOTS_PNG="$where/png" \
         PLOTS_WORK="$where/plotwork" BOOK_WORK="$where/work" BOOK_OUT="$where/out" \
         BOOK_EXERCISES=$fixtures/exercises BOOK_SOLUTIONS=$fixtures/solutions \
-        KERNEL_LIST=$fixture_kernels
+        BOOK_CLOSING=$fixtures/closing.md KERNEL_LIST=$fixture_kernels
 }
 good=$fixtures/chapters/01-good/good.cu
 broken_book() {  # broken_book NAME CHAPTER [DATA]: make book on the good chapter and CHAPTER

@@ -101,10 +101,10 @@ figure_is_drawn_from tile-grid chapters/02-naive/naive.cuh \
 figure_is_drawn_from warp-sectors chapters/03-registers/registers.cuh \
     's|return tile_col \* REGISTERS_TILE + tx \* REGISTERS_THREAD_TILE;|return tile_col * REGISTERS_TILE + tx;|' \
     "a thread's keys are neighbours" "^note0 = \"16 keys, 1 apart"
-figure_is_drawn_from weight-stage chapters/09-precision/projections.cuh \
+figure_is_drawn_from weight-stage chapters/10-hopper/gemm.cuh \
     's|(kk / 4) \* 32 + (n % 8) \* 4|(kk / 4) * 4 + (n % 8) * 32|' \
     "a core matrix's 16-byte rows run along n" "^whole = 0$"
-figure_is_drawn_from key-order chapters/09-precision/layer.cuh \
+figure_is_drawn_from key-order chapters/11-layer/layer.cuh \
     's|return hd < 32 ? hd : 32;|return hd < 16 ? hd : 16;|' "a panel is 16 features" "^panel = 16$"
 figure_is_drawn_from swizzled-box common/device/tensor_map.h \
     's|((col / 4) ^ (row % 8)) \* 4|(col / 4) * 4|' "the box is not swizzled" "^ways = 8$"

@@ -1,9 +1,8 @@
 // chapters/09-precision/tried/split.cu - Chapter 9's 3xTF32 triangle, the variants not kept.
 //
-// Built into build/chapter9-trimul-tried (build/chapter9-tried while chapter 9 has one
-// problem), which races them against tf32x3 and the cuBLAS champions:
+// Built into build/chapter9-tried, which races them against tf32x3 and the cuBLAS champions:
 //
-//   make build/chapter9-trimul-tried && build/chapter9-trimul-tried
+//   make build/chapter9-tried && build/chapter9-tried
 
 /*md
 # Precision on tensor cores: the splits not kept

@@ -1,4 +1,4 @@
-// chapters/09-precision/layer.cu - chapter 9's contenders from layer.cuh, defined once: the programs
+// chapters/11-layer/layer.cu - chapter 11's contenders from layer.cuh, defined once: the programs
 // that race them link this object. layer.cuh holds the code and the story.
 
 #include "layer.cuh"

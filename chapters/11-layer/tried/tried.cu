@@ -1,7 +1,7 @@
-// chapters/09-precision/tried/tried.cu - Chapter 9's roads not taken for the MSA layer: every
+// chapters/11-layer/tried/tried.cu - Chapter 11's roads not taken for the MSA layer: every
 // operand rounded to TF32 (fused-tiled-tf32+rounded), and the 3xTF32 projections on mma.sync.
 //
-//   make build/chapter9-tried && build/chapter9-tried B=1 S=512 N=256 D=256 H=8 --reps 20
+//   make build/chapter11-tried && build/chapter11-tried B=1 S=512 N=256 D=256 H=8 --reps 20
 
 /*md
 # Precision on tensor cores: the roads not taken

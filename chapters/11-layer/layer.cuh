@@ -1,11 +1,21 @@
-// chapters/09-precision/layer.cuh - Chapter 9: chapter 7's MSA layer at any depth on the tensor
+// chapters/11-layer/layer.cuh - Chapter 11: chapter 7's MSA layer at any depth on the tensor
 // cores: in TF32 (the attention here, the projections by cuBLAS), and to FP32 accuracy in
-// 3xTF32 (the attention's third mode, the projections by chapters/09-precision/projections.cuh).
+// 3xTF32 (the attention's third mode, the projections by chapter 10's GEMM).
 //
-//   make build/chapter9-msa && build/chapter9-msa --only-new B=1 S=512 N=256 D=256 H=8 --reps 20
+//   make chapter11
+//   build/chapter11-msa --only-new B=1 S=512 N=256 D=256 H=8 --reps 20
 
 /*md
-## The MSA layer on the tensor cores
+# The MSA layer on the tensor cores
+
+Chapters 8 to 10 moved the triangle onto the tensor cores, first in TF32
+and then, three products for one, to FP32 accuracy. Can chapter 7's MSA
+layer follow, at any depth, and what does it gain? This chapter puts its
+attention on `mma.sync` in TF32, then takes the whole layer to FP32
+accuracy with the split of chapter 9 and the GEMM of chapter 10, and races
+both against the FP32 layer and PyTorch.
+
+## The attention on `mma.sync`
 
 Chapter 7's layer spends most of its time on FP32 multiply-adds: the
 projection GEMMs at $D = 256$, the two products of the attention at
@@ -138,7 +148,8 @@ looser tolerance of 2e-3 on the relative error of the output.
 #include "../07-tiled/layer.cuh" /* tiled_layer; via tiles.cuh, tiled_params and tiled_stages */
 #include "device/tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
 #include "device/tf32_split.h"      /* split_operand, mma_tf32x3 */
-#include "projections.cuh"          /* tf32x3_gemm and its scratch and fit */
+#include "../10-hopper/gemm.cuh"    /* tf32x3_wgmma_gemm: chapter 10's GEMM on Hopper */
+#include "mma_gemm.cuh"             /* tf32x3_mma_gemm: the same GEMM on mma.sync, before Hopper */
 // book:show
 
 /* How the attention hands its operands to the tensor cores. */
@@ -604,8 +615,8 @@ static inline void tiled_launch_tf32(const msa_args *args)
 /*md
 ## The whole layer to FP32 accuracy
 
-TF32 misses the FP32 tolerance by more than an order of magnitude. The split of
-this chapter's first half closes the gap for the attention at the price of
+TF32 misses the FP32 tolerance by more than an order of magnitude. Chapter 9's
+split closes the gap for the attention at the price of
 three products for one, and the attention kernel takes it as a third mode,
 `TF32_SPLIT3`: $Q$ is split once, as the queries are loaded (`qa[0]` the
 big parts, `qa[1]` the small ones, twice the registers of the cut kernel);
@@ -672,24 +683,17 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
 }
 
 /*md
-## The projections: a GEMM of our own
+## The projections on chapter 10's GEMM
 
-cuBLAS runs the projections of the TF32 layer, and for 3xTF32 it has
-nothing to offer on this card: its compute types put an FP32 product on
-the FP32 lanes or on the tensor cores in TF32, with the error above, and
-none splits the operands. The FP32 lanes are no way out either. At the
-AlphaFold shape ($R = B S N = 131072$ rows, $D = 256$) the projections are
+The FP32 lanes are no way out for the projections. At the AlphaFold shape
+($R = B S N = 131072$ rows, $D = 256$) they are
 $2 R D \cdot 4D + 2 R (D + 8) D$ = 68.7 + 17.7 GFLOP, more than half of
 the layer's 155 GFLOP, and the whole layer on the FP32 lanes has a floor
 of 2.31 ms at the 66.9 TFLOP/s of the H200: the target a layer on the
 tensor cores must beat to be worth its complexity. So the 3xTF32 layer
-brings a GEMM of its own, `tf32x3_gemm`, for `tiled_layer` to call where
-the TF32 layer calls cuBLAS. It is made of pieces the chapters already
-have (chapter 5's ring of stages in shared memory, filled while an earlier
-stage is multiplied; the triangle's split) and two new ones from Hopper:
-the warp-group instruction `wgmma`, which takes one of its operands
-straight from shared memory, and the copy engine (TMA), which fills a
-stage with one instruction. Its code closes the chapter.
+hands `tiled_layer` chapter 10's `tf32x3_wgmma_gemm` where the TF32 layer
+hands it cuBLAS (`tf32x3_gemm` picks the same GEMM on `mma.sync` on a card
+before Hopper).
 
 What the split costs there: three products for one, 259 GFLOP of
 tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense
@@ -708,6 +712,34 @@ of features of $O$, $3d / 8$ products.
 */
 
 // book:hide
+/* The layer's scratch, then room for the largest of its weights split: the
+ * stacked projections (4D x D) or the output's (D x (D + TILED_EXTRA)). */
+static inline size_t tf32x3_scratch_floats(msa_size z)
+{ /* (the mma.sync GEMM needs none of its own) */
+    const size_t stack = gemm_split_floats(4 * z.D, z.D);
+    const size_t output = gemm_split_floats(z.D, z.D + TILED_EXTRA);
+    return tiled_scratch_floats(z) + (stack > output ? stack : output);
+}
+
+/* The projections (a tiled_gemm_fn): chapter 10's GEMM on Hopper, the same
+ * GEMM on mma.sync elsewhere. */
+static inline void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
+                               const float *w, int ldw, int out, int in, long rows)
+{
+    if (tf32x3_gemm_on_hopper())
+        tf32x3_wgmma_gemm(args, y, ldy, x, ldx, w, ldw, out, in, rows);
+    else
+        tf32x3_mma_gemm(args, y, ldy, x, ldx, w, ldw, out, in, rows);
+}
+
+/* The layer fits where one of its GEMMs does: Hopper's, or two stages of
+ * the mma.sync one (the attention's stages are smaller). */
+static inline int tf32x3_layer_unfit(msa_size z, const gpu_info *gpu, char *why, size_t capacity)
+{
+    (void)z;
+    return tf32x3_gemm_on_hopper() ? 0 : tf32x3_mma_gemm_unfit(gpu, why, capacity);
+}
+
 static inline void tiled_launch_tf32x3(const msa_args *args)
 {
     tiled_layer(args, true, tf32x3_gemm, launch_tf32_for<TF32_SPLIT3>);
@@ -743,7 +775,7 @@ is {{speedup|fused-tiled-tf32|torch-compile-tf32|B=1 S=128 N=256 D=256 H=8 mask=
 {{speedup|fused-tiled-tf32|torch-compile-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} times
 as fast. The figure shows every contender at the AlphaFold shape.
 
-{{figure|progress-msa}}
+{{figure|race-chapter11}}
 
 At the AlphaFold shape the TF32 layer is
 {{speedup|fused-tiled-tf32|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} times
@@ -782,12 +814,10 @@ above: FP32 accuracy, faster than FP32 arithmetic can go on this card.
 It is not yet where the tensor cores could take it. Its time is
 {{speedup|fused-tiled-tf32|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} times the
 TF32 layer's, for three times its products, while three times the products
-at the dense TF32 peak would take 0.87 ms. Moving the projections from
-`mma.sync` to `wgmma` fed by the copy engine took the layer from
-{{median_ms|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms to its
-{{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} (the appendix keeps the
-`mma.sync` GEMM). The attention is now more than half of the layer's time
-(Nsight Compute, launch by launch), and it is still built of
+at the dense TF32 peak would take 0.87 ms. Chapter 10's GEMM took the
+projections' share down (its last section); the attention is now more
+than half of the layer's time (Nsight Compute, launch by launch), and it
+is still built of
 `mma.sync`: 220 registers a lane, two blocks of four warps per
 multiprocessor, the loads, splits and products of a warp waiting
 on each other. That is where the 3xTF32 layer has the most left to gain.

@@ -1,36 +1,25 @@
-// chapters/09-precision/projections.cuh - Chapter 9: the MSA layer's projection GEMMs in 3xTF32,
-// Y = X W^T on Hopper's warp-group tensor-core instruction, fed by its copy engine (cuBLAS has
-// no 3xTF32 on Hopper); fused-tiled-tf32x3 calls it.
+// chapters/10-hopper/gemm.cuh - Chapter 10: a GEMM in 3xTF32, Y = X W^T, on Hopper's warp-group
+// tensor-core instruction, fed by its copy engine (cuBLAS has no 3xTF32): chapter 11's MSA layer
+// (fused-tiled-tf32x3) computes its projections with it.
 //
-//   make build/chapter9-msa
-//   build/chapter9-msa --kernel fused-tiled-tf32x3 B=1 S=512 N=256 D=256 H=8 --reps 20
+//   make build/chapter11
+//   build/chapter11 --kernel fused-tiled-tf32x3 B=1 S=512 N=256 D=256 H=8 --reps 20
 
 /*md
-## The projection GEMM, in code
+## The copy engine: a GEMM that chapter 11 needs
 
-`tf32x3_gemm` computes $Y = X W^T$ for row-major $X$ (rows $\times$ in)
+Chapter 11 puts the MSA layer of chapters 6 and 7 on the tensor cores, and
+to FP32 accuracy its projections need a 3xTF32 GEMM, $Y = X W^T$, that
+cuBLAS does not have: its compute types put an FP32 product on the FP32
+lanes, or on the tensor cores in TF32 with chapter 8's error, and none
+splits the operands. So we write one, and it is where Hopper's second engine
+earns its place. `tf32x3_wgmma_gemm` takes row-major $X$ (rows $\times$ in)
 and $W$ (out $\times$ in), which is how the layer stores its activations
 and its weights: both operands run along $k$ in memory ("K-major"), the
 only order the tensor cores accept TF32 operands in.
 
-`mma.sync` is a warp's instruction, and every operand passes through the
-warp's registers: in the triangle's kernel each lane loads and splits the
-fragments of both operands, beside its 64 sums. Hopper has a second, larger
-instruction, `wgmma.mma_async`: the four warps of a *warp group* multiply
-a $64 \times 8$ tile $A$ by an $8 \times 128$ tile $B$ in one instruction,
-$A$ from their registers (each warp its 16 rows, in `mma.sync`'s
-fragment), $B$ straight from shared memory, the $64 \times 128$ sums in
-the registers, 64 a lane. The instruction only starts the product
-(*async*): the warp group goes on, and later waits for it. Each of its
-four warps asks for sixteen times the work of an `mma.sync` with one
-instruction, and none of $B$'s fragments passes through its registers.
-
-Reading $B$ from shared memory means the tensor cores read it in the
-order they want, which `common/device/wgmma.h` describes: *core matrices* of 8
-rows by 4 values of $k$, 128 contiguous bytes each, and a *descriptor*
-that says where the first one is and how far the next one lies along $k$
-and along the rows. The split cannot happen on the way any more: the
-tensor cores read $B$ as it is. So the weights are split before the GEMM,
+As in the triangle, $B$ cannot be split on the way: the
+tensor cores read it as it is. So the weights are split before the GEMM,
 once per call, by a small kernel that writes $W_{\text{big}}$ and
 $W_{\text{small}}$ in exactly the order a stage of the GEMM holds them
 (`gemm_weight_index`): a block's copies of a stage of $W$ are then one
@@ -67,14 +56,18 @@ while one adds its sums in the FP32 lanes the other's `wgmma`s keep the
 tensor cores busy.
 
 The copying thread is thread 0, between its own stages: at the start of
-stage $s$ it starts the copies of stage $s + 2$ into the buffer of stage
-$s - 2$, which both warp groups are done with unless one has fallen two
-stages behind. A ninth warp that only copies would be the textbook
+stage $s$ it starts the copies of stage $s + 2$ (`gemm_copy_ahead`) into
+the buffer of stage $s - 2$ (`gemm_buffer`), which both warp groups are
+done with unless one has fallen two stages behind. The figure follows the
+ring through the first stages of a block, from the kernel's own functions.
+
+{{figure|gemm-pipeline}}
+
+A ninth warp that only copies would be the textbook
 arrangement, but it costs registers: a multiprocessor's four schedulers
 each have 64 KB of them, nine warps put three on one scheduler, and the
 compiler must fit every warp in 168 registers a lane, where the two levels
-of sums need more (it spilled, and the GEMM was slower; the notes have the
-numbers).
+of sums need more (it spilled, and the GEMM was slower).
 
 The copy engine lays a box of $X$ down with the 128-byte swizzle: row $r$
 at byte $128 r$, its 16-byte piece $c$ at position $c \oplus (r \bmod 8)$.
@@ -96,7 +89,6 @@ as one piece.
 #include "device/tensor_map.h"      /* tensor_map_rows, tensor_map_box_index */
 #include "device/tf32_split.h"      /* split_operand */
 #include "device/wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
-#include "mma_gemm.cuh"      /* tf32x3_mma_gemm: the same GEMM on mma.sync, before Hopper */
 // book:show
 
 #define GEMM_ROWS 128                  /* rows of Y per block: two warp groups of 64 */
@@ -154,6 +146,26 @@ struct gemm_ring_barriers {
 
 #define GEMM_AHEAD 2 /* stages copied ahead of the one multiplied */
 
+/* The ring's bookkeeping, which the kernel and the figure of the pipeline
+ * share. Stage s lives in buffer gemm_buffer(s). A buffer's barriers
+ * complete once per stage it holds, and a wait names the parity of the
+ * completion it waits for: stage s's is gemm_phase(s). At the start of
+ * stage s the copying thread starts the copies of stage gemm_copy_ahead(s). */
+static __host__ __device__ __forceinline__ int gemm_buffer(int s)
+{
+    return s % GEMM_STAGES;
+}
+
+static __host__ __device__ __forceinline__ int gemm_phase(int s)
+{
+    return s / GEMM_STAGES % 2;
+}
+
+static __host__ __device__ __forceinline__ int gemm_copy_ahead(int s)
+{
+    return s + GEMM_AHEAD;
+}
+
 /* By the copying thread: as soon as its buffer is free, stage s's copies,
  * the block's box of X (rows past the last and values of k past `in` land
  * as zeros) and both parts of W's stage, as they lie. */
@@ -162,9 +174,9 @@ __device__ __forceinline__ void gemm_copy_stage(int s, float *ring,
                                                 const CUtensorMap *x_map, const float *w_tile,
                                                 int first_row)
 {
-    const int b = s % GEMM_STAGES;
+    const int b = gemm_buffer(s);
     if (s >= GEMM_STAGES) /* the buffer's last stage, s - GEMM_STAGES, is done with */
-        mbarrier_wait(&ring_barrier.empty[b], (s / GEMM_STAGES - 1) % 2);
+        mbarrier_wait(&ring_barrier.empty[b], gemm_phase(s - GEMM_STAGES));
     float *stage = ring + b * GEMM_STAGE_FLOATS;
     mbarrier_expect_bytes(&ring_barrier.full[b], GEMM_STAGE_FLOATS * sizeof(float));
     tensor_copy_box(stage, x_map, first_row, s * GEMM_DEPTH, &ring_barrier.full[b]);
@@ -246,10 +258,11 @@ static __global__ void __launch_bounds__(GEMM_THREADS, 1)
 
     float total[64] = {}, sum[64] = {};
     for (int s = 0; s < stages; s++) {
-        const int b = s % GEMM_STAGES;
-        if (copies && s + GEMM_AHEAD < stages)
-            gemm_copy_stage(s + GEMM_AHEAD, ring, ring_barrier, &x_map, w_tile, (int)first_row);
-        mbarrier_wait(&ring_barrier.full[b], s / GEMM_STAGES % 2); /* stage s has landed */
+        const int b = gemm_buffer(s);
+        if (copies && gemm_copy_ahead(s) < stages)
+            gemm_copy_stage(gemm_copy_ahead(s), ring, ring_barrier, &x_map, w_tile,
+                            (int)first_row);
+        mbarrier_wait(&ring_barrier.full[b], gemm_phase(s)); /* stage s has landed */
         const float *stage = ring + b * GEMM_STAGE_FLOATS;
         switch (min(GEMM_DEPTH, in - s * GEMM_DEPTH) / 8) { /* only the last stage may be short */
         case 4: gemm_multiply<4>(sum, stage); break;
@@ -291,21 +304,8 @@ static inline size_t gemm_split_floats(int out, int in)
     return 2 * cols * depth;
 }
 
-/* The layer's scratch, then room for the largest of its weights split: the
- * stacked projections (4D x D) or the output's (D x (D + TILED_EXTRA)). */
-static inline size_t tf32x3_scratch_floats(msa_size z)
-{ /* (the mma.sync GEMM needs none of its own) */
-    const size_t stack = gemm_split_floats(4 * z.D, z.D);
-    const size_t output = gemm_split_floats(z.D, z.D + TILED_EXTRA);
-    return tiled_scratch_floats(z) + (stack > output ? stack : output);
-}
-
-/* The layer's sizes (tiled_refuses): in and out multiples of 8, strides
- * multiples of 4 (16-byte copies, 8-byte stores), rows at least 1. The
- * split weights go after the layer's scratch; each call splits its own. */
 /* Whether this GEMM can run here: Hopper (as WORKBOOK_CARD may cap the
- * card) and code built for sm_90a. Elsewhere the layer's projections are
- * tf32x3_mma_gemm's. Asked once. */
+ * card) and code built for sm_90a. Asked once. */
 static inline bool tf32x3_gemm_on_hopper(void)
 {
     static int answer = -1;
@@ -318,16 +318,16 @@ static inline bool tf32x3_gemm_on_hopper(void)
     return answer;
 }
 
-static inline void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
-                               const float *w, int ldw, int out, int in, long rows)
+/* Y = X W^T (a tiled_gemm_fn) on Hopper: the weights split into the scratch
+ * past the layer's own (each call splits its own), then the GEMM. The
+ * layer's sizes (tiled_refuses) suit it: in and out multiples of 8, strides
+ * multiples of 4 (16-byte copies, 8-byte stores), rows at least 1. */
+static inline void tf32x3_wgmma_gemm(const msa_args *args, float *y, int ldy, const float *x,
+                                     int ldx, const float *w, int ldw, int out, int in, long rows)
 {
-    if (!tf32x3_gemm_on_hopper()) {
-        tf32x3_mma_gemm(args, y, ldy, x, ldx, w, ldw, out, in, rows);
-        return;
-    }
     const size_t at = tiled_scratch_floats(args->size);
     if (args->scratch_floats < at + gemm_split_floats(out, in)) {
-        fprintf(stderr, "tf32x3_gemm: %zu floats of scratch, %zu needed\n", args->scratch_floats,
+        fprintf(stderr, "tf32x3_wgmma_gemm: %zu floats of scratch, %zu needed\n", args->scratch_floats,
                 at + gemm_split_floats(out, in));
         exit(EXIT_FAILURE);
     }
@@ -341,7 +341,7 @@ static inline void tf32x3_gemm(const msa_args *args, float *y, int ldy, const fl
     CUtensorMap x_map;
     char why[200];
     if (tensor_map_rows(&x_map, x, rows, in, ldx, GEMM_ROWS, why, sizeof why)) {
-        fprintf(stderr, "tf32x3_gemm: %s\n", why);
+        fprintf(stderr, "tf32x3_wgmma_gemm: %s\n", why);
         exit(EXIT_FAILURE);
     }
     const size_t bytes = GEMM_STAGES * GEMM_STAGE_FLOATS * sizeof(float) + 1024; /* + alignment */
@@ -353,12 +353,30 @@ static inline void tf32x3_gemm(const msa_args *args, float *y, int ldy, const fl
     LAUNCH_CHECK();
 }
 
-/* The layer fits where one of its GEMMs does: Hopper's, or two stages of
- * the mma.sync one (the attention's stages are smaller). */
-static inline int tf32x3_layer_unfit(msa_size z, const gpu_info *gpu, char *why, size_t capacity)
-{
-    (void)z;
-    return tf32x3_gemm_on_hopper() ? 0 : tf32x3_mma_gemm_unfit(gpu, why, capacity);
-}
-
 // book:show
+
+/*md
+## What the copy engine buys
+
+The GEMM is measured where it is used: chapter 11's MSA layer calls it for
+its projections, more than half of the layer's arithmetic at the AlphaFold
+shape. The layer's first 3xTF32 GEMM was built of chapter 9's pieces on
+`mma.sync`, fed by chapter 5's ring of `cp.async` copies (the appendix
+keeps it as `fused-tiled-tf32x3+mma`). With it, the whole layer took
+{{median_ms|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms
+on {{gpu|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}}; with this
+GEMM it takes
+{{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms,
+{{speedup|fused-tiled-tf32x3|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}}
+times as fast, with nothing but the projections' GEMM changed. On a card before Hopper the layer still runs
+that `mma.sync` GEMM: it is the one there is.
+
+What this chapter added: `wgmma` takes an operand from shared memory and
+a warp group's worth of work per instruction; the copy engine fills a
+stage with one instruction from one thread; `mbarrier`s let the warps that
+multiply and the thread that copies meet per buffer instead of per block.
+On the triangle, whose time is mostly its stores, `wgmma` bought
+{{speedup|tf32x3+wgmma|tf32x3|B=8 T=1024 C=768 NH=12}} times; in a GEMM
+whose operands are read many times over, the copy engine and the barriers
+are what let the tensor cores run.
+*/

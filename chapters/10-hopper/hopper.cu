@@ -1,14 +1,47 @@
-// chapters/09-precision/triangle.cu - Chapter 9: the triangle's 3xTF32 on wgmma.
+// chapters/10-hopper/hopper.cu - Chapter 10: Hopper's own tensor-core instruction, wgmma, on the
+// triangle's 3xTF32 (tf32x3+wgmma); gemm.cuh adds the copy engine and its barriers.
 //
-//   build/chapter9-trimul --kernel tf32x3+wgmma T=4096
+//   make chapter10
+//   build/chapter10 --kernel tf32x3+wgmma T=4096
 
 /*md
-## The triangle again, on `wgmma`
+# Hopper's own instructions: `wgmma` and the copy engine
 
-The GEMM of the projections took from Hopper what chapter 8's walk never
-used: `wgmma`, which one warp group issues for a $64 \times N$ tile, with
-$B$ read by the tensor cores straight from shared memory. The triangle is
-the same kind of product, so `tf32x3+wgmma` walks a row of tiles with it.
+Chapter 9's `tf32x3` feeds the tensor cores with `mma.sync`, the
+instruction they have had since Ampere: every value of both operands
+passes through the lanes' registers, loaded, split and placed in its
+fragment by the lanes themselves, beside the sums. Hopper, compute
+capability 9.0, adds two engines for that work: a larger tensor-core
+instruction that reads one operand straight from shared memory, and a
+copy engine that moves a whole tile into shared memory with one
+instruction. What do they buy? This chapter puts the triangle on the first
+and builds with both the GEMM that chapter 11's MSA layer needs. Both
+exist only in code built for `sm_90a`, Hopper exactly: on another card the
+programs list this chapter's kernel as skipped and say why.
+
+## `wgmma`: a warp group's product
+
+`mma.sync` is a warp's instruction, and every operand passes through the
+warp's registers: in chapter 9's kernel each lane loads and splits the
+fragments of both operands, beside its 64 sums. Hopper's larger
+instruction, `wgmma.mma_async`, belongs to a *warp group*, four warps that
+together multiply a $64 \times 8$ tile $A$ by an $8 \times N$ tile $B$
+($N$ a multiple of 8 up to 256): $A$ from their registers (each warp its
+16 rows, in `mma.sync`'s fragment), $B$ straight from shared memory, the
+$64 \times N$ sums in the registers, $N / 2$ a lane. The instruction only
+starts the product (*async*): the warp group goes on, and later waits for
+it. At $N = 128$ each of the four warps asks with one instruction for
+sixteen times the work of an `mma.sync`, and none of $B$'s values passes
+through its registers.
+
+Reading $B$ from shared memory means the tensor cores read it in the
+order they want, which `common/device/wgmma.h` describes: *core matrices* of 8
+rows by 4 values of $k$, 128 contiguous bytes each, and a *descriptor*
+that says where the first one is and how far the next one lies along $k$
+and along the rows. The triangle's $Q K^T$ is such a product, a tile of
+queries as $A$ and a tile of keys as $B$.
+
+## The triangle on `wgmma`
 
 A block holds 128 query rows of one head, 64 to each of its two warp
 groups, and walks the key tiles from the first to the diagonal. The
@@ -258,7 +291,7 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 }
 
 /*md
-## What it buys
+## What `wgmma` buys the triangle
 
 On {{gpu|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} at the default size
 `tf32x3+wgmma` takes {{median_ms|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} ms
@@ -274,7 +307,7 @@ tile: $3 \cdot 128 \cdot 128 \cdot 64$ multiply-adds, 3072 cycles at the
 and 64 KB of scores, which at one multiprocessor's share of the card's
 memory bandwidth take about as long. Run side by side, a tile would cost
 the larger of the two; the walk pays closer to their sum. Nsight Compute
-(`ncu --section SpeedOfLight build/chapter9-trimul --kernel tf32x3+wgmma
+(`ncu --section SpeedOfLight build/chapter10 --kernel tf32x3+wgmma
 --check-only`) finds neither full: memory moves at 2.1 TB/s, 44% of the
 card's peak, and the L1 and shared-memory unit is 77% busy. That unit is
 the one to watch. Every `wgmma` reads its $B$ from shared memory, $8
@@ -283,14 +316,23 @@ byte per multiply-add whatever the tile's width, three times per step for
 the three products, and the split keys are written there too. And only
 one block of eight warps fits on a multiprocessor (its registers hold the
 split queries and two sets of sums), two warps per scheduler to hide the
-waits. Two more designs were measured, and neither was faster. The GEMM's: a
-third warp group that only loads and splits the keys, into a ring of
-buffers that mbarriers guard, so that the two that multiply run out of
-step and no block barrier holds them. And one block per multiprocessor
+waits. Two more designs were measured, and neither was faster. A
+third warp group that only loads and splits the keys into a ring of
+buffers, with barriers in shared memory (the `mbarrier`s of the next
+section) saying when a buffer is full and when it is free, so that the two
+that multiply run out of step and no block barrier holds them. And one block per multiprocessor
 that walks several rows of tiles as one stream, so that a row's first
 products overlap the last stores of the row before. Both were measured
 on the H200 at the default size and lost to the design above; neither
 is kept.
+
+The race of the triangle so far, at the default size:
+
+{{figure|race-chapter10}}
+
+The operands still come in through the lanes: each thread loads its share
+of a key tile, splits it and writes it where `wgmma` reads it. The next
+section hands the loading to Hopper's second engine.
 */
 
 // book:hide

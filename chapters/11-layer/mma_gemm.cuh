@@ -1,11 +1,11 @@
-// chapters/09-precision/mma_gemm.cuh - the 3xTF32 projection GEMM on mma.sync: the layer's
+// chapters/11-layer/mma_gemm.cuh - the 3xTF32 projection GEMM on mma.sync: the layer's
 // GEMM on cards before Hopper (sm_80, sm_86, sm_89), where wgmma and the copy engine are
 // missing, and the tried variant fused-tiled-tf32x3+mma on Hopper.
 //
-// Included by projections.cu (tf32x3_gemm falls back to it) and tried/tried.cu.
+// Included by layer.cuh (tf32x3_gemm falls back to it) and tried/tried.cu.
 
-#ifndef CHAPTER9_MMA_GEMM_CUH
-#define CHAPTER9_MMA_GEMM_CUH
+#ifndef CHAPTER11_MMA_GEMM_CUH
+#define CHAPTER11_MMA_GEMM_CUH
 
 #include "problems/msa.h"
 #include "device/async_copy.h"
