@@ -7,6 +7,8 @@
  *   generate main LIST CHAPTER PROBLEM KIND PROGRAM        > build/gen/PROGRAM.cu
  *   generate frontier LIST TIMES.csv ERRORS.csv DIR/ UPTO  (plots/figures.mk)
  *   generate where LIST      each contender's kernel: FILE:LINE __global__ NAME
+ *   generate chapter LIST NAME    the chapter that introduces kernel NAME
+ *   generate renumber LIST CSV    CSV with its chapter column set from the list
  *
  * programs-mk, programs: the chapter programs the list implies and which
  * chapters each links. CHAPTERS: the chapters that have a folder (lines of
@@ -759,6 +761,78 @@ static int frontier_command(const char *path, const char *times_path, const char
     return 0;
 }
 
+/* ---------------------------------------------------------------- chapter */
+
+/* The chapter that introduces kernel NAME (of either problem; a replay,
+ * NAME+graph, is its kernel's): what tests/book/chapter_bound.sh asks of
+ * each kernel a chapter's plot shows. Exit 1 when the list has no NAME. */
+static int chapter_command(const char *path, const char *name)
+{
+    kernel_list list;
+    read_list(path, &list);
+    const size_t length = strlen(name);
+    const size_t base = length > 6 && strcmp(name + length - 6, "+graph") == 0 ? length - 6 : length;
+    int chapter = 0;
+    for (int k = 0; k < list.count && !chapter; k++)
+        if (strlen(list.entries[k].name) == base && strncmp(list.entries[k].name, name, base) == 0)
+            chapter = list.entries[k].chapter;
+    kernel_list_free(&list);
+    if (!chapter) {
+        fprintf(stderr, "generate chapter: %s lists no kernel \"%s\"\n", path, name);
+        return 1;
+    }
+    printf("%d\n", chapter);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- renumber */
+
+/* CSV (a file of plots/data/, header first, the chapter in the first field,
+ * the kernel in the second, the problem in the third) to standard output,
+ * with each row's chapter set to the one the list gives its kernel: when a
+ * kernel moves to another chapter, its rows measured before the move follow
+ * it. Nothing else of a row changes, and a row whose kernel the list does
+ * not name is left as it is (the CSV reader refuses it later, with its
+ * line). Those three fields hold no comma or quote (the reader checks
+ * that), so the first commas find them even in a row with a quoted field
+ * further on. */
+static int renumber_command(const char *path, const char *csv_path)
+{
+    kernel_list list;
+    read_list(path, &list);
+    FILE *in = fopen(csv_path, "r");
+    if (!in)
+        die("cannot read %s", csv_path);
+    char *line = NULL;
+    size_t capacity = 0;
+    for (long number = 1; getline(&line, &capacity, in) >= 0; number++) {
+        char *first = strchr(line, ','), *second = first ? strchr(first + 1, ',') : NULL;
+        char *third = second ? strchr(second + 1, ',') : NULL;
+        const kernel_entry *entry = NULL;
+        if (number > 1 && third) {
+            size_t kernel_length = (size_t)(second - first - 1);
+            if (kernel_length > 6 && strncmp(second - 6, "+graph", 6) == 0)
+                kernel_length -= 6; /* a replay is its kernel's */
+            const size_t problem_length = (size_t)(third - second - 1);
+            for (int k = 0; k < list.count && !entry; k++) {
+                const kernel_entry *e = &list.entries[k];
+                if (strlen(e->name) == kernel_length && strncmp(e->name, first + 1, kernel_length) == 0 &&
+                    strlen(e->problem) == problem_length &&
+                    strncmp(e->problem, second + 1, problem_length) == 0)
+                    entry = e;
+            }
+        }
+        if (entry)
+            printf("%d%s", entry->chapter, first);
+        else
+            fputs(line, stdout);
+    }
+    free(line);
+    fclose(in);
+    kernel_list_free(&list);
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *command = argc > 1 ? argv[1] : "";
@@ -768,6 +842,10 @@ int main(int argc, char **argv)
         return main_command(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if (strcmp(command, "where") == 0 && argc == 3)
         return where_command(argv[2]);
+    if (strcmp(command, "chapter") == 0 && argc == 4)
+        return chapter_command(argv[2], argv[3]);
+    if (strcmp(command, "renumber") == 0 && argc == 4)
+        return renumber_command(argv[2], argv[3]);
     if (strcmp(command, "frontier") == 0 && argc == 7) {
         char *end;
         const long upto = strtol(argv[6], &end, 10);
@@ -779,6 +857,8 @@ int main(int argc, char **argv)
                     "       generate main LIST CHAPTER PROBLEM KIND PROGRAM\n"
                     "       generate frontier LIST TIMES.csv ERRORS.csv DIR UPTO\n"
                     "       generate where LIST\n"
+                    "       generate chapter LIST NAME\n"
+                    "       generate renumber LIST CSV\n"
                     "(tools/generate.c says what each writes)\n");
     return 2;
 }

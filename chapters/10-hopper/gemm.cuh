@@ -149,8 +149,11 @@ struct gemm_ring_barriers {
 /* The ring's bookkeeping, which the kernel and the figure of the pipeline
  * share. Stage s lives in buffer gemm_buffer(s). A buffer's barriers
  * complete once per stage it holds, and a wait names the parity of the
- * completion it waits for: stage s's is gemm_phase(s). At the start of
- * stage s the copying thread starts the copies of stage gemm_copy_ahead(s). */
+ * completion it waits for: the multiplying warps wait for full's
+ * gemm_phase(s); the copying thread, before it copies stage s >= GEMM_STAGES,
+ * for empty's gemm_empty_phase(s), the completion of the stage the buffer
+ * held before. At the start of stage s it starts the copies of stage
+ * gemm_copy_ahead(s). */
 static __host__ __device__ __forceinline__ int gemm_buffer(int s)
 {
     return s % GEMM_STAGES;
@@ -159,6 +162,11 @@ static __host__ __device__ __forceinline__ int gemm_buffer(int s)
 static __host__ __device__ __forceinline__ int gemm_phase(int s)
 {
     return s / GEMM_STAGES % 2;
+}
+
+static __host__ __device__ __forceinline__ int gemm_empty_phase(int s)
+{
+    return (s / GEMM_STAGES - 1) % 2;
 }
 
 static __host__ __device__ __forceinline__ int gemm_copy_ahead(int s)
@@ -176,7 +184,7 @@ __device__ __forceinline__ void gemm_copy_stage(int s, float *ring,
 {
     const int b = gemm_buffer(s);
     if (s >= GEMM_STAGES) /* the buffer's last stage, s - GEMM_STAGES, is done with */
-        mbarrier_wait(&ring_barrier.empty[b], gemm_phase(s - GEMM_STAGES));
+        mbarrier_wait(&ring_barrier.empty[b], gemm_empty_phase(s));
     float *stage = ring + b * GEMM_STAGE_FLOATS;
     mbarrier_expect_bytes(&ring_barrier.full[b], GEMM_STAGE_FLOATS * sizeof(float));
     tensor_copy_box(stage, x_map, first_row, s * GEMM_DEPTH, &ring_barrier.full[b]);

@@ -7,13 +7,16 @@
 # For each plot a chapter places ({{figure|NAME}} in CHAPTERS/NN-slug/*),
 # PLOTWORK/NAME.kernels (written by plots/race.gp, sweep.gp and msa.gp: the
 # kernels the plot shows, one a line) is read, and each kernel's chapter is
-# looked up in KERNELS (chapters/kernels.list, its seventh column the name,
-# its second the chapter). Prints a line per kernel of a later chapter,
+# looked up in KERNELS (chapters/kernels.list) by the list's one reader
+# (build/tools/generate chapter, which make builds). Prints a line per kernel
+# of a later chapter,
 #   NN-slug: NAME shows KERNEL (chapter M)
 # then `checked P plots in C chapters, F kernels of later chapters`; exits
 # 1 when F > 0 or when no plot was checked.
 set -euo pipefail
 chapters=$1 kernels=$2 work=$3
+generate=${GENERATE:-build/tools/generate}
+make --no-print-directory -s "$generate" >/dev/null
 plots=0 bad=0 seen=0
 shopt -s nullglob
 for folder in "$chapters"/[0-9][0-9]-*/; do
@@ -25,7 +28,7 @@ for folder in "$chapters"/[0-9][0-9]-*/; do
         [ -e "$work/$name.kernels" ] || continue
         plots=$((plots + 1))
         while read -r kernel; do
-            met=$(awk -v k="$kernel" '!/^#/ && NF >= 7 && $7 == k { print $2; exit }' "$kernels")
+            met=$("$generate" chapter "$kernels" "$kernel" 2>/dev/null || true)
             if [ -z "$met" ] || [ "$met" -gt "$chapter" ]; then
                 echo "$(basename "$folder"): $name shows $kernel (chapter ${met:-not in the list})"
                 bad=$((bad + 1))

@@ -148,6 +148,19 @@ printf 'trimul 2 best simt fp32 sm_75 naive n\ntrimul 3 best simt fp32 sm_75 nai
 expect_output "generate refuses a kernel listed twice, naming the line" \
     "^$bad_list:2: trimul \"naive\" is listed twice" build/tools/generate programs "$bad_list" "2 3" ""
 rm -f "$bad_list"
+# `generate renumber` moves the rows of a kernel that changed chapters:
+# tf32x3+wgmma's rows tagged chapter 9, as before chapter 10 existed, come
+# back as chapter 10, every other byte unchanged.
+old_rows=$(mktemp)
+sed 's/^10,tf32x3+wgmma,/9,tf32x3+wgmma,/' plots/data/trimul.csv > "$old_rows"
+expect_status "the old rows differ from the data (the test's premise)" 1 cmp -s "$old_rows" plots/data/trimul.csv
+expect_status "generate renumber gives the old rows the list's chapter, nothing else" 0 \
+    sh -c 'build/tools/generate renumber chapters/kernels.list "$1" | cmp - plots/data/trimul.csv' sh "$old_rows"
+expect_output "generate chapter names a kernel's chapter" "^10$" \
+    build/tools/generate chapter chapters/kernels.list tf32x3+wgmma
+expect_status "generate chapter refuses a kernel the list lacks" 1 \
+    build/tools/generate chapter chapters/kernels.list no-such-kernel
+rm -f "$old_rows"
 shared_where=$(build/tools/generate where chapters/kernels.list | awk '$1 == "trimul" && $2 == "shared" { print $3 }')
 expect_output "generate where: chapter 5's shared kernel lives in shared.cuh" \
     "^chapters/05-shared/shared\.cuh:[0-9]+$" echo "$shared_where"
