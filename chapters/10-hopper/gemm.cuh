@@ -56,7 +56,7 @@ while one adds its sums in the FP32 lanes the other's `wgmma`s keep the
 tensor cores busy.
 
 The copying thread is thread 0, between its own stages: at the start of
-stage $s$ it starts the copies of stage $s + 2$ (`gemm_copy_ahead`) into
+stage $s$ it starts the copies of stage $s + 2$ (`GEMM_AHEAD`) into
 the buffer of stage $s - 2$ (`gemm_buffer`), which both warp groups are
 done with unless one has fallen two stages behind. The figure follows the
 ring through the first stages of a block, from the kernel's own functions.
@@ -153,7 +153,7 @@ struct gemm_ring_barriers {
  * gemm_phase(s); the copying thread, before it copies stage s >= GEMM_STAGES,
  * for empty's gemm_empty_phase(s), the completion of the stage the buffer
  * held before. At the start of stage s it starts the copies of stage
- * gemm_copy_ahead(s). */
+ * s + GEMM_AHEAD. */
 static __host__ __device__ __forceinline__ int gemm_buffer(int s)
 {
     return s % GEMM_STAGES;
@@ -169,10 +169,6 @@ static __host__ __device__ __forceinline__ int gemm_empty_phase(int s)
     return (s / GEMM_STAGES - 1) % 2;
 }
 
-static __host__ __device__ __forceinline__ int gemm_copy_ahead(int s)
-{
-    return s + GEMM_AHEAD;
-}
 
 /* By the copying thread: as soon as its buffer is free, stage s's copies,
  * the block's box of X (rows past the last and values of k past `in` land
@@ -267,9 +263,8 @@ static __global__ void __launch_bounds__(GEMM_THREADS, 1)
     float total[64] = {}, sum[64] = {};
     for (int s = 0; s < stages; s++) {
         const int b = gemm_buffer(s);
-        if (copies && gemm_copy_ahead(s) < stages)
-            gemm_copy_stage(gemm_copy_ahead(s), ring, ring_barrier, &x_map, w_tile,
-                            (int)first_row);
+        if (copies && s + GEMM_AHEAD < stages)
+            gemm_copy_stage(s + GEMM_AHEAD, ring, ring_barrier, &x_map, w_tile, (int)first_row);
         mbarrier_wait(&ring_barrier.full[b], gemm_phase(s)); /* stage s has landed */
         const float *stage = ring + b * GEMM_STAGE_FLOATS;
         switch (min(GEMM_DEPTH, in - s * GEMM_DEPTH) / 8) { /* only the last stage may be short */
