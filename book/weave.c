@@ -359,6 +359,69 @@ static void fill_line(FILE *out, const char *text, const char *path, int line, c
 /* Whole-line directives bring in what the other tools wrote: a plot (its
  * Markdown, which plots/draw.sh writes beside the SVG), every plot drawn,
  * or a table of book/results.c. Returns 1 when the line was one. */
+static void put_code(FILE *out, const source_file *source, int first, int last);
+static int starts_with(const char *line, const char *text);
+
+/* {{listing|FILE|FUNCTION}}: FUNCTION's definition in FILE (a file of the
+ * repository, such as common/device/wgmma.h), with the comment and the
+ * template line above it, as a listing with FILE's line numbers: how the
+ * book shows, where an instruction is introduced, the wrapper the kernels
+ * call. The definition is the one line of FILE that starts at column 0,
+ * names FUNCTION followed by '(' and does not end in ';'; it runs to the
+ * next line that is exactly "}". */
+static void put_listing(FILE *out, const char *inside, const char *path, int number)
+{
+    const char *file_start = inside + 8, *bar = strchr(file_start, '|');
+    if (!bar || !bar[1] || strchr(bar + 1, '|'))
+        die_at(path, number, "{{%s}}: write {{listing|FILE|FUNCTION}}", inside);
+    char file[4096], call[512];
+    snprintf(file, sizeof file, "%.*s", (int)(bar - file_start), file_start);
+    snprintf(call, sizeof call, "%s(", bar + 1);
+    source_file source;
+    if (read_lines(file, &source) != 0)
+        die_at(path, number, "{{%s}}: cannot read %s: %s", inside, file, strerror(errno));
+    int definition = 0;
+    for (int n = 1; n <= source.count; n++) {
+        const char *line = source.lines[n - 1], *at = strstr(line, call);
+        size_t length = strlen(line);
+        while (length > 0 && isspace((unsigned char)line[length - 1]))
+            length--;
+        int named = at && (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_'));
+        if (!named || isspace((unsigned char)line[0]) || line[0] == '/' || line[0] == '*' ||
+            line[0] == '#' || (length > 0 && line[length - 1] == ';'))
+            continue;
+        if (definition)
+            die_at(path, number, "{{%s}}: %s defines %s twice (lines %d and %d)", inside, file,
+                   bar + 1, definition, n);
+        definition = n;
+    }
+    if (!definition)
+        die_at(path, number, "{{%s}}: %s has no definition of %s() starting a line", inside, file,
+               bar + 1);
+    int first = definition, last = definition;
+    while (last <= source.count && strcmp(source.lines[last - 1], "}") != 0)
+        last++;
+    if (last > source.count)
+        die_at(path, number, "{{%s}}: %s:%d: no line \"}\" closes %s()", inside, file, definition,
+               bar + 1);
+    if (first > 1 && starts_with(source.lines[first - 2], "template"))
+        first--;
+    if (first > 1) { /* the comment right above it */
+        int above = first - 1;
+        const char *line = source.lines[above - 1];
+        size_t length = strlen(line);
+        if (length >= 2 && strcmp(line + length - 2, "*/") == 0) {
+            while (above > 1 && !starts_with(source.lines[above - 1], "/*"))
+                above--;
+            first = above;
+        } else {
+            while (above >= 1 && starts_with(source.lines[above - 1], "//"))
+                first = above--;
+        }
+    }
+    put_code(out, &source, first, last);
+}
+
 static int directive(FILE *out, const char *line, const char *path, int number)
 {
     const char *start = line + strspn(line, " \t");
@@ -379,6 +442,10 @@ static int directive(FILE *out, const char *line, const char *path, int number)
     } else if (strncmp(inside, "results_table", 13) == 0) {
         die_at(path, number, "{{%s}}: write {{results_table|headline}}, {{results_table|all}} or "
                "{{results_table|summary}}", inside);
+    } else if (strncmp(inside, "listing|", 8) == 0) {
+        put_listing(out, inside, path, number);
+        free(inside);
+        return 1;
     } else {
         free(inside);
         return 0;

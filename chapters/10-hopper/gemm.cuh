@@ -43,14 +43,25 @@ the lanes that compute the addresses of a stage's 3072 copies (12 a
 thread) and wait for room to issue them are the lanes that must feed the
 tensor cores, and the barrier makes both warp groups do it at the same
 moment. Hopper has a copy engine, the *tensor memory accelerator* (TMA), which moves a whole
-tile with one instruction (`common/device/bulk_copy.h`): a box of $X$, 128 rows
+tile with one instruction: a box of $X$, 128 rows
 by 32 values of $k$, described once per call by a *tensor map*
-(`common/device/tensor_map.h`), and the stage of $W$, one contiguous run, by a
-plain bulk copy. So one thread does all the copying, two instructions a
-stage, and the warp groups only multiply. They no longer meet at a block
+(`common/device/tensor_map.h`, built on the host), and the stage of $W$, one
+contiguous run, by a plain bulk copy. So one thread does all the copying, two
+instructions a stage, and the warp groups only multiply. The box copy names
+the map, the box's first element and a barrier in shared memory that counts
+the bytes as they land:
+
+{{listing|common/device/bulk_copy.h|tensor_copy_box}}
+ They no longer meet at a block
 barrier either: each buffer has two shared-memory barriers (`mbarrier`),
 *full*, which completes when the copy engine has landed the stage's 48 KB,
-and *empty*, which completes when the 8 warps are done with it. A warp
+and *empty*, which completes when the 8 warps are done with it. A barrier
+completes in phases, one per use of its buffer, and a wait names the
+parity of the phase it waits for; `mbarrier_expect_bytes` tells *full*
+how many bytes a phase brings, `mbarrier_arrive` counts a warp on *empty*:
+
+{{listing|common/device/bulk_copy.h|mbarrier_wait}}
+ A warp
 group that finds its stage there goes on, whatever the other is doing, and
 while one adds its sums in the FP32 lanes the other's `wgmma`s keep the
 tensor cores busy.
@@ -137,6 +148,13 @@ static __global__ void gemm_split_weights(float *split, const float *__restrict_
     split[gemm_weight_index(col, k, 1, stages)] = __uint_as_float(pair.small);
 }
 
+/*md
+The ring in code: two barriers per buffer, the bookkeeping of stages,
+buffers and phases, and the copying thread's part. Before it copies into a
+buffer that held an earlier stage it waits for that stage's *empty*; then
+it tells *full* how many bytes will land and starts both copies.
+*/
+
 /* The ring's barriers: full[b] completes when stage s's copies into buffer
  * b = s % GEMM_STAGES have landed, empty[b] when the 8 multiplying warps are
  * done with it. */
@@ -187,6 +205,12 @@ __device__ __forceinline__ void gemm_copy_stage(int s, float *ring,
     bulk_copy(stage + GEMM_A_FLOATS, w_tile + (size_t)s * 2 * GEMM_B_FLOATS,
               2 * GEMM_B_FLOATS * sizeof(float), &ring_barrier.full[b]);
 }
+
+/*md
+The multiplying warps' part: each loads its four $A$ values per step from
+the swizzled box (`tensor_map_box_index` says where the copy engine put
+them), splits them, and issues the step's three `wgmma`s.
+*/
 
 /* sum = the stage's X rows times its W columns over STEPS steps of 8 values
  * of k: this warp's A fragments loaded and split, then three wgmmas per
@@ -280,6 +304,11 @@ static __global__ void __launch_bounds__(GEMM_THREADS, 1)
         for (int i = 0; i < 64; i++)
             total[i] += sum[i];
     }
+
+    /*md
+After the last stage each lane writes its 64 sums, in `wgmma`'s $C$
+fragments, as pairs of 8 bytes.
+    */
 
     /* total[4j .. 4j + 3]: columns 8j + 2t, 8j + 2t + 1 of rows g and g + 8 */
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;

@@ -32,14 +32,28 @@ $64 \times N$ sums in the registers, $N / 2$ a lane. The instruction only
 starts the product (*async*): the warp group goes on, and later waits for
 it. At $N = 128$ each of the four warps asks with one instruction for
 sixteen times the work of an `mma.sync`, and none of $B$'s values passes
-through its registers.
+through its registers. The kernels call it through a wrapper of one line
+of PTX, here the $N = 64$ form the triangle uses: $A$'s four registers,
+the 32 sums of the lane (`+f`: read and written), $B$'s descriptor, and a
+predicate that says whether to add to the sums or start them afresh.
+
+{{listing|common/device/wgmma.h|wgmma_tf32_m64n64k8}}
+
+Since the instruction is asynchronous, three more wrappers order it:
+`wgmma_fence` before the first `wgmma` that reads registers written since
+the last one, `wgmma_commit` to close the ones issued so far into a group,
+and `wgmma_wait<n>` to wait until at most $n$ groups are still running.
 
 Reading $B$ from shared memory means the tensor cores read it in the
 order they want, which `common/device/wgmma.h` describes: *core matrices* of 8
 rows by 4 values of $k$, 128 contiguous bytes each, and a *descriptor*
 that says where the first one is and how far the next one lies along $k$
-and along the rows. The triangle's $Q K^T$ is such a product, a tile of
-queries as $A$ and a tile of keys as $B$.
+and along the rows, packed into 64 bits:
+
+{{listing|common/device/wgmma.h|wgmma_descriptor}}
+
+The triangle's $Q K^T$ is such a product, a tile of queries as $A$ and a
+tile of keys as $B$.
 
 ## The triangle on `wgmma`
 
@@ -106,6 +120,14 @@ __device__ __forceinline__ bool key_piece(int r, int &n, int &c)
     return piece < wgmma_key_tile<HS>::PIECES;
 }
 
+/*md
+A tile of keys reaches its buffer in two moves, so that the second can
+wait for the right moment: `load_keys` brings a thread's pieces into
+registers with 16-byte loads, eight lanes to a core matrix, and
+`store_keys` later splits each value and writes both parts where
+`key_index` says. `key_descriptor` names step `step` of a part for `wgmma`.
+*/
+
 template <int HS>
 __device__ __forceinline__ void load_keys(float4 (&raw)[wgmma_key_tile<HS>::LOADS],
                                           const float *keys, size_t row_stride)
@@ -159,8 +181,7 @@ The walk, for one warp group: start the products of a tile into one set of
 sums, then for every tile split the next keys, wait at the block barrier
 until every thread has, start the next tile's products into the other set,
 wait for this tile's (`wgmma_wait<1>`: all but the newest group done), and
-store it. The loop is written out for both sets, so that every register is
-named at compile time.
+store it.
 */
 
 /* The buffer of tile c's keys (its big part, then its small part). */
@@ -184,6 +205,15 @@ __device__ __forceinline__ void prepare_keys(int c, int tiles, float *buffers,
         load_keys<HS>(raw, keys + (size_t)(c + 2) * KEYS * row_stride, row_stride);
     __syncthreads();
 }
+
+/*md
+`start_products` issues a tile's $3 HS / 8$ products and closes them into
+one group; the first of them starts the sums afresh, so no set of sums is
+ever cleared. `store_scores` writes a finished set: a lane holds, for rows
+$g$ and $g + 8$ of its warp's 16, columns $8j + 2t$ and $8j + 2t + 1$ of
+each block of 8, and writes each pair on or below the diagonal with one
+8-byte store.
+*/
 
 /* Starts the warp group's three products of a whole tile (HS / 8 steps). */
 template <int HS>
@@ -226,6 +256,12 @@ __device__ __forceinline__ void store_scores(float (&sum)[wgmma_key_tile<HS>::SU
     }
 }
 
+/*md
+The kernel: a block takes a row of tiles, the longest rows first, so that
+the short ones fill the last wave; each warp group splits its queries once,
+into registers, and the walk begins.
+*/
+
 template <int HS>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
     tf32x3_wgmma_scores(float *preatt, const float *__restrict__ inp, int B, int T, int NH)
@@ -263,6 +299,11 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
         load_keys<HS>(raw, keys + (size_t)KEYS * row_stride, row_stride);
     __syncthreads();
 
+    /*md
+The walk, written out for the two sets of sums so that every register is
+named at compile time: while one set's products run on the tensor cores,
+the other's scores are stored.
+    */
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)head * T * T;
     float sum0[SUMS], sum1[SUMS];

@@ -165,6 +165,11 @@ static __host__ __device__ constexpr int parts_of(tf32_mode mode)
     return mode == TF32_SPLIT3 ? 2 : 1;
 }
 
+/*md
+The renumberings of the sections above, as functions that the kernel, the
+figure and a compile-time check share:
+*/
+
 /* Which feature each value a lane holds stands for. A product sums over its k,
  * so any order serves if A and B agree on it: S = Q K^T sums over the features,
  * O += P V over the keys. Features come in panels of 32 (all of them for d < 32);
@@ -218,6 +223,12 @@ static __host__ __device__ constexpr int weight_key(int t, int j)
     return 2 * t + j;
 }
 
+/*md
+The shape of the attention for head size $d$: how many m-tiles a warp
+takes, the panel of features, the padded strides of the stage's rows; and
+the loads in panels that give a lane its key features in 16-byte pieces.
+*/
+
 template <int HD>
 struct tf32_shape {
     static constexpr int TILES = HD <= 32 ? 2 : 1;     /* m-tiles of 16 rows per warp */
@@ -254,6 +265,11 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
                                               const float (&w)[TILES][4][4], const float *values);
 // book:show
 
+/*md
+A step of the walk takes 32 keys. First a lane loads its features of the
+four key rows it needs, in the order `score_feature` gave them.
+*/
+
 /* 32 keys (four groups of 8) against the warp's TILES x 16 query rows.
  * TF32_ROUNDED: the weights are rounded to TF32 (cvt.rna) before the product;
  * TF32_CUT: their FP32 bits go in as they are, and the tensor core (as we
@@ -277,6 +293,10 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
     for (int kg = 0; kg < GROUPS; kg++)
         load_panels<HD / 4, P / 4, P>(key[kg], keys + (8 * kg + g) * KEY_STRIDE + t * (P / 4));
 
+    /*md
+Then $S = Q K^T$: for each block of 8 features, a product per group of 8
+keys and m-tile, the first of each chain started from $-m$.
+    */
     /* The scores start from -m (the first product reads it; no copies), so
      * that 2^s is the weight. Features outer, key groups inner: 4 x TILES
      * independent products between two that feed the same accumulator. The
@@ -319,6 +339,11 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
             }
         }
     }
+    /*md
+Then chapter 7's online softmax on the $C$ fragments: the masked keys'
+biases, and the weights against the lazy reference, with a vote of the
+warp on whether any row's sum would grow too large.
+    */
     if (!all_kept) { /* the biases of this lane's keys, 2t and 2t + 1 */
 #pragma unroll
         for (int kg = 0; kg < GROUPS; kg++) {
@@ -351,6 +376,11 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
         }
         move = __any_sync(0xffffffffu, too_large);
     }
+    /*md
+If it would, the reference moves: the new maximum of each row, found in
+two shuffles across the four lanes of its group, with $O$ and $\ell$
+rescaled and the weights taken afresh.
+    */
     if (move) {
 #pragma unroll
         for (int mt = 0; mt < TILES; mt++)
@@ -387,6 +417,11 @@ __device__ __forceinline__ void tf32_step(const uint32_t (&qa)[parts_of(MODE)][T
         l[mt][0] += added[mt][0]; /* this lane's share; the group's four are added at the end */
         l[mt][1] += added[mt][1];
     }
+
+    /*md
+And the second product, $O \mathrel{+}= P V$, with the weights where the
+scores left them.
+    */
 
     /* O += P V. The weights of row g sit at A's k = t and t + 4, which stand
      * for keys 2t and 2t + 1 (weight_key): lane (g, t) takes feature g of
@@ -445,6 +480,12 @@ __device__ __forceinline__ void round_stage_to_tf32(float *keys, float *values)
     }
 }
 
+/*md
+The kernel is chapter 7's launch 6 with the step above: it loads and
+converts a warp's queries once (split, for 3xTF32), walks the stages of
+kept keys, and ends as chapter 7's kernel does, with the gate.
+*/
+
 /* Launch 6 on the tensor cores: a block per column, head and query tile, each
  * warp 16 x TILES query rows, its operands handed over as MODE says. */
 template <int HD, tf32_mode MODE>
@@ -499,6 +540,10 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
         }
     bool first = true;
 
+    /*md
+The walk over the stages, as in chapter 7, the rounded mode rounding each
+stage in place before the barrier:
+    */
     for (int stage = 0; stage < stages; stage++) {
         copy_async_wait<0>();
         if (MODE == TF32_ROUNDED)
@@ -522,6 +567,10 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32) tiled_attention_tf32(con
         }
     }
 
+    /*md
+The end, as in chapter 7's kernel: $O / \ell$, gated, written to the
+row of the sequence it came from.
+    */
     /* As in the FP32 kernel: all the gate logits and sequences first, one
      * wait for L2. */
     float2 gate[TILES][2][HD / 8], gate_bias[HD / 8];
