@@ -276,7 +276,8 @@ profile: $(GPU_PROGRAMS)
 ptxas:
 	@for src in $(foreach dir,$(CHAPTER_DIRS),$(wildcard $(dir)/*.cu $(dir)/tried/*.cu)); do \
 	  echo "== $$src"; arch=$(ARCH); \
-	  case $$src in chapters/$(WGMMA_CHAPTER)/*) arch=$(WGMMA_ARCH);; esac; \
+	  for chapter in $(WGMMA_CHAPTERS); do \
+	    case $$src in chapters/$$chapter/*) arch=$(WGMMA_ARCH);; esac; done; \
 	  $(NVCC) -arch=$$arch $(filter-out -arch=%,$(NVCCFLAGS)) -Xptxas -v -I$$(dirname $$src) \
 	    -c $$src -o /dev/null 2>&1 \
 	    | grep -E "Compiling entry|registers|spill" || exit 1; \

@@ -25,7 +25,6 @@ rows = (panels + 1) / 2
 height = 60 + rows * 290
 
 set title font ',14'
-set logscale x
 set format x "%g"
 unset grid
 set grid xtics lc rgb '#e3e3e3'
@@ -38,7 +37,7 @@ panel_of(p) = column(10) == panel_place[p] && met(column(14))
 # a row of another panel goes far below this one, where its name is not shown
 y_in(p) = panel_of(p) ? $1 : $1 + 1000
 panel_title(p) = strstrt(shapes[p], " mask=") ? shapes[p][1:strstrt(shapes[p], " mask=") - 1] : shapes[p]
-msa_title = sprintf("MSA gated attention, every key kept%s: median time, ms (log scale)\n%s, %s", \
+msa_title = sprintf("MSA gated attention, every key kept%s: median time, ms\n%s, %s", \
     upto < 1000 ? sprintf(', chapters 1 to %d', upto) : '', gpu, date)
 # the kernels it shows, one a line (the tests read it)
 set print datadir.'/'.name.'.kernels'
@@ -52,17 +51,17 @@ draw = "set multiplot layout rows, columns title msa_title font ',15'; " . \
        "do for [p = 1:panels] { " . \
        "  set xrange [*:*]; set yrange [*:*]; " . \
        "  stats data using (panel_of(p) ? $4 : NaN) nooutput; " . \
-       "  set xrange [STATS_min / 2 : STATS_max * 6]; " . \
+       "  set xrange [0 : STATS_max * 1.25]; " . \
        "  set yrange [STATS_records - 0.5 : -0.5]; " . \
        "  set title panel_title(p); " . \
-       "  plot data using 4:(y_in(p)):(STATS_min / 2):4:(y_in(p) - 0.36):(y_in(p) + 0.36):" . \
+       "  plot data using 4:(y_in(p)):(0):4:(y_in(p) - 0.36):(y_in(p) + 0.36):" . \
        "(kind_colour($7)):ytic(2) with boxxyerror lc rgb variable, " . \
        "  data using 4:(y_in(p)):(sprintf(' %.3g', $4)) with labels left font ',14' " . \
        "}; unset multiplot"
 
 # the caption the book shows under the plot
 set print caption
-print sprintf("MSA gated attention with every key kept, a panel per size that three or more kernels were measured at: each kernel's median time (log scale). In grey the champions, the unfused layer and PyTorch eager and compiled (dark: FP32, light: TF32); in blue the book's FP32 kernels, in orange its tensor-core ones. Measured on the %s, %s.", gpu, date)
+print sprintf("MSA gated attention with every key kept, a panel per size that three or more kernels were measured at: each kernel's median time (linear scale: a bar half as long is twice as fast). In grey the champions, the unfused layer and PyTorch eager and compiled (dark: FP32, light: TF32); in blue the book's FP32 kernels, in orange its tensor-core ones. Measured on the %s, %s.", gpu, date)
 unset print
 
 eval draw_both

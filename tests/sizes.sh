@@ -43,7 +43,7 @@ MSA_SANITIZE=("B=1 S=5 N=3 D=64 H=2")
 MSA_GRADE=("B=1 S=1 N=1 D=32 H=1" "B=2 S=8 N=32 D=64 H=4" "B=1 S=33 N=7 D=48 H=2"
            "B=3 S=37 N=5 D=96 H=3" "B=1 S=64 N=24 D=128 H=8")
 
-# ------------------------------------------------ the MSA layer at any depth (chapters 7, 9)
+# ------------------------------------------------ the MSA layer at any depth (chapters 7, 11)
 # Every tile path of the tiled kernels, with N small enough for the CPU referee.
 MSA_TILED_VERIFY=("B=2 S=8 N=32 D=64 H=4" "B=1 S=64 N=16 D=128 H=8" "B=1 S=100 N=16 D=256 H=8"
                   "B=2 S=200 N=8 D=64 H=8" "B=1 S=130 N=12 D=128 H=8" "B=1 S=70 N=12 D=256 H=4"

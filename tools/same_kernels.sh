@@ -2,7 +2,7 @@
 # tools/same_kernels.sh BEFORE [ARCH [FOLDER]] - is every kernel's code the same as at
 # commit BEFORE? For moves that should change no kernel (code moved into a
 # header, renames): each chapter source's PTX at BEFORE and now, for ARCH
-# (sm_90a by default; chapter 9's wgmma code needs it), split into kernels,
+# (sm_90a by default; chapter 10's wgmma code needs it), split into kernels,
 # each with its names and labels blanked out (a rename, or a kernel made
 # static, changes no instruction), and compared as sets per program object.
 #
