@@ -312,6 +312,12 @@ __device__ __forceinline__ void shared_multiply_chunk(shared_patch &sum, const f
         shared_multiply_k<stride, row_gap, col_gap>(sum, query_k, key_k, row_a, col_a, k);
 }
 
+/*md
+The stores are common to every step as well: a thread writes its patch back
+to global memory a `float4` at a time, scaled on the way, and leaves out the
+masked runs of a diagonal tile.
+*/
+
 /* A part of k's sums added to what the parts before it stored (ACCUMULATE,
  * when a card's shared memory holds only part of k: see "Launching them"),
  * or stored as they are. */
@@ -353,6 +359,12 @@ __device__ __forceinline__ void shared_store_tile(float *scores, const shared_pa
         }
     }
 }
+
+/*md
+The body of steps 1-3 puts these together: the block finds its two tiles,
+copies them the way its step does, multiplies them chunk by chunk and
+stores its patch.
+*/
 
 /* Steps 1-3: one block per tile, both tiles whole in shared memory: the
  * k_count values of k from inp's first (all HS of them where the card's
@@ -492,6 +504,9 @@ little; all three together, `shared+rows+interleaved`, take
 4096$, where the rows are longer, the gain over step 3 is larger:
 {{median_ms|shared+rows+interleaved|B=8 T=4096 C=768 NH=12}} ms against
 {{median_ms|shared|B=8 T=4096 C=768 NH=12}} ms.
+
+The code takes change 3 first: the copies of a chunk of keys, and the
+multiply that slips them between its values of $k$.
 */
 
 /* The key half of shared_copy_chunk: this thread's 8 copies of one chunk of keys. */
@@ -532,6 +547,10 @@ __device__ __forceinline__ void shared_multiply_chunk_copying(shared_patch &sum,
     }
 }
 
+/*md
+Change 1 is a store of its own for the tiles that keep every score.
+*/
+
 /* An off-diagonal tile keeps every score: no tests, one pointer for all 16
  * stores, and the sums scaled in place first, so that no register a store
  * reads is overwritten soon after (it is read when the pipeline takes it). */
@@ -555,6 +574,12 @@ __device__ __forceinline__ void shared_store_kept_tile(float *corner, shared_pat
         }
     }
 }
+
+/*md
+The rest is one function for both steps, which tells them apart by where
+the copies go (`ORDER`). It begins as step 3 does: the copies of the query
+tile and of the first key tile, a group per chunk.
+*/
 
 /* Where the copies of the next tile's keys go: step 4 issues a chunk's
  * copies before multiplying it, step 5 between its values of k. */
@@ -593,6 +618,10 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         copy_async_commit();
     }
 
+    /*md
+Next, where the thread's patch lies: change 2 gives step 5 a layout of its
+own.
+    */
     int row_a, col_a;
     if (interleaved) { /* a warp: 4 rows of 8 threads */
         const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -604,6 +633,10 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
     }
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)head * T * T;
+    /*md
+Then the walk along the row. Steps 4 and 5 part ways twice in it: in where
+the copies of the next tile go, and in how a tile is stored.
+    */
     for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
         const float *key_tile = key_tiles + (tile_col % 2) * tile_floats;
         /* Where tile_col + 1 goes: the buffer of tile_col - 1, which every

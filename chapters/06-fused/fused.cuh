@@ -251,6 +251,12 @@ __device__ __forceinline__ void finish(const fused_params &p, float *proj, int b
     }
 }
 
+/*md
+`project_lanes` is that loop for one layout of the lanes. Each lane first
+finds its features: their rows among the block's, their biases and, where a
+weight row fits in registers whole, its weights.
+*/
+
 template <int D, int CLUSTER, bool RESIDENT, int FEATURES, int ROW_LANES>
 __device__ void project_lanes(const fused_params &p, float *proj, const float *vectors, int b,
                               int n, int rank, const float *in, int in_stride, const float *w,
@@ -286,6 +292,10 @@ __device__ void project_lanes(const fused_params &p, float *proj, const float *v
                     weight[k][i] = w_row[k][i];
             }
         }
+        /*md
+Then the walk down the lane's rows of `in`, two rows per round; where a
+weight row does not fit whole, each round loads it again, a half at a time.
+        */
 #pragma unroll 1
         for (int s = row_lane; s < S; s += 2 * row_lanes) {
             const bool second = s + row_lanes < S;
@@ -335,6 +345,11 @@ __device__ void project_lanes(const fused_params &p, float *proj, const float *v
     }
 }
 
+/*md
+`project` picks the layout of the lanes from the number of features, when
+the code is compiled.
+*/
+
 /* One warp tile per warp. The feature count is a template argument, so each
  * call compiles only the layout it uses and the machine code stays small. */
 template <int D, int CLUSTER, bool RESIDENT, int FEATURE_COUNT>
@@ -377,10 +392,7 @@ the shuffles, which need every lane even when an all-masked task shares its
 warp with ordinary ones. The check draws columns with every key kept, with
 none and with one.
 
-The $a_j$ go to the task's corner of a per-warp row of shared memory, and
-$A V$ runs with the task's lanes across the head's $d$ features (when $d$
-is below `span`, groups of lanes take every few keys and more shuffles add
-their sums). The gated result overwrites the query row.
+The $a_j$ go to the task's corner of a per-warp row of shared memory.
 */
 
 template <int D, int CLUSTER, bool RESIDENT>
@@ -440,6 +452,11 @@ __device__ void attend(float *proj, const float *kept, float *probs_of_warp, flo
             probs[slot + span] = e1 * inverse_total;
         __syncwarp();
 
+        /*md
+$A V$ then runs with the task's lanes across the head's $d$ features (when
+$d$ is below `span`, groups of lanes take every few keys and more shuffles
+add their sums). The gated result overwrites the query row.
+        */
         const float *values = proj + 2 * L::OWN + head * d;
         for (int c = feature_lane; c < d; c += span) {
             float sum = 0.0f;
@@ -548,14 +565,7 @@ __device__ void project_tiles(const fused_params &p, float *proj, const float *v
 ## The kernel
 
 The kernel starts every copy before anything waits: the column's rows and
-the four vectors (group 0), the weights, the mask. When the weight rows fit
-(`RESIDENT`: every $D \le 64$, and $D = 128$ split over two blocks for
-moderate $S$), they come in two more groups, $W_{q,k,v,g}$ and $W_o$. The
-first is split by warp: warp $w$ copies the rows its tile in `project` uses
-and waits for those only (`copy_async_wait` and `__syncwarp`), computing
-while the other warps' rows still arrive. When the weights stream, there is
-no room to keep $G$: the gate's tiles come after attention, gating $O$ in
-place.
+the four vectors (group 0), the weights, the mask.
 */
 
 template <int D, int CLUSTER, bool RESIDENT, int TILE_ROWS>
@@ -593,6 +603,13 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
     }
     copy_async_commit();
 
+    /*md
+When the weight rows fit (`RESIDENT`: every $D \le 64$, and $D = 128$ split
+over two blocks for moderate $S$), they come in two more groups,
+$W_{q,k,v,g}$ and $W_o$. The first is split by warp: warp $w$ copies the
+rows its tile in `project` uses and waits for those only (`copy_async_wait`
+and `__syncwarp`), computing while the other warps' rows still arrive.
+    */
     if constexpr (RESIDENT) {
         /* Group 1: warp w copies the rows of W_q|W_k|W_v|W_g that its warp
          * tile of project() computes, 4 * OWN / 8 rows of one matrix. */
@@ -622,6 +639,10 @@ __global__ void __launch_bounds__(FUSED_THREADS, 1) fused_msa_attention(const fu
         cluster_wait();   /* "so is the partner", while X is on its way */
     }
 
+    /*md
+Then phases 2 to 5. When the weights stream, there is no room to keep $G$:
+the gate's tiles come after attention, gating $O$ in place.
+    */
     /* Phase 2: LayerNorm, once X is in (two groups may still be in flight). */
     copy_async_wait<2>();
     __syncthreads();
@@ -732,6 +753,7 @@ static weight_plan plan_weights(int S, size_t limit)
     return WEIGHTS_UNFIT;
 }
 
+// book:hide
 static inline weight_plan plan_for(msa_size size, size_t limit)
 {
     return size.D == 32   ? plan_weights<32>(size.S, limit)
@@ -753,6 +775,7 @@ static inline int one_block_unfit(msa_size size, const gpu_info *gpu, char *why,
     snprintf(why + strlen(why), capacity - strlen(why), " (chapter 7's layer holds any column)");
     return 1;
 }
+// book:show
 
 template <int D>
 static void launch_one_block(const msa_args *args, weight_plan plan)
@@ -767,6 +790,7 @@ static void launch_one_block(const msa_args *args, weight_plan plan)
         launch_variant<D, 1, false, FUSED_TILE_ROWS / 2>(args);
 }
 
+// book:hide
 static inline void launch_one_block_per_column(const msa_args *args)
 {
     const weight_plan plan = plan_for(args->size, gpu_query().shared_per_block_optin);
@@ -776,6 +800,7 @@ static inline void launch_one_block_per_column(const msa_args *args)
     default: launch_one_block<128>(args, plan); break;
     }
 }
+// book:show
 
 /* Clusters exist from compute capability 9.0: before that, every column is
  * one block's, as the two-block variant needs a partner's shared memory. */

@@ -74,20 +74,6 @@ $HS = 64$, $4 \bmod 32$) that is bank $4g + t$ plus a constant: 32 lanes,
 32 banks, one wavefront. Without the padding ($s = 64$), all 8 values of
 $g$ would fall into the same 4 banks: an 8-way conflict.
 
-## The work of a warp
-
-The 8 warps of a block split the $128 \times 128$ tile into 2 by 4 pieces
-of $64 \times 32$ scores. Per step of 8 values of $k$, a warp loads 4
-fragments of $A$ (4 values each) and 4 of $B$ (2 values each), rounds
-them to TF32 (`cvt.rna.tf32.f32`, nearest), and issues $4 \times 4 = 16$
-`mma.sync`, each accumulating into its own $16 \times 8$ tile of $C$: 64
-accumulators per lane, as many as in chapter 5's $8 \times 8$ patch. At
-$HS = 64$ that is 8 steps, 128 matrix instructions per warp and tile.
-
-The $C$ fragment gives lane $(g, t)$ two neighbouring columns, $2t$ and
-$2t + 1$, of rows $g$ and $g + 8$: each pair is one 8-byte store, and the
-4 lanes of a group write 32 consecutive bytes of a row, one whole sector.
-On a diagonal tile a pair is written when its first column is kept.
 */
 
 #pragma once
@@ -131,6 +117,18 @@ __device__ __forceinline__ void tf32_copy_tile(float *tile, const float *source,
     }
 }
 
+/*md
+## The work of a warp
+
+The 8 warps of a block split the $128 \times 128$ tile into 2 by 4 pieces
+of $64 \times 32$ scores. Per step of 8 values of $k$, a warp loads 4
+fragments of $A$ (4 values each) and 4 of $B$ (2 values each), rounds
+them to TF32 (`cvt.rna.tf32.f32`, nearest), and issues $4 \times 4 = 16$
+`mma.sync`, each accumulating into its own $16 \times 8$ tile of $C$: 64
+accumulators per lane, as many as in chapter 5's $8 \times 8$ patch. At
+$HS = 64$ that is 8 steps, 128 matrix instructions per warp and tile.
+*/
+
 /* The warp's 64 x 32 piece of one tile of scores: sum over HS of
  * query_tile[row][k] * key_tile[col][k], on the tensor cores. */
 template <bool ROUND>
@@ -170,6 +168,13 @@ __device__ __forceinline__ void tf32_multiply_tile(float (&sum)[TF32_M_TILES][TF
                 mma_tf32(sum[m][n], a[m], b[n][0], b[n][1]);
     }
 }
+
+/*md
+The $C$ fragment gives lane $(g, t)$ two neighbouring columns, $2t$ and
+$2t + 1$, of rows $g$ and $g + 8$: each pair is one 8-byte store, and the
+4 lanes of a group write 32 consecutive bytes of a row, one whole sector.
+On a diagonal tile a pair is written when its first column is kept.
+*/
 
 /* Scales the warp's piece and stores it: two 8-byte stores per 16 x 8
  * tile and lane. On a diagonal tile a pair of columns is written when its
@@ -345,10 +350,7 @@ choice a library could not make; chapters 9 and 11 return to it.
 Both kernels need more than the default 48 KB of dynamic shared memory
 (64 + 4 KB of padding and 96 + 6 KB at $HS = 64$), which the launcher asks
 for once. They accept any $T$ that is a multiple of 128 and any $HS$ that
-is a multiple of 8 (the $k$ of one instruction) up to 128. Where a card
-holds fewer values of $k$ per tile than that (the RTX 40 series at
-$HS = 128$, say), the launcher splits $k$ as chapter 5's does, each part
-in a launch of its own that adds to the scores the last one stored.
+is a multiple of 8 (the $k$ of one instruction) up to 128.
 */
 
 static inline int tf32_refuses(triangle_size size, char *why, size_t capacity)
@@ -372,6 +374,13 @@ static inline int tf32_refuses(triangle_size size, char *why, size_t capacity)
 }
 
 typedef void (*tf32_kernel_function)(float *, const float *, int, int, int, int, int);
+
+/*md
+Where a card holds fewer values of $k$ per tile than $HS$ (the RTX 40
+series at $HS = 128$, say), the launcher splits $k$ as chapter 5's does,
+each part in a launch of its own that adds to the scores the last one
+stored.
+*/
 
 /* Values of k one launch holds on this card: `tiles` tiles of TILE rows of
  * k + pad floats (0: not one step of k). */
@@ -400,6 +409,7 @@ static inline void tf32_launch_parts(const triangle_args *args, tf32_kernel_func
     }
 }
 
+// book:hide
 /* Whether one step of k of `tiles` tiles fits (it does on every card the
  * workbook serves, 12 to 19 KB; the check costs nothing). */
 static inline int tf32_unfit_tiles(const gpu_info *gpu, int tiles, int pad, char *why,
@@ -422,6 +432,7 @@ static inline int tf32_rows_unfit(triangle_size size, const gpu_info *gpu, char 
     (void)size;
     return tf32_unfit_tiles(gpu, 3, TF32_PAD, why, capacity);
 }
+// book:show
 
 static inline void tf32_tiles_launch(const triangle_args *args)
 {
@@ -442,11 +453,13 @@ static inline void tf32_rows_launch(const triangle_args *args)
                       tf32_rows_grid(args->size), 3, TF32_PAD);
 }
 
+// book:hide
 static inline void tf32_rows_cut_launch(const triangle_args *args)
 {
     tf32_launch_parts(args, tf32_rows_scores<false, false>, tf32_rows_scores<false, true>,
                       tf32_rows_grid(args->size), 3, TF32_PAD);
 }
+// book:show
 
 /*md
 ## Where it stands

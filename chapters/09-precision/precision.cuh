@@ -145,9 +145,7 @@ appendix measures the kernel that rounds both parts.
 
 A warp's $64 \times 32$ scores still live in 64 accumulators per lane, and
 the split fragments need room too: the kernel splits the step's $B$
-fragments once (16 registers for 4 n-tiles), then goes through the m-tiles
-one at a time, splitting 4 values of $A$ (8 registers) and issuing 12
-products.
+fragments once (16 registers for 4 n-tiles).
 */
 
 #define TF32X3_PAD 8 /* floats added to each row: 8-byte loads without bank conflicts */
@@ -177,6 +175,10 @@ __device__ __forceinline__ void tf32x3_multiply_tile(float (&sum)[TF32_M_TILES][
             b[n][0] = Split::of(w.x); /* fragment row t:     k + 2t */
             b[n][1] = Split::of(w.y); /* fragment row t + 4: k + 2t + 1 */
         }
+        /*md
+Then it goes through the m-tiles one at a time, splitting 4 values of $A$
+(8 registers) and issuing 12 products.
+        */
 #pragma unroll
         for (int m = 0; m < TF32_M_TILES; m++) {
             const float *p = a_lane + 16 * m * stride + k;
