@@ -50,6 +50,14 @@ static int passes(int n, int p)
     return n % 2 != p;
 }
 
+/* n in words, as the caption says it (0 to STAGES) */
+static const char *count_word(int n)
+{
+    static const char *const words[] = {"none", "one", "two",   "three", "four", "five",
+                                        "six",  "seven", "eight", "nine", "ten"};
+    return n >= 0 && n <= STAGES ? words[n] : "?";
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = figure_folder(argc, argv, "writes gemm-pipeline.dat, .vars.gp, .caption");
@@ -170,7 +178,7 @@ int main(int argc, char **argv)
         "flight until the warp groups' wait on the buffer's full barrier (with parity gemm_phase) "
         "lets them multiply it; their arrivals then complete the buffer's empty barrier, and only "
         "that completion lets thread 0's wait on it (same parity) pass and the buffer be "
-        "refilled. While one stage is multiplied, %d %s in flight",
-        STAGES, ahead, in_flight, in_flight == 1 ? "is" : "are");
+        "refilled. While one stage is multiplied, %s %s in flight",
+        STAGES, ahead, count_word(in_flight), in_flight == 1 ? "is" : "are");
     return 0;
 }
