@@ -5,7 +5,7 @@
  * wait, and when each buffer's empty barrier completes.
  *
  * Drawn from the ring's own bookkeeping (chapters/10-hopper/gemm.cuh):
- * gemm_buffer, gemm_phase, gemm_copy_ahead, GEMM_STAGES and GEMM_AHEAD, in
+ * gemm_buffer, gemm_phase, gemm_empty_phase, GEMM_STAGES and GEMM_AHEAD, in
  * the order tf32x3_gemm_kernel and gemm_copy_stage call them. A schedule,
  * not a measurement: one slot of time per stage (loop iteration s is slot s,
  * the copies before the loop are slot -1), copies that land before the
@@ -63,19 +63,19 @@ int main(int argc, char **argv)
     const char *dir = figure_folder(argc, argv, "writes gemm-pipeline.dat, .vars.gp, .caption");
 
     /* The kernel's schedule: the copies before the loop, then at the start
-     * of slot s the copies of stage gemm_copy_ahead(s), if it is a stage. */
+     * of slot s the copies of stage s + GEMM_AHEAD, if it is a stage. */
     int issue[STAGES], empty_parity[STAGES];
     for (int c = 0; c < STAGES; c++)
         issue[c] = NONE;
     for (int s = 0; s < GEMM_AHEAD && s < STAGES; s++)
         issue[s] = BEFORE;
     for (int s = 0; s < STAGES; s++)
-        if (gemm_copy_ahead(s) < STAGES)
-            issue[gemm_copy_ahead(s)] = s;
+        if (s + GEMM_AHEAD < STAGES)
+            issue[s + GEMM_AHEAD] = s;
     /* gemm_copy_stage: a stage past the first GEMM_STAGES waits on its buffer's
      * empty barrier, for the completion of stage s - GEMM_STAGES */
     for (int c = 0; c < STAGES; c++)
-        empty_parity[c] = c >= GEMM_STAGES ? gemm_phase(c - GEMM_STAGES) : -1;
+        empty_parity[c] = c >= GEMM_STAGES ? gemm_empty_phase(c) : -1;
 
     /* The barriers' completions in the model: full[b] by the copy, before
      * the stage's slot; empty[b] by the stage's multiplication, counted from
@@ -157,12 +157,7 @@ int main(int argc, char **argv)
                        i == 0 ? (in_flight > 1 ? "stages " : "stage ")
                               : i + 1 < in_flight ? ", " : " and ",
                        flying[i], i + 1 == in_flight ? " in flight" : "");
-    /* how far ahead thread 0 copies: gemm_copy_ahead(s) - s, the same for
-     * every s (-1 if it is not) */
-    int ahead = gemm_copy_ahead(0);
-    for (int s = 0; s < STAGES; s++)
-        if (gemm_copy_ahead(s) - s != ahead)
-            ahead = -1;
+    const int ahead = GEMM_AHEAD; /* how far ahead thread 0 copies */
     FILE *vars = figure_open(dir, "gemm-pipeline.vars.gp");
     fprintf(vars,
             "stages = %d\nbuffers = %d\nahead = %d\nshown = %d\nin_flight = %d\nnote = \"%s\"\n"
@@ -174,7 +169,7 @@ int main(int argc, char **argv)
         dir, "gemm-pipeline.caption",
         "The ring of the copy-engine GEMM through a block's first %d stages, one row per "
         "buffer (gemm_buffer), drawn as a schedule of one slot per stage, not a measurement: at "
-        "the start of slot s thread 0 issues the copies of stage s + %d (gemm_copy_ahead), in "
+        "the start of slot s thread 0 issues the copies of stage s + %d (GEMM_AHEAD), in "
         "flight until the warp groups' wait on the buffer's full barrier (with parity gemm_phase) "
         "lets them multiply it; their arrivals then complete the buffer's empty barrier, and only "
         "that completion lets thread 0's wait on it (same parity) pass and the buffer be "

@@ -104,13 +104,17 @@ figure_is_drawn_from warp-sectors chapters/03-registers/registers.cuh \
 figure_is_drawn_from weight-stage chapters/10-hopper/gemm.cuh \
     's|(kk / 4) \* 32 + (n % 8) \* 4|(kk / 4) * 4 + (n % 8) * 32|' \
     "a core matrix's 16-byte rows run along n" "^whole = 0$"
-# the ring of chapter 10's GEMM: thread 0 copies one stage ahead, not two; and
-# a wait's parity that flips every stage, not every round of the ring, which
-# the figure's model of the mbarrier catches (its script then draws nothing)
+# the ring of chapter 10's GEMM: thread 0 copies one stage ahead, not two; a
+# full wait's parity that flips every stage, not every round of the ring; an
+# empty wait's parity off by one round: the figure's model of the mbarrier
+# catches both parities (its script then draws nothing)
 figure_is_drawn_from gemm-pipeline chapters/10-hopper/gemm.cuh \
-    's|return s + GEMM_AHEAD;|return s + 1;|' "thread 0 copies one stage ahead" "^ahead = 1$"
+    's|^#define GEMM_AHEAD 2 |#define GEMM_AHEAD 1 |' "thread 0 copies one stage ahead" "^ahead = 1$"
 figure_is_drawn_from gemm-pipeline chapters/10-hopper/gemm.cuh \
     's|return s / GEMM_STAGES % 2;|return s % 2;|' "the parity flips every stage" "^wrong_full = [1-9]"
+figure_is_drawn_from gemm-pipeline chapters/10-hopper/gemm.cuh \
+    's|return (s / GEMM_STAGES - 1) % 2;|return s / GEMM_STAGES % 2;|' "the empty wait's parity is a round late" \
+    "^(races|deadlocks) = [1-9]"
 figure_is_drawn_from key-order chapters/11-layer/layer.cuh \
     's|return hd < 32 ? hd : 32;|return hd < 16 ? hd : 16;|' "a panel is 16 features" "^panel = 16$"
 figure_is_drawn_from swizzled-box common/device/tensor_map.h \
