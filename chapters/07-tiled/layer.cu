@@ -1,6 +1,6 @@
 /* chapters/07-tiled/layer.cu - the host side of the MSA layer at any depth (see
  * layer.cuh), and the kernels of its launches 1 to 3. Chapter 7
- * explains them (its section "Launches 1 to 3: the kept keys first").
+ * explains them (its section "Seven launches around the kernel").
  *
  *   launch 1  tiled_order_keys   each column's order, kept keys first; biases; counts
  *   launch 2  tiled_count_keys   where each column's kept keys start; the total,
