@@ -205,7 +205,10 @@ __global__ void __launch_bounds__(TILED_PREP_THREADS) tiled_prepare(const tiled_
 
 /* Where each piece of the layer's data starts in args->scratch, in floats,
  * each on a 256-byte boundary. O is written over xn once launches 4 and 5
- * have read it. */
+ * have read it. A row of xn (and O) is D + 8 floats: O's 1, which carries
+ * bo through the last GEMM, then seven zeros, so that a row is a whole
+ * number of 32-byte sectors: no row shares a sector with the next, and the
+ * GEMM makes no more passes over its inner dimension than for D alone. */
 typedef struct {
     size_t xn, proj, order, slot, key_bias, key_count, key_start, w_stack, w_out; /* in floats */
     size_t total;
