@@ -1,6 +1,6 @@
 /* chapters/07-tiled/layer.cu - the host side of the MSA layer at any depth (see
  * layer.cuh), and the kernels of its launches 1 to 3. Chapter 7
- * explains them (its section "Launches 1 to 3: the kept keys first").
+ * explains them (its section "Seven launches around the kernel").
  *
  *   launch 1  tiled_order_keys   each column's order, kept keys first; biases; counts
  *   launch 2  tiled_count_keys   where each column's kept keys start; the total,
@@ -205,7 +205,10 @@ __global__ void __launch_bounds__(TILED_PREP_THREADS) tiled_prepare(const tiled_
 
 /* Where each piece of the layer's data starts in args->scratch, in floats,
  * each on a 256-byte boundary. O is written over xn once launches 4 and 5
- * have read it. */
+ * have read it. A row of xn (and O) is D + 8 floats: O's 1, which carries
+ * bo through the last GEMM, then seven zeros, so that a row is a whole
+ * number of 32-byte sectors: no row shares a sector with the next, and the
+ * GEMM makes no more passes over its inner dimension than for D alone. */
 typedef struct {
     size_t xn, proj, order, slot, key_bias, key_count, key_start, w_stack, w_out; /* in floats */
     size_t total;

@@ -1,5 +1,5 @@
 /* chapters/07-tiled/layer.cuh - the host side of the MSA layer at any depth, shared by
- * the chapters that race it (7: FP32, 9: tensor cores). Chapter 7 explains
+ * the chapters that race it (7: FP32, 11: tensor cores). Chapter 7 explains
  * the design; chapters/07-tiled/layer.cu holds the code.
  *
  * The layer is seven launches on args->stream:

@@ -15,7 +15,9 @@ Chapter 6 won its race by keeping a whole column of the MSA inside one
 thread block. That is exactly what stops working when the MSA gets deep.
 This chapter rebuilds the layer so that it runs at any depth $S$, with
 memory that grows like the inputs and never like $S^2$, and then asks how
-close it comes to what the FP32 arithmetic allows.
+close it comes to what the FP32 arithmetic allows. What makes it possible
+is the online softmax: a softmax taken over the keys a tile at a time, so
+that no row of scores is ever held whole.
 
 ## Where chapter 6 runs out
 
@@ -68,119 +70,14 @@ product per column and head, $S \times d$ by $d \times S$, that couples all
 the rows of a column. In the first two shapes the projections dominate; in
 the extra-MSA shape, with $d = 8$, attention is 86% of the work.
 
-## Where the projections go
-
-Chapter 6 computed the projections inside the attention kernel. At depth
-that costs more than it saves. A block can no longer hold a whole column,
-so it works on a tile of queries, say 64 rows; but those 64 queries attend
-to every key of the column, so the block needs $K$ and $V$ for all $S$
-rows. Either each of the $S/64$ query tiles of a column computes the whole
-column's $K$ and $V$ itself, which multiplies that part of the work by
-$S/64$ (8 at $S = 512$: 327 GFLOP of projections instead of 86, twice the
-work of the whole layer), or one block computes them once for all the
-queries of a column and head and keeps them, $2 S d$ floats, which is the
-size wall again ($S$ about 900 for $d = 32$).
-
-So we split the layer where its two kinds of work meet, and let each part be
-done by what does it best:
-
-```
- launch 1  order keys   each column's sequences,     mask -> order, biases (B N x S),
-                        kept keys first              counts
- launch 2  count keys   where each column's kept     counts -> starts; the total,
-                        keys start                   straight to the host
- launch 3  prepare      LayerNorm every row, kept    msa  -> Xn (R x (D+8))
-                        keys' rows first
-                        stack Wq Wg Wk Wv; Wo | bo   weights -> W (4D x D), Wob (D x (D+8))
- launch 4  cuBLAS       P = Xn W^T, kept-key rows    one GEMM, kept x D by D x 4D
- launch 5  cuBLAS       P = Xn W^T, the other rows   one GEMM, (R - kept) x D by D x 2D
- launch 6  attention    per (b, n, head, query tile): online softmax over the
-                        column's kept keys, then O = sigmoid(G + bg) * (A V)
-                                                     P -> O (R x (D+8)), in Xn's place
- launch 7  cuBLAS       out = [O 1] Wob^T            one GEMM, R x (D+8) by (D+8) x D
-```
-
-The four projections become GEMMs with many output features, the shape
-cuBLAS is tuned for. The price is the traffic of the intermediate: $P$ is
-up to $4 R D$ floats, 537 MB at $S = 512$, written once and read once,
-about a quarter of a millisecond at 4.8 TB/s, a tenth of the FP32 floor.
-Why the rows of kept keys come first, and why the projections take two
-GEMMs, is the subject of the next section.
-
-Two small tricks save launches. The output bias rides inside the
-last product: $O$ gets one more feature that is always 1, and $W_o$ one
-more input feature that holds $b_o$, so $[O\ 1]\,[W_o\ b_o]^T = O W_o^T + b_o$
-with no separate bias pass over the output. (Seven zero features follow the
-1, so that a row is a whole number of 32-byte sectors, the unit in which
-the memory system moves data: no row shares a sector with the next, and the
-GEMM does no more passes over its inner dimension than it would for $D$
-alone.) And $O$ is written over $\hat X$, which launches 4 and 5 consumed:
-the layer's scratch is $R\,(5D + 11)$ floats and the weights, against the
-baseline's $10 R D + B N H S^2$.
-
-## Launches 1 to 3: the kept keys first
-
-A masked key gets weight zero, so it contributes nothing to the sum of any
-query. Instead of computing its score and then throwing it away, we can
-leave it out. And if no query ever reads a key's $K$ and $V$, there is no
-reason to compute them either: of the four projections, a masked row needs
-only two, $Q$ and $G$ (it is still a query, and still has an output).
-
-How much that saves depends on the data. Real MSAs are padded at the end of
-shallow alignments; our drawn mask has, per column, a one-in-eight chance
-each of keeping every key, none or exactly one, and otherwise keeps each key
-with probability 3/4, so on average $1/8 + 5/8 \cdot 3/4 \approx 59\%$ of
-the keys survive: the attention does 59% of its nominal work, and the $K$
-and $V$ projections 59% of theirs, about a sixth of all the projection work
-saved. The tally of useful work does not change: it is the formula above,
-for every shape and every mask. So the time can beat what the floor
-predicts, and the rates below are computed from the nominal count. To keep
-that honest, the roads not taken race `fused-tiled+dense`, the same layer
-fed with every key (each projected, masked ones weighted exactly zero).
-
-A GEMM works on a block of consecutive rows, so to project only the kept
-rows they must be consecutive. The first three launches arrange that; they
-are the same for every kernel of this layer, so their code lives in
-`chapters/07-tiled/layer.cu`:
-
-1. `tiled_order_keys` writes, for every column $(b, n)$, its *order*: the
-   sequences it keeps, in increasing $s$, then the ones it masks; beside
-   each position a bias, 0 for a kept key and $-\infty$ for a masked one;
-   and the count of kept keys. A block takes 32 neighbouring columns of
-   one batch entry, one lane per column, so that the warps read the mask
-   in rows of 32 consecutive floats; its 16 warps split the $S$ sequences
-   into runs, count the kept keys of each run, and add the counts up in
-   shared memory to find where each run's keys go. Writing the order with
-   a lane per column would send the 32 lanes of a store to 32 columns'
-   lists, so for the second pass each lane gathers 32 mask values of its
-   column into the bits of one word, and the warp then takes the columns
-   one at a time, a lane per sequence, the position of each kept key being
-   the number of kept bits below it (`__popc`).
-2. `tiled_count_keys`, one block, adds up the counts (a prefix sum, with
-   cub's `BlockScan`) to find where each column's kept keys start in one
-   list of all the layer's kept rows, followed by all the others.
-3. `tiled_prepare` normalises every row (one warp per row, as in chapter 6,
-   with the row's $D$ values in registers between the two passes) and
-   writes it to its place in that list, and its first blocks copy the
-   weights into the stacked layout the GEMMs read: $W_q$ and $W_g$ first,
-   then $W_k$ and $W_v$.
-
-Then one GEMM projects the kept rows onto all $4D$ features, and a second
-one the other rows onto the first $2D$, $Q$ and $G$.
-
-There is a catch. cuBLAS takes the number of rows as an argument of the
-call, on the host, and that number is the count launch 2 computed on the
-GPU. So launch 2 also writes the total straight into page-locked host
-memory (mapped into the GPU's address space), the host records an event
-behind it, issues launch 3, and waits for the event before it issues the
-GEMMs: while it waits, the GPU has launch 3 to work on. Two cases skip the
-wait and project every row onto all four (correct, only slower): a layer
-whose $K$ and $V$ projections are under a GFLOP (some 20 us of cuBLAS in
-FP32; below that, what skipping saves is small next to a stop on the
-host), and a CUDA graph being captured, which cannot stop for the host at
-all; the `+graph` rows of the race show what that costs. A chapter hands
-`tiled_layer` (in `chapters/07-tiled/layer.cuh`) the two things it chooses:
-how to run a projection GEMM, and how to launch the attention.
+So the layer splits along that line. cuBLAS computes the four projections
+of every row first, into a matrix $P$ in device memory that holds each
+row's $Q$, $G$, $K$ and $V$, and a last matrix product applies $W_o$.
+Between them runs this chapter's kernel, the attention of each column and
+head, which walks the column's keys in tiles. A masked key has weight zero,
+so the kernel walks only the kept ones. How the launches around the kernel
+prepare its input comes after it, in
+[Seven launches around the kernel](#seven-launches-around-the-kernel).
 */
 
 // book:hide
@@ -227,6 +124,9 @@ it needs the exponentials to stay in range. The textbook version moves $m$
 to the running maximum at every block, which costs, per block and row, an
 exponential for the factor, a multiply for each of the $d$ features of $a$,
 and a maximum over the block's scores before any weight can be computed.
+The figure below follows one row of scores both ways.
+
+{{figure|online-softmax}}
 
 We move it less often: the *lazy rescale*. Any $m$ with $s_j - m \le \tau$
 for all keys keeps every weight at most $e^\tau$, and FP32 has range to
@@ -240,10 +140,8 @@ and $a$, and recompute the block's weights. The very first block always
 takes that path, which sets $m$ to a real score: the largest weight is then
 exactly 1, so $\ell \ge 1$ for any row that has a kept key, and nothing
 underflows either. Once a row has seen its typical scores the slow path
-almost never runs. (The roads not taken measure the textbook way,
-`fused-tiled+eager`.)
-
-{{figure|online-softmax}}
+almost never runs, as in the figure. (The roads not taken measure the
+textbook way, `fused-tiled+eager`.)
 
 Two details make the arithmetic cheaper still. The kernel works in base 2:
 $e^{x} = 2^{x \log_2 e}$, so $q$ is multiplied once by
@@ -262,22 +160,25 @@ all is skipped before it can set $m$ to $-\infty$.
 
 ## Streaming the keys
 
-A block serves one column $(b, n)$, one head $h$ and a tile of query rows:
-positions of the column's order, so a tile may hold kept and masked
-sequences alike (every row needs its output). Its keys are the first
-`length` positions of the order, and their rows of $P$ are consecutive,
-which is what launches 1 to 3 were for. The block walks them in *stages*
-of 64 keys. For each stage it copies the 64 rows of $K_h$ and of $V_h$
-(each $d$ floats long) into shared memory with `cp.async`, 16 bytes per
-copy, and each key's bias beside them, 4 bytes per copy; for a position
-past the end of the keys, the thread writes $-\infty$ itself.
+A block serves one column $(b, n)$, one head $h$ and a tile of query rows.
+The launches before it have put each column's sequences in an *order*, the
+kept keys first, and the rows of $P$ in the same order, so the column's
+kept keys are the first `length` positions of its order, in consecutive
+rows of $P$. A tile's query rows are positions of that order too, kept and
+masked sequences alike (every row needs its output). The block walks the
+keys in *stages* of 64. For each stage it copies the 64 rows of $K_h$ and
+of $V_h$ (each $d$ floats long) into shared memory with `cp.async`, 16
+bytes per copy, and each key's bias beside them, 4 bytes per copy (0 for a
+kept key, $-\infty$ for a masked one, which only the variant fed every key
+walks); for a position past the end of the keys, the thread writes
+$-\infty$ itself.
 
 Two stages of shared memory alternate: while the block computes with one,
 the copies of the next are in flight. A single barrier per stage separates
 "the copies of stage $t$ have arrived" from "stage $t - 1$'s buffer may be
 refilled". The copies of stage 0 are the first thing a block does, before
 it loads its queries, so that the two wait together. This walk is the same
-for chapter 9's kernel on the tensor cores, so it lives in
+for chapter 11's kernel on the tensor cores, so it lives in
 `chapters/07-tiled/tiles.cuh`: `fetch_stage` starts a stage's copies, `tiled_stages`
 holds the two buffers and the move to the next stage, and `block_column`
 says which column, head and query tile a block serves. Each kernel only
@@ -493,7 +394,8 @@ several hundred clocks away, and with two warps per scheduler nothing hides
 that wait, so each lane asks for all the logits of all its rows (and the
 order's entries for them) before it uses the first: one wait instead of
 one per row. The blocks of head 0 also write the row's constant features,
-a 1 and seven zeros, that carry $b_o$ through the last GEMM.
+a 1 and seven zeros, that carry $b_o$ through the last GEMM (the next
+section says how).
 */
 
 /* MIN_BLOCKS: blocks that must fit on a multiprocessor at once (it caps the
@@ -609,15 +511,64 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
 }
 
 /*md
+## Seven launches around the kernel
+
+Why are the projections not in the kernel, as in chapter 6? A block has a
+tile of queries, but they attend to every key of the column, so it needs
+$K$ and $V$ for all $S$ rows. Either every query tile computes them again,
+which multiplies that work by $S/64$ (at $S = 512$, 327 GFLOP of
+projections instead of 86), or one block keeps them, $2 S d$ floats: the
+size wall again. As GEMMs of their own they have the shape cuBLAS is tuned
+for. The price is the traffic of $P$, up to $4 R D$ floats (537 MB at
+$S = 512$) written and read once: about a quarter of a millisecond at
+4.8 TB/s, a tenth of the FP32 floor. The figure shows the whole layer.
+
+{{figure|tiled-launches}}
+
+Launches 1 to 3 serve one saving. No query reads a masked key's $K$ and
+$V$, so a masked row needs only $Q$ and $G$; and since a GEMM works on
+consecutive rows, the kept rows must come first:
+
+1. `tiled_order_keys` writes each column's order, its kept sequences
+   first, a bias beside each position (0 for a kept key, $-\infty$ for a
+   masked one) and the column's count of kept keys;
+2. `tiled_count_keys` adds up the counts (a prefix sum, with cub's
+   `BlockScan`): where each column's kept keys start in one list of all
+   the kept rows, the other rows after them;
+3. `tiled_prepare` normalises every row into its place in that list (a
+   warp per row, as in chapter 6) and stacks the weights, $W_q$ and $W_g$
+   first.
+
+Then one GEMM projects the kept rows onto all $4D$ features and a second
+one the other rows onto $Q$ and $G$. But cuBLAS takes the number of rows
+on the host, and launch 2 counts them on the GPU. So launch 2 also writes
+the total into page-locked host memory, mapped into the GPU's address
+space, and the host waits for it (an event recorded behind launch 2) while
+the GPU runs launch 3. Where the wait would not pay (the $K$ and $V$
+projections under a GFLOP) or cannot happen (while a CUDA graph is
+captured), every row gets all four projections: correct, only slower.
+
+The output bias rides inside the last product: $O$ gets one more feature,
+always 1 (then seven zeros, so that a row fills whole 32-byte sectors), and
+$W_o$ one more input feature, $b_o$, so that
+$[O\ 1]\,[W_o\ b_o]^T = O W_o^T + b_o$. And $O$ is written over $\hat X$,
+which launches 4 and 5 have consumed: the scratch is $R\,(5D + 11)$ floats
+and the weights, against the unfused layer's $10 R D + B N H S^2$. The
+rates still count every key, so with masked keys the time can beat the
+floor; `fused-tiled+dense`, in the roads not taken, is fed every key to
+keep that honest. Launches 1 to 3 and the host's part are in
+`chapters/07-tiled/layer.cu`.
+
 ## Launching it
 
-The launcher hands `tiled_layer` its two choices: the projections are
-`cublasGemmEx` calls like the baseline's, in strict FP32
-(`CUBLAS_COMPUTE_32F`), and the attention is `tiled_attention_fp32` with
-the rows per lane and lanes per row of the table above for the head size.
-A size is refused when $D$ is over 256 (the LayerNorm keeps at most eight
-floats a lane) or when the head size is not one of the instantiated
-$d = 8, 16, 32, 64$. Every other $B$, $S$, $N$ and $H$ runs.
+The launcher hands `tiled_layer` (in `chapters/07-tiled/layer.cuh`) its two
+choices: the projections are `cublasGemmEx` calls like the baseline's, in
+strict FP32 (`CUBLAS_COMPUTE_32F`), and the attention is
+`tiled_attention_fp32` with the rows per lane and lanes per row of the
+table above for the head size. A size is refused when $D$ is over 256 (the
+LayerNorm keeps at most eight floats a lane) or when the head size is not
+one of the instantiated $d = 8, 16, 32, 64$. Every other $B$, $S$, $N$ and
+$H$ runs.
 */
 
 // book:hide
@@ -739,7 +690,7 @@ four projections, the padded layer takes
 {{median_ms|fused-tiled+graph|B=1 S=1024 N=384 D=64 H=8 mask=pad}} ms.
 
 Most of the time now goes to multiply-adds that the FP32 lanes cannot do
-any faster. Chapter 8 brings in the tensor cores, and chapter 9 runs this
+any faster. Chapter 8 brings in the tensor cores, and chapter 11 runs this
 same layer on them: the same launches, the same walk over stages of keys,
 with the two products of the attention as `mma.sync`.
 */

@@ -33,8 +33,13 @@ bias $-\infty$ and so the weight 0.
 | B=1 S=512 N=256 D=256 H=8 | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+dense|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+graph|B=1 S=512 N=256 D=256 H=8 mask=drawn}} ms |
 | B=1 S=1024 N=384 D=64 H=8 | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+dense|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms | {{median_ms|fused-tiled+graph|B=1 S=1024 N=384 D=64 H=8 mask=drawn}} ms |
 
-The difference between the first two columns is what skipping the padding
-is worth on the drawn mask, which keeps about 59% of the keys. The graph
+The difference between the first two columns is what skipping the masked
+keys is worth on the drawn mask. Per column, it has a one-in-eight chance
+each of keeping every key, none or exactly one, and otherwise keeps each
+key with probability 3/4: on average $1/8 + 5/8 \cdot 3/4 \approx 59\%$ of
+the keys. So the attention does 59% of its nominal work, and the $K$ and
+$V$ projections 59% of theirs, about a sixth of all the projection work
+saved. The graph
 replays of the chapter's layer (third column) project every row onto all
 four but still skip the masked keys in the attention, so they split that
 difference: from the plain runs to the graph is the projections' share,
