@@ -9,7 +9,9 @@
 #                                               blocks, code spans, scripts and
 #                                               tags aside (an image's alt text
 #                                               is no text), entities decoded
-#   tests/book/tex_left.sh text FILE.txt...    plain text (pdftotext of the PDF)
+#   tests/book/tex_left.sh text FILE.txt...    plain text (pdftotext of the PDF),
+#                                               a listing's lines (a line number,
+#                                               two blanks, code) aside
 set -eu
 kind=$1
 shift
@@ -20,8 +22,8 @@ for file in "$@"; do
     if [ "$kind" = html ]; then
         perl -0777 -pe 's{<(pre|code|script|style)\b.*?</\1>}{ }gs; s{<[^>]*>}{}gs;
             s{&lt;}{<}g; s{&gt;}{>}g; s{&quot;}{"}g; s{&#39;}{\x27}g; s{&#(\d+);}{chr($1)}ge; s{&amp;}{&}g' "$file"
-    else
-        cat "$file"
+    else  # blanked, not dropped, so that the line numbers stay the file's
+        sed -E 's/^[0-9]+ {2,}.*$//' "$file"
     fi | grep -noE -- ".{0,60}($pattern).{0,40}" | sed "s|^|$file:|" > "$lines"
     [ -s "$lines" ] && { cat "$lines"; found=1; }
 done

@@ -558,10 +558,11 @@ expect_output "... and another card's row where it has none, with a footnote nam
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
-    # a race chart per chapter before the closing one (the fixture list's
-    # chapter 8); sweep and msa bound to their problem's last such chapter
+    # a race chart per chapter with kernels of the problem (the fixture list's
+    # chapters 1 to 5 and 8 for the triangle, 6 and 7 for the MSA layer), and
+    # a sweep or msa plot for each of those chapters
     expect_output "plots: a race chart per chapter, the multi-size plots bound to a chapter" \
-        "^race-chapter1 race-chapter2 race-chapter3 race-chapter4 race-chapter5 progress-trimul peak sweep-chapter5 race-chapter6 race-chapter7 progress-msa msa-chapter7\$" \
+        "^race-chapter1 race-chapter2 race-chapter3 race-chapter4 race-chapter5 race-chapter8 progress-trimul peak sweep-chapter1 sweep-chapter2 sweep-chapter3 sweep-chapter4 sweep-chapter5 sweep-chapter8 race-chapter6 race-chapter7 progress-msa msa-chapter6 msa-chapter7\$" \
         sh -c "paste -sd ' ' $scratch/plots/plots/index"
     for plot in progress-trimul progress-msa peak sweep-chapter5 msa-chapter7 race-chapter2 race-chapter5; do
         expect_status "plot $plot: SVG and PNG drawn" 0 \
@@ -608,7 +609,7 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
     expect_status "make plots with no MSA rows succeeds" 0 \
         book_make plots plots WORKBOOK_DATA=$scratch/trimul-only
     expect_status "... and leaves the MSA plot out" 1 test -e $scratch/plots/plots/msa.svg
-    expect_output "... and draws the others" "^race-chapter1 race-chapter2 race-chapter3 race-chapter4 race-chapter5 progress-trimul peak sweep-chapter5\$" \
+    expect_output "... and draws the others" "^race-chapter1 race-chapter2 race-chapter3 race-chapter4 race-chapter5 race-chapter8 progress-trimul peak sweep-chapter1 sweep-chapter2 sweep-chapter3 sweep-chapter4 sweep-chapter5 sweep-chapter8\$" \
         sh -c "paste -sd ' ' $scratch/plots/plots/index"
     expect_status "make plots with no data at all succeeds" 0 \
         book_make plots plots WORKBOOK_DATA=$scratch/no-such-folder
@@ -638,6 +639,12 @@ expect_output "tex_left.sh: ... and TeX as MathML carries it (the old book's ann
 expect_status "tex_left.sh: formulas as images and code are no TeX left" 0 tests/book/tex_left.sh html $scratch/tex/clean.html
 printf 'o = e^{s_j - M} / \\frac{1}{2}\n' > $scratch/tex/flat.txt
 expect_status "tex_left.sh: TeX in the PDF's text" 1 tests/book/tex_left.sh text $scratch/tex/flat.txt
+printf '141        asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, %%36, 0;\\n"\n' > $scratch/tex/listing.txt
+expect_status "tex_left.sh: a listing's line in the PDF's text is code, not TeX" 0 \
+    tests/book/tex_left.sh text $scratch/tex/listing.txt
+printf 'see \\frac{1}{2}, then\n141        code\n' > $scratch/tex/after.txt
+expect_output "tex_left.sh: ... and the lines around it still count, numbered as in the file" \
+    'after\.txt:1:see \\frac' tests/book/tex_left.sh text $scratch/tex/after.txt
 if ! tool_missing "book/math.lua" pandoc && ! tool_missing "book/math.lua" node; then
     printf 'Keep only the columns $j < $ `first_row + rows`, and $T \\times T$ is typeset.\n' > $scratch/tex/leak.md
     expect_output "math.lua: TeX it could not typeset is reported, with its words" \
@@ -758,21 +765,23 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     expect_output "fixture book: the appendix of all results, after it" \
         'id="roads-not-taken".*<section id="all-measured-results" class="level1 unnumbered">' \
         sh -c "tr -d '\n' < $html"
-    expect_output "fixture book: the chapters are numbered, the appendices not" "^4$" \
+    expect_output "fixture book: the chapters are numbered, the closing one too, the appendices not" "^5$" \
         sh -c "grep -o '<h1 data-number=' $html | wc -l"
     expect_output "fixture book: the exercise's statement" "Exercise 1\.1: write the good kernel" cat $html
     expect_status "fixture book: no solution in the student's edition" 1 grep -q SOLUTION_SENTINEL $html
     expect_status "fixture book: no hidden code" 1 grep -Eq 'HIDDEN_SENTINEL|LINKS_HIDDEN_SENTINEL' $html
-    expect_output "fixture book: each of the 12 plots once (1 in its chapter, 11 in the appendix)" "^12$" \
+    # the appendix shows what no chapter places but a chapter's own charts
+    # (NAME-chapterN): peak and progress-msa
+    expect_output "fixture book: 3 plots, each once (1 in its chapter, 2 in the appendix)" "^3$" \
         sh -c "grep -o '<figure>' $html | wc -l"
-    expect_output "... the appendix has the 11 no chapter places" "^11$" \
+    expect_output "... the appendix has the 2 no chapter places, and no chapter's own" "^2$" \
         sh -c "grep -o '<figure>' $site/all-measured-results.html | wc -l"
 
     # the pages: one per chapter and appendix, each in the frame
-    expect_output "HTML: a page per chapter and appendix (front matter, 4 chapters, 2 appendices, references)" \
-        "^index.html about-this-workbook.html a-good-chapter.html plain.html a-chapter-in-several-files.html links-and-formulas.html roads-not-taken.html all-measured-results.html references.html$" \
+    expect_output "HTML: a page per chapter and appendix (front matter, 4 chapters and the closing one, 2 appendices, references)" \
+        "^index.html about-this-workbook.html a-good-chapter.html plain.html a-chapter-in-several-files.html links-and-formulas.html closing.html roads-not-taken.html all-measured-results.html references.html$" \
         page_order $site
-    expect_output "HTML: index.html holds the title and the contents of every page" "^8$" sh -c "
+    expect_output "HTML: index.html holds the title and the contents of every page" "^9$" sh -c "
         grep -q '<h1 class=\"title\">' $site/index.html &&
         sed -n '/<main>/,/<\/main>/p' $site/index.html | grep -o '<li><a href=\"[a-z0-9-]*\.html\"' | sort -u | wc -l"
     expect_status "HTML: every page in the frame, its own chapter marked in the sidebar" 0 sh -c "
@@ -783,7 +792,7 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
             test \$(grep -o '<h1' \$page | wc -l) -eq 1 || { echo \"\$name\"; exit 1; }
         done"
     expect_output "HTML: previous and next links" \
-        'rel="prev" href="a-chapter-in-several-files.html".*rel="next" href="roads-not-taken.html"' \
+        'rel="prev" href="a-chapter-in-several-files.html".*rel="next" href="closing.html"' \
         sh -c "tr -d '\n' < $site/links-and-formulas.html"
     expect_output "HTML: the first page's next is the front matter" 'rel="next" href="about-this-workbook.html"' \
         cat $site/index.html
@@ -839,11 +848,11 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     if ! tool_missing "the fixture PDF's text" pdftotext; then
         pdftotext $scratch/book/out/workbook.pdf $scratch/book/workbook.txt
         expect_status "math: no TeX left in the PDF's text" 0 tests/book/tex_left.sh text $scratch/book/workbook.txt
-        expect_output "PDF: a bookmark for each chapter and appendix" "^8 of 8$" \
+        expect_output "PDF: a bookmark for each chapter and appendix" "^9 of 9$" \
             bookmarked $site $scratch/book/out/workbook.pdf
     fi
     if ! tool_missing "the fixture EPUB" unzip; then
-        expect_output "EPUB: a file per chapter and appendix" "^8$" \
+        expect_output "EPUB: a file per chapter and appendix" "^9$" \
             sh -c "unzip -l $scratch/book/out/workbook.epub | grep -c 'EPUB/text/ch[0-9]*\.xhtml'"
         expect_status "EPUB: the formulas are SVG images in it, no MathML" 0 sh -c "
             unzip -p $scratch/book/out/workbook.epub 'EPUB/text/*.xhtml' > $scratch/book/epub.xhtml &&
@@ -905,14 +914,15 @@ expect_output "... and the table has shares of both pipes" "FP32.*TF32|TF32.*FP3
     "grep -oE '[(](FP32|TF32)[)]' $scratch/real-all.md | sort -u | paste -sd ' '"
 if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; then
     expect_status "make book (the real chapters and measurements)" 0 make --no-print-directory book
-    chapter_count=$(make --no-print-directory -s book-chapter-count)
+    chapter_count=$(make --no-print-directory -s book-chapter-count)  # and the closing one:
     site=book/out/workbook
     if [ ! -s $site/index.html ]; then
         skip "the real book's chapters and the browser test" "make book failed, see above"
     else
         book_text $site > $scratch/real-pages.html
         page_count=$(book_pages $site | wc -l)
-        expect_output "the book has every chapter, numbered ($chapter_count)" "^$chapter_count\$" \
+        expect_output "the book has every chapter and the closing one, numbered ($((chapter_count + 1)))" \
+            "^$((chapter_count + 1))\$" \
             sh -c "grep -o '<h1 data-number=' $scratch/real-pages.html | wc -l"
         expect_output "the HTML: a page per chapter and appendix, every one reached from index.html" \
             "^$page_count\$" sh -c "ls $site/*.html | wc -l"
