@@ -56,10 +56,13 @@ markdown_text() { sed 's/[][\\`*_<>|$&~^@{}#]/\\&/g'; }
 echo "*No plots yet: there are no measurements in \`$data\`.*" > "$work/all.md"
 while read -r name; do  # plot NAME is drawn by the script named by NAME up to its first '-'
     svg=$out/$name.svg drawing=$png/$name.png caption=$out/$name.caption
-    partials+=("$(partial_of "$svg")" "$(partial_of "$drawing")" "$(partial_of "$caption")"
-               "$(partial_of "$out/$name.md")")
+    partials+=("$(partial_of "$svg")" "$(partial_of "$svg").boxed" "$(partial_of "$drawing")"
+               "$(partial_of "$caption")" "$(partial_of "$out/$name.md")")
     gnuplot -e "name='$name'; datadir='$work'; svg='$(partial_of "$svg")'; png='$(partial_of "$drawing")'; caption='$(partial_of "$caption")'" \
         "plots/${name%%-*}.gp"
+    # the labels' opaque boxes as rectangles, which the PDF's renderer draws
+    awk -f plots/textbox.awk "$(partial_of "$svg")" > "$(partial_of "$svg").boxed" &&
+        mv -f "$(partial_of "$svg").boxed" "$(partial_of "$svg")"
     printf '![%s](%s){#fig-%s}\n\n' "$(head -n1 "$(partial_of "$caption")" | markdown_text)" "$svg" \
         "$name" > "$(partial_of "$out/$name.md")"
     finish "$drawing" "$svg" "$caption" "$out/$name.md"

@@ -95,7 +95,7 @@ set xrange [0 : widest * 1.04]
 set ytics scale 0 font ',14'
 set xtics font ',14'
 unset grid
-set grid xtics lc rgb '#e3e3e3' lw 1
+set grid xtics back lc rgb '#e3e3e3' lw 1
 set rmargin 19       # room for the longest bar's numbers
 set style fill solid 0.9 noborder
 set key outside bottom center horizontal maxcols 3 samplen 2.5 font ',14'

@@ -622,6 +622,22 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
         grep -qF 'Measured on the Fixture H200 \<b\>bold\</b\> \& more, ' $scratch/markup-plot/plots/sweep-chapter5.md
 fi
 
+# ------------------------------------------------------------ labels on boxes
+# plots/textbox.awk: gnuplot's filtered label box (which WeasyPrint ignores)
+# becomes a white rectangle behind the label, sized by its text and anchor
+mkdir -p $scratch/textbox
+printf '%s\n' "<path d='M10,0 L10,100'/>" \
+    "<g transform=\"translate(100.00,50.00)\" stroke=\"none\" fill=\"black\" font-size=\"10.00\"  text-anchor=\"start\" style='filter:url(#textbox)'>" \
+    "<text>1.74× (0.104 ms)</text>" "</g>" \
+    "<g transform=\"translate(100.00,50.00)\" stroke=\"none\" fill=\"black\" font-size=\"10.00\"  text-anchor=\"start\">" \
+    "<text>1.74× (0.104 ms)</text>" "</g>" > $scratch/textbox/label.svg
+expect_output "textbox.awk: a white rectangle behind the label, 16 characters wide, from its start" \
+    "^<rect x='97.00' y='40.50' width='105.20' height='12.50' fill='#FFFFFF' stroke='none'/>\$" \
+    sh -c "awk -f plots/textbox.awk $scratch/textbox/label.svg | sed 's/^[[:space:]]*//'"
+expect_output "... the filtered copy gone, the label and the rest kept" "^1 0 1$" sh -c "
+    awk -f plots/textbox.awk $scratch/textbox/label.svg > $scratch/textbox/out.svg &&
+    echo \$(grep -c '<text>' $scratch/textbox/out.svg) \$(grep -c filter $scratch/textbox/out.svg) \$(grep -c '<path' $scratch/textbox/out.svg)"
+
 # ------------------------------------------------------------ TeX left in the text
 # tests/book/tex_left.sh finds TeX a reader would see; book/math.lua reports
 # it as it renders, and stops on a formula MathJax cannot read.
