@@ -32,7 +32,7 @@ them, in $C$'s pattern. Write, as `__host__ __device__` functions:
    feature block `dn` (features $8\mathit{dn}$ to $8\mathit{dn} + 7$):
    `b0` at that offset, `b1` the float after it, the offset in floats from
    the step's first key in the stage's first feature row (row $f$ of $V^T$
-   starts $f$ `VALUES_T_STRIDE` floats on).
+   starts $f \cdot$ `VALUES_T_STRIDE` floats further on).
 3. `VALUES_T_STRIDE`: the floats from one feature row of the stage to the
    next: at least 64, a multiple of 4 (the copy lands a row in pieces of
    16 bytes), and padded as little as loads free of bank conflicts allow.
