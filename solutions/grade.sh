@@ -269,6 +269,8 @@ checks_of() {
         09-tf32-split)
             echo host; echo "memcheck|$ts"; echo "racecheck|$ts"; triangle_values "128 8 128"
             echo "scale|1e-3|${TRIANGLE_GRADE[1]}"; echo "scale|1e3|${TRIANGLE_GRADE[1]}" ;;
+        10-hopper-ring|11-layer-value-pairs) # host only: a ring simulated, a layout checked
+            echo host ;;
         06-*|07-*) msa_values ;;
         *) triangle_values "128 1 128" ;;
     esac

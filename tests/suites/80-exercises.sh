@@ -8,9 +8,9 @@
 #
 # Without a GPU the host checks run for real (index functions, bank
 # conflicts counted from the exercises' own address functions, an emulated
-# cuBLAS, the counts of the predictions, ptxas and the PTX), so the host-side
-# fixtures fail here; what needs a GPU (values, sanitizers, ncu, timings) is
-# counted as skipped, with the reason.
+# cuBLAS, the counts of the predictions, a simulated ring of barriers, ptxas
+# and the PTX), so the host-side fixtures fail here; what needs a GPU
+# (values, sanitizers, ncu, timings) is counted as skipped, with the reason.
 #
 # In a student's copy (solutions/NN-*.cu removed, see `make handout`) the
 # tests that need the solutions are skipped.
@@ -95,10 +95,10 @@ if [ -z "$solution_files" ]; then
     skip "exercises: the set and its generation" "no solutions/NN-*.cu here (a student's copy)"
 else
     count=$(echo "$solution_files" | wc -w)
-    if [ "$count" -ge 18 ]; then pass "$count exercises, at least 18"
-    else fail "$count exercises" "at least 18 wanted"; fi
-    for chapter in 1 2 3 4 5 6 7 8 9; do
-        count=$(ls solutions/0$chapter-*.cu 2>/dev/null | wc -l)
+    if [ "$count" -ge 21 ]; then pass "$count exercises, at least 21"
+    else fail "$count exercises" "at least 21 wanted"; fi
+    for chapter in 1 2 3 4 5 6 7 8 9 10 11; do
+        count=$(ls solutions/$(printf %02d "$chapter")-*.cu 2>/dev/null | wc -l)
         if [ "$count" -ge 1 ]; then pass "chapter $chapter has $count exercise(s)"
         else fail "chapter $chapter has no exercise" "at least 1 wanted"; fi
     done
@@ -330,6 +330,18 @@ graded_host "property: the online softmax rescales its output (host)" "$reasons_
     07-online-softmax--no-rescale "host: online softmax: "
 graded_host "property: the TF32 split rounds to nearest (host)" "$reasons_table" \
     09-tf32-split--truncated "host: split_tf32: .*not the TF32 value nearest"
+graded_host "property: a ring's waits on empty that pass too early (host, simulated ring)" \
+    "$reasons_table" 10-hopper-ring--waits-parity-1 \
+    "host: the ring: stages=[0-9]+ ahead=[0-9]+, .*a race: thread 0 starts copying stage [0-9]+ into buffer [0-9]+ while warp [0-9]+ has not finished stage"
+graded_host "property: a ring copied so far ahead that it deadlocks (host, simulated ring)" \
+    "$reasons_table" 10-hopper-ring--ahead-a-whole-ring \
+    "host: the ring: with ahead = largest_ahead: stages=2 ahead=2, .*a deadlock: thread 0 waits on empty\[0\] with parity 0 to copy stage 2"
+graded_host "property: a pair of values that one load cannot bring in order (host)" \
+    "$reasons_table" 11-layer-value-pairs--keys-swapped \
+    "host: value_pair: lane 0 \(g 0, t 0\), key group 0: b0 is key 1, b1 = B\[4\]\[0\] key 0, which is not the float after it"
+graded_host "property: conflict-free pair loads, from VALUES_T_STRIDE (host)" "$reasons_table" \
+    11-layer-value-pairs--stride-68 \
+    "host: bank conflicts of the pair loads: with VALUES_T_STRIDE = 68 .* takes 4 wavefronts; 2 would do"
 graded_host "property: the counts behind a prediction (host)" "$reasons_table" \
     05-shared-predict--dense-square "host: tile_flops: .*the referee counts"
 graded_host "property: a prediction is never below its card's floor (host)" "$reasons_table" \
