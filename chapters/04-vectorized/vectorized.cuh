@@ -131,6 +131,11 @@ __device__ __forceinline__ float4 load_float4(const float *address)
     return *reinterpret_cast<const float4 *>(address);
 }
 
+/*md
+The kernel keeps chapter 3's shape: a tile skipped above the diagonal, a
+thread's 8 rows and two runs of 4 columns, the 64 sums.
+*/
+
 static __global__ void __launch_bounds__(256, 2)
 vectorized_scores(float *preatt, const float *__restrict__ inp, int T, int NH, int HS, float scale)
 {
@@ -174,6 +179,9 @@ vectorized_scores(float *preatt, const float *__restrict__ inp, int T, int NH, i
         }
     }
 
+    /*md
+And the stores, a `float4` where chapter 3 wrote four floats:
+    */
     /* One float4 per run and per row. On a diagonal tile a run is written
      * when its first column is kept (j <= i); its other columns may then be
      * masked ones, which is allowed and cheaper than splitting the store. */

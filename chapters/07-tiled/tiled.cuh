@@ -311,6 +311,12 @@ __device__ __forceinline__ void fp32_scores(float (&s)[ROWS][STEP],
     }
 }
 
+/*md
+`fp32_scores` above gives a lane the scores of its rows for a step's keys,
+already less $m$; `fp32_step` turns them into weights, against the
+reference as it stands unless the vote says it must move.
+*/
+
 template <int HD, int ROWS, int SPLIT, int STEP, bool LAZY>
 __device__ __forceinline__ void fp32_step(const float (&q)[ROWS][HD / SPLIT],
                                           float (&acc)[ROWS][HD / SPLIT], float (&m)[ROWS],
@@ -364,6 +370,9 @@ __device__ __forceinline__ void fp32_step(const float (&q)[ROWS][HD / SPLIT],
     for (int r = 0; r < ROWS; r++)
         l[r] += added[r];
 
+    /*md
+Then the weighted sum, which adds the step's values into $a$:
+    */
     /* The weighted values: again one broadcast load feeds ROWS x 4 FMAs. */
 #pragma unroll
     for (int j = 0; j < STEP; j++) {
@@ -382,20 +391,8 @@ __device__ __forceinline__ void fp32_step(const float (&q)[ROWS][HD / SPLIT],
 }
 
 /*md
-When all the keys of the column have been seen, each lane finishes its rows
-on its own: $O = a / \ell$ (or 0 when $\ell = 0$), times the gate
-$\sigma(G + b_g)$, whose logits the projections left in $P$, written into
-the lane's features of $O$, in the row of the sequence that the row's
-position in the order names (the row of `out` it will become). The gate's
-logits are needed only then, so the block asks for them to be brought into
-L2 (`prefetch_l2`, the instruction `prefetch.global.L2`) when it starts,
-and reads them at the end without waiting for device memory. Even L2 is
-several hundred clocks away, and with two warps per scheduler nothing hides
-that wait, so each lane asks for all the logits of all its rows (and the
-order's entries for them) before it uses the first: one wait instead of
-one per row. The blocks of head 0 also write the row's constant features,
-a 1 and seven zeros, that carry $b_o$ through the last GEMM (the next
-section says how).
+The kernel: a block finds its column and its rows, starts the copy of its
+first stage, and loads and scales its lanes' queries while it lands.
 */
 
 /* MIN_BLOCKS: blocks that must fit on a multiprocessor at once (it caps the
@@ -442,6 +439,11 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
     }
     bool first = true;
 
+    /*md
+The walk: wait for a stage, start the copy of the next one into the other
+buffer, and take the stage's keys `STEP` at a time, skipping a step whose
+keys are all masked (one vote of the warp).
+    */
     for (int stage = 0; stage < stages; stage++) {
         copy_async_wait<0>();
         __syncthreads(); /* stage's rows are in; the other buffer is free */
@@ -463,6 +465,22 @@ __global__ void __launch_bounds__(TILED_MAX_WARPS * 32, MIN_BLOCKS)
         }
     }
 
+    /*md
+When all the keys of the column have been seen, each lane finishes its rows
+on its own: $O = a / \ell$ (or 0 when $\ell = 0$), times the gate
+$\sigma(G + b_g)$, whose logits the projections left in $P$, written into
+the lane's features of $O$, in the row of the sequence that the row's
+position in the order names (the row of `out` it will become). The gate's
+logits are needed only then, so the block asks for them to be brought into
+L2 (`prefetch_l2`, the instruction `prefetch.global.L2`) when it starts,
+and reads them at the end without waiting for device memory. Even L2 is
+several hundred clocks away, and with two warps per scheduler nothing hides
+that wait, so each lane asks for all the logits of all its rows (and the
+order's entries for them) before it uses the first: one wait instead of
+one per row. The blocks of head 0 also write the row's constant features,
+a 1 and seven zeros, that carry $b_o$ through the last GEMM (the next
+section says how).
+    */
     /* Every gate logit the lane needs is requested before the first is used,
      * so the lane waits for L2 once, not once per row; the same for the
      * sequence each row stands for, which says where its O goes. */
