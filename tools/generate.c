@@ -36,7 +36,8 @@
  * tried variants.
  *
  * frontier: chapter 9's precision frontier: for each kernel of the triangle
- * of chapters 1 to UPTO (the chapter that shows it) measured at the default size, its newest median time (TIMES.csv,
+ * of chapters 1 to UPTO (the chapter that shows it) measured at the default
+ * size, its newest median time (TIMES.csv,
  * plots/data/trimul.csv) and its newest relative L2 error at input scale 1
  * (ERRORS.csv, plots/data/accuracy/trimul.csv), joined by kernel. Writes
  * DIR/precision-frontier.dat (time, error, kind, name, label level; kind 0

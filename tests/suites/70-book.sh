@@ -119,6 +119,30 @@ for folder in chapters/[0-9][0-9]-*/; do
         code && length($0) > 100 { long++ } END { print long + 0 }' $scratch/shown.md
 done
 
+# ------------------------------------------------------------ listings from other files
+# {{listing|FILE|FUNCTION}}: FUNCTION's definition (not its declaration), with
+# the template line and the comment above it, numbered as in FILE
+mkdir -p $scratch/listing
+printf 'x\n\n{{listing|tests/fixtures/book/wrapper.h|fixture_wrapper}}\n\n{{listing|tests/fixtures/book/wrapper.h|fixture_other}}\n' \
+    > $scratch/listing/ok.md
+expect_status "listing: the directive weaves" 0 sh -c "$weave prose $scratch/listing/ok.md > $scratch/listing/ok.out"
+expect_output "listing: the definition, from its comment on, numbered as in the file" \
+    '^``` \{\.cuda \.numberLines startFrom="7" source="tests/fixtures/book/wrapper\.h"\}$' cat $scratch/listing/ok.out
+expect_output "... its template line and its body" "^template <int N>\$" cat $scratch/listing/ok.out
+expect_output "... to its closing brace" "WRAPPER_BODY_SENTINEL" cat $scratch/listing/ok.out
+expect_output "... a line comment above another function goes with it" \
+    'startFrom="16".*' sh -c "grep -o 'startFrom=\"[0-9]*\"' $scratch/listing/ok.out | tail -1"
+printf '{{listing|tests/fixtures/book/wrapper.h|no_such_function}}\n' > $scratch/listing/missing.md
+expect_output "listing: a function the file does not define stops the weave, naming it" \
+    "missing\.md:1: .*wrapper\.h has no definition of no_such_function\(\)" $weave prose $scratch/listing/missing.md
+expect_status "... with exit status 1" 1 sh -c "$weave prose $scratch/listing/missing.md > /dev/null 2>&1"
+printf '{{listing|tests/fixtures/book/no-such-file.h|f}}\n' > $scratch/listing/nofile.md
+expect_output "listing: a file that is not there, named" "cannot read tests/fixtures/book/no-such-file\.h" \
+    $weave prose $scratch/listing/nofile.md
+printf '{{listing|tests/fixtures/book/wrapper.h}}\n' > $scratch/listing/short.md
+expect_output "listing: a directive without its function says how to write it" \
+    "write \{\{listing\|FILE\|FUNCTION\}\}" $weave prose $scratch/listing/short.md
+
 # ------------------------------------------------------------ placeholders
 mkdir -p $scratch/figures  # what plots/draw.sh writes for a plot, without gnuplot
 printf '![The progress-trimul plot](%s/progress-trimul.svg){#fig-progress-trimul}\n\n' $scratch/figures \
