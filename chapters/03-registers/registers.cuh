@@ -139,6 +139,9 @@ registers_scores(float *preatt, const float *__restrict__ inp, int T, int NH, in
                 sum[r][c] = fmaf(query[r], key[c], sum[r][c]);
     }
 
+    /*md
+The patch done, a thread writes its kept scores, scaled by $1/\sqrt{HS}$:
+    */
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)blockIdx.z * T * T;
 #pragma unroll

@@ -198,10 +198,16 @@ cp.async.wait_group n;                      // wait until at most n groups are i
 
 `dst` is a shared-memory address (`__cvta_generic_to_shared` makes one),
 `n` a constant. A thread waits only for its own copies: a `__syncthreads()`
-must follow before other threads read what arrived. The wrappers, a line of
-inline assembly each, live in `common/device/async_copy.h`: `copy_async_4`,
-`copy_async_16`, `copy_async_commit`, `copy_async_wait<n>`, and
-`copy_async_wait_at_most(n)` for a count known only at run time.
+must follow before other threads read what arrived. The kernels call
+wrappers of a line of inline assembly each, from `common/device/async_copy.h`:
+`copy_async_4`, `copy_async_16`, `copy_async_commit`, `copy_async_wait<n>`,
+and `copy_async_wait_at_most(n)` for a count known only at run time. The
+copy of 16 bytes, for instance (the `.cg` form, which leaves L1 alone),
+and the wait:
+
+{{listing|common/device/async_copy.h|copy_async_16_to}}
+
+{{listing|common/device/async_copy.h|copy_async_wait}}
 
 Step 3 issues the whole tile at once, one group per chunk, then works
 through the groups in order: wait for group $c$, `__syncthreads()`, multiply

@@ -56,7 +56,13 @@ device and the host (`mma_a_row`, `mma_a_col` and their kin for $B$ and
 $C$), which the kernel's loads and stores call and from which the figure
 below is drawn.
 `common/device/tensor_core.h` wraps the instruction (`mma_tf32`) and the rounding
-of a float to TF32 (`to_tf32`, the instruction `cvt.rna.tf32.f32`). For our product
+of a float to TF32 (`to_tf32`, the instruction `cvt.rna.tf32.f32`). The
+wrapper is one line of PTX: the lane's four values of $A$ and two of $B$ in,
+its four sums of $C$ read and written (`+f`):
+
+{{listing|common/device/tensor_core.h|mma_tf32}}
+
+For our product
 $S = Q K^T$, the $A$ tiles are pieces of the query tile and the $B$ tiles
 pieces of $K^T$, whose column $g$ is row $g$ of the key tile. So both
 fragments read a tile *row by row*, at 4 consecutive values of $k$: the
