@@ -9,7 +9,7 @@
 
 # ------------------------------------------------ the triangle (chapters 1-5, 8, 9)
 TRIANGLE_VERIFY=("B=8 T=1024 C=768 NH=12" "B=1 T=128 C=64 NH=1" "B=2 T=256 C=512 NH=16"
-                 "B=3 T=384 C=1536 NH=12" "B=2 T=2048 C=768 NH=12")
+                 "B=3 T=384 C=1536 NH=12" "B=2 T=2048 C=768 NH=12" "B=3 T=384 C=480 NH=5")
 # bench: the default size and a sweep of T around it
 TRIANGLE_BENCH=("B=8 T=256 C=768 NH=12" "B=8 T=512 C=768 NH=12" "B=8 T=1024 C=768 NH=12"
                 "B=8 T=2048 C=768 NH=12" "B=8 T=4096 C=768 NH=12")

@@ -3,7 +3,7 @@
  * a one-dimensional bulk copy (cp.async.bulk), a box of a matrix through a
  * tensor map (cp.async.bulk.tensor, tensor_map.h), and mbarrier. Device
  * code only, sm_90 and later; compiled for an older target the wrappers
- * trap. Chapter 9's projection GEMM teaches and uses them.
+ * trap. Chapter 10's GEMM teaches and uses them; its triangle stores with them.
  *
  * One thread starts a copy of many kilobytes with one instruction; the
  * engine moves it while every thread of the block goes on. A barrier is a
@@ -114,6 +114,69 @@ static __device__ __forceinline__ void tensor_copy_box(void *shared_destination,
                  "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(shared_address(shared_destination)),
                  "l"(map), "r"(col), "r"(row), "r"(shared_address(barrier))
                  : "memory");
+#endif
+}
+
+/* The other way, for chapter 10's triangle: the box at (row, col) of the
+ * matrix `map` describes, written from shared memory laid out as the map
+ * says (1024-byte aligned for a swizzled map). The issuing thread closes its
+ * stores into groups (bulk_commit) and waits for them by group, as for
+ * cp.async: until the engine has read the shared memory (bulk_wait_read),
+ * or until the writes are done (bulk_wait). The lanes' writes to the box
+ * must reach the engine first: fence_shared_for_copy_engine by each writer,
+ * then a barrier, then the store. */
+static __device__ __forceinline__ void tensor_store_box(const CUtensorMap *map, int row, int col,
+                                                        const void *shared_source)
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::
+                     "l"(map), "r"(col), "r"(row), "r"(shared_address(shared_source))
+                 : "memory");
+#endif
+}
+
+/* Closes the thread's stores issued since the last commit into one group. */
+static __device__ __forceinline__ void bulk_commit()
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* Waits until at most PENDING of the thread's groups may still read their
+ * shared memory: the others' boxes may be written again. */
+template <int PENDING>
+static __device__ __forceinline__ void bulk_wait_read()
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+
+/* Waits until every store of the thread's groups has been written. */
+static __device__ __forceinline__ void bulk_wait()
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+#endif
+}
+
+/* The writing thread's stores to shared memory, made visible to the copy
+ * engine (the "async proxy"), before the barrier that precedes its store. */
+static __device__ __forceinline__ void fence_shared_for_copy_engine()
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
 

@@ -2,7 +2,7 @@
  * Hopper's copy engine copies boxes of (bulk_copy.h: tensor_copy_box).
  * Host code. The map is made by the driver (cuTensorMapEncodeTiled), which
  * the runtime hands out by name, so nothing links against libcuda.
- * Chapter 9's projection GEMM uses it.
+ * Chapter 10's GEMM reads boxes through it, and its triangle writes them.
  *
  * The boxes are 32 floats wide (128 bytes) and land with the 128-byte
  * swizzle: row r of a box at byte 128 r, its 16-byte piece c at position

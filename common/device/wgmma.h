@@ -46,6 +46,19 @@ static __device__ __forceinline__ uint64_t wgmma_descriptor(const float *shared,
            (uint64_t)(row_step_bytes >> 4) << 32;
 }
 
+/* The descriptor of a K-major operand as the copy engine lays a box down
+ * with the 128-byte swizzle (tensor_map.h): rows of 128 bytes (32 TF32
+ * values of k), 8 rows (1024 bytes) from one group of core matrices to the
+ * next along the rows; `shared` is the box's first row, moved on 32 bytes
+ * for each step of 8 values of k. Swizzle mode 1 (128 bytes) in the top two
+ * bits; the leading offset is unused. */
+static __device__ __forceinline__ uint64_t wgmma_descriptor_swizzled(const float *shared)
+{
+    const uint32_t address = shared_address(shared);
+    return (uint64_t)((address & 0x3ffff) >> 4) | (uint64_t)1 << 16 | (uint64_t)(1024 >> 4) << 32 |
+           (uint64_t)1 << 62;
+}
+
 /* Before the first wgmma that reads registers written since the last one. */
 static __device__ __forceinline__ void wgmma_fence()
 {
