@@ -402,13 +402,4 @@ GEMM it takes
 {{speedup|fused-tiled-tf32x3|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}}
 times as fast, with nothing but the projections' GEMM changed. On a card before Hopper the layer still runs
 that `mma.sync` GEMM: it is the one there is.
-
-What this chapter added: `wgmma` takes an operand from shared memory and
-a warp group's worth of work per instruction; the copy engine fills a
-stage with one instruction from one thread; `mbarrier`s let the warps that
-multiply and the thread that copies meet per buffer instead of per block.
-On the triangle, whose time is mostly its stores, `wgmma` bought
-{{speedup|tf32x3+wgmma|tf32x3|B=8 T=1024 C=768 NH=12}} times; in a GEMM
-whose operands are read many times over, the copy engine and the barriers
-are what let the tensor cores run.
 */

@@ -1,5 +1,6 @@
 // chapters/10-hopper/hopper.cuh - Chapter 10: Hopper's own tensor-core instruction, wgmma, on the
-// triangle's 3xTF32 (tf32x3+wgmma); gemm.cuh adds the copy engine and its barriers.
+// triangle's 3xTF32 (tf32x3+wgmma); gemm.cuh adds the copy engine and its barriers, store.cu
+// sends the triangle's scores out through it.
 //
 //   make chapter10
 //   build/chapter10 --kernel tf32x3+wgmma T=4096
@@ -378,10 +379,6 @@ products overlap the last stores of the row before. Both were measured
 on the H200 at the default size and lost to the design above; neither
 is kept.
 
-The race of the triangle so far, at the default size:
-
-{{figure|race-chapter10}}
-
 The operands still come in through the lanes: each thread loads its share
 of a key tile, splits it and writes it where `wgmma` reads it. The next
 section hands the loading to Hopper's second engine.
@@ -431,7 +428,7 @@ static void tf32x3_wgmma_launch(const triangle_args *args)
     }
 }
 
-/* The sizes the walk takes: tried/store.cu's kernels refuse these too. */
+/* The sizes the walk takes: store.cu's kernels refuse these too. */
 static int tf32x3_wgmma_refuses(triangle_size size, char *why, size_t capacity)
 {
     if (size.T % WGMMA_QUERIES != 0) {

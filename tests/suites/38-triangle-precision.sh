@@ -1,8 +1,9 @@
 # tests/suites/38-triangle-precision.sh - the triangle in 3xTF32 on the
 # tensor cores, checked against the FP32 tolerance: chapter 9's tf32x3 on
-# mma.sync and chapter 10's tf32x3+wgmma. What they race and refuse (no GPU
-# needed), the GPU checks at every size of the suite, and the mutants that
-# drop one of the three products.
+# mma.sync, chapter 10's tf32x3+wgmma and the kernels that use the copy
+# engine both ways (tf32+tma-store, tf32x3+tma-store). What they race and
+# refuse (no GPU needed), the GPU checks at every size of the suite, and the
+# mutants that drop one of the three products or the tile on the diagonal.
 
 ch9=build/chapter9
 ch10=build/chapter10
@@ -26,6 +27,16 @@ expect_status "tf32x3+wgmma refuses HS over 128" 2 $ch10 --kernel tf32x3+wgmma C
 expect_output "tf32x3+wgmma says why it refuses" "HS = C/NH = 256 must be a multiple of 8 .* at most 128" \
     $ch10 --kernel tf32x3+wgmma C=768 NH=3
 expect_status "the chapter 10 mutant refuses like the real thing" 2 build/chapter10-mutant --kernel tf32x3+wgmma T=200
+expect_output "chapter10 lists the copy engine's kernels" "tf32\+tma-store \(chapter 10\)" $ch10 --list
+expect_output "chapter10's best is tf32x3+tma-store" "tf32x3\+tma-store \(chapter 10\)" $ch10 --list
+for kernel in tf32+tma-store tf32x3+tma-store; do
+    expect_status "$kernel refuses T not a multiple of 128" 2 $ch10 --kernel $kernel T=1000
+    expect_status "$kernel refuses HS over 128" 2 $ch10 --kernel $kernel C=768 NH=3
+    expect_output "$kernel says why it refuses" "HS = C/NH = 256 must be a multiple of 8" \
+        $ch10 --kernel $kernel C=768 NH=3
+done
+expect_status "the diagonal mutant refuses like the real thing" 2 \
+    build/chapter10-mutant-diagonal --kernel tf32x3+tma-store T=200
 
 # On the GPU, against the FP32 tolerance (1e-5), at every size of the verify
 # suite and at head sizes 8 to 128 (--only-new: each chapter's own kernel;
@@ -54,3 +65,9 @@ gpu_expect "chapter9 mutant is rejected by the FP32 check of tf32x3" 1 \
 # Chapter 10's mutant drops small by big in tf32x3+wgmma's three products.
 gpu_expect "chapter10 mutant is rejected by the FP32 check of tf32x3+wgmma" 1 \
     build/chapter10-mutant --kernel tf32x3+wgmma B=2 T=256 --check-only
+# The diagonal mutant never writes the tile on the diagonal: its kept scores
+# stay NaN (the output is filled with NaN before every check).
+for kernel in tf32+tma-store tf32x3+tma-store; do
+    gpu_expect "chapter10 diagonal mutant is rejected by the check of $kernel" 1 \
+        build/chapter10-mutant-diagonal --kernel $kernel B=2 T=256 --check-only
+done

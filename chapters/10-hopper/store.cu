@@ -1,5 +1,6 @@
-// chapters/10-hopper/store.cu - Chapter 10, last step: the triangle's scores leave through the copy
-// engine (tf32+tma-store, tf32x3+tma-store): staged in shared memory, written by box stores.
+// chapters/10-hopper/store.cu - Chapter 10, last step: the copy engine both ways for the triangle
+// (tf32+tma-store, tf32x3+tma-store): keys in as boxes wgmma reads as they land, scores out
+// from swizzled stages by box stores.
 //
 //   make chapter10
 //   build/chapter10 --kernel tf32x3+tma-store T=4096
@@ -7,10 +8,25 @@
 /*md
 ## The scores out through the copy engine
 
-STORY_PLACEHOLDER
+The GEMM reads each operand many times; the triangle reads each input
+once and writes, at the default size, 201 MB of scores for 50 MB of
+queries and keys. Count it: 252 MB that must cross the memory bus, 0.0525
+ms at the H200's 4.8 TB/s, against 0.012 ms for its products at the dense
+TF32 rate and 0.036 ms for three of them. Both are under the memory floor:
+the triangle is a problem of moving bytes, and `tf32x3+wgmma` moves them
+at {{gbps|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} GB/s.
+
+Its scores leave from the registers: each lane writes pairs of floats, 8
+bytes at a time, 16 rows of 32 bytes for each store of a warp. The copy
+engine writes too. A warp can put its finished $16 \times 64$ tile of
+scores in shared memory and ask the engine, with one instruction, to write
+it to global memory as two boxes of $16 \times 32$ floats, 4 KB, while the
+warp goes on to its next tile. And the keys can come in the same way, a
+whole tile in one instruction, laid where `wgmma` reads them. This last
+step uses the copy engine both ways.
 */
 
-#include "../hopper.cuh"
+#include "hopper.cuh"
 #include "device/bulk_copy.h"  /* tensor_store_box, bulk_commit, bulk_wait_read */
 #include "device/tensor_map.h" /* tensor_map_rows, tensor_map_box_index */
 
@@ -35,7 +51,25 @@ __device__ __forceinline__ int stage_index(int r, int col)
 }
 
 /*md
-STAGE_PLACEHOLDER
+Each warp has two *stages* of 4 KB in shared memory: while the engine
+reads one, the warp fills the other. They are laid out as the engine
+reads a box with the 128-byte swizzle (`tensor_map.h`): row $r$'s 16-byte
+piece $c$ at position $c \oplus (r \bmod 8)$. A lane writes, for rows
+$g$ and $g + 8$, the pair of columns $8j + 2t$: the eight rows $g$ of one
+store land in eight different pieces, two lanes to a group of banks, which
+is as few passes (two) as 256 bytes need. Eight warps, two stages of a
+$16 \times 64$ tile each: 64 KB of the multiprocessor's shared memory.
+
+A tile wholly below the diagonal goes through a stage: the lanes write it,
+each lane makes its writes visible to the engine
+(`fence_shared_for_copy_engine`, the proxy fence of `bulk_copy.h`), the
+warp meets at `__syncwarp`, and lane 0 issues the two box stores and
+closes them into a *bulk group*. Before a stage is written again, lane 0
+waits until at most one group, the other stage's, still reads its shared
+memory (`bulk_wait_read<1>`). The tile on the diagonal is written by the
+lanes, one float at a time and only where the key is not after the
+query: no masked score is written, and none of the kept ones is lost.
+Tiles above the diagonal are not written at all.
 */
 
 /* Tile c's scores from a finished set of sums: through a stage and the copy
@@ -88,7 +122,14 @@ __device__ __forceinline__ void send_scores(float (&sum)[wgmma_key_tile<HS>::SUM
 }
 
 /*md
-KERNEL_PLACEHOLDER
+The keys come in through the copy engine as in the GEMM, into a ring of
+slots, three or four ahead of the walk, with an `mbarrier` per slot that
+completes when its bytes have landed. A slot holds a tile of keys as
+boxes of 32 values, 128-byte swizzled. That is a layout `wgmma` can read
+as it is: a descriptor with the swizzle mode set
+(`wgmma_descriptor_swizzled` in `wgmma.h`) names 8 rows of 128 bytes per
+core-matrix group, 1024 bytes apart, and each step of 8 values of $k$
+starts 32 bytes further along the row. No lane touches the keys.
 */
 
 /* The ring of key tiles the copy engine fills ahead of the walk: a slot
@@ -123,6 +164,18 @@ __device__ __forceinline__ void fetch_keys(int tile, float *ring, uint64_t *full
         tensor_copy_box(slot + box * R::KEYS * TENSOR_MAP_BOX_COLS, key_map, key_row + tile * R::KEYS,
                         key_col + box * TENSOR_MAP_BOX_COLS, &full[tile % R::SLOTS]);
 }
+
+/*md
+`wgmma` reads FP32 bits as TF32 by dropping their last 13 bits, so the
+keys as they landed are the big part of a split by truncation. The small
+part, $x$ minus $x$ with those bits cleared, still needs the lanes: for
+three products each slot gets a buffer of small parts in the same layout,
+float4 by float4, in the same places. TF32, one product, needs none of
+it; the price is truncation instead of rounding for the keys, an error
+of {{rel_l2|tf32+tma-store|B=8 T=1024 C=768 NH=12}} against
+{{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=12}} for chapter 8's rounded TF32,
+well within the TF32 tolerance.
+*/
 
 /* Step `step` (values 8 step to 8 step + 7 of k) of a swizzled slot: its box,
  * and 32 bytes on in each 128-byte row for each step within the box. */
@@ -175,6 +228,17 @@ __device__ __forceinline__ void start_slot_products(float (&sum)[wgmma_key_tile<
     wgmma_commit();
 }
 
+/*md
+A step of the walk, for tile $c$, written as a function so that the
+kernel can call it with the two sets of sums in both orders (their names
+fixed at compile time, as in the walk of `hopper.cuh`; a loop that picked
+the set with a branch made the compiler serialize every `wgmma`, and said
+so): wait for tile $c + 1$'s keys, split their small parts, meet at the
+block barrier (after which tile $c - 1$'s slot is free and thread 0 asks
+the engine to refill it), start tile $c + 1$'s products, wait for tile
+$c$'s and send its scores.
+*/
+
 /* What a step of the walk needs besides the sums. */
 template <int HS, int PRODUCTS>
 struct walk_state {
@@ -219,6 +283,13 @@ __device__ __forceinline__ bool walk_step(const walk_state<HS, PRODUCTS> &w, int
     send_scores<HS>(now, c, w.stages, sent, w.map, w.scores, w.row0, w.T, w.top, w.scale);
     return false;
 }
+
+/*md
+The kernel: the same blocks as `tf32x3_wgmma_scores`, the longest rows
+of tiles first; thread 0 starts the ring, the warps split their queries
+meanwhile, and the walk runs until the diagonal. A block may end only
+when the engine has read every stage it was given.
+*/
 
 template <int HS, int PRODUCTS>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
@@ -282,7 +353,58 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 }
 
 /*md
-RESULT_PLACEHOLDER
+## What the copy engine buys the triangle
+
+At the default size on {{gpu|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}},
+`tf32x3+tma-store` takes {{median_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} ms
+where `tf32x3+wgmma` takes {{median_ms|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} ms
+({{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} times as
+fast) at the same FP32 accuracy
+({{rel_l2|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}}), and at $T = 2048$
+{{median_ms|tf32x3+tma-store|B=8 T=2048 C=768 NH=12}} ms against
+{{median_ms|tf32x3+wgmma|B=8 T=2048 C=768 NH=12}} ms. The TF32 kernel,
+one product, takes {{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12}} ms,
+level with chapter 8's `tf32+rows`
+({{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms), and
+{{median_ms|tf32+tma-store|B=8 T=2048 C=768 NH=12}} ms at $T = 2048$.
+
+That is far from the floor: {{gbps|tf32+tma-store|B=8 T=1024 C=768 NH=12}}
+GB/s for TF32 and {{gbps|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} GB/s for
+3xTF32, where the card moves 4800. The stores are no longer the whole
+story. Timed with the products and the stores of whole tiles taken out,
+the walk alone (a block per row of tiles, the queries split, a block
+barrier per tile, the ring) already costs about 70% of the memory floor,
+and with the stores put back, without products, it costs nearly all of
+`tf32+tma-store`'s time: the warps spend their time waiting on each
+other and on memory, not moving bytes (Nsight Compute finds the DRAM
+about half busy, and the warps' issue stalls at the block barrier
+and on memory). Only eight warps fit on a multiprocessor, since each
+holds its split queries and two sets of sums in registers, and when all
+eight wait, nothing hides the wait.
+
+What a faster design needs follows from that: fewer meetings and more
+work in flight. Warp groups paired with `mbarrier`s instead of a block
+barrier per tile, as in the GEMM; one warp that only drives the copy
+engine, in and out, so that the warps that multiply never wait for it;
+blocks that stay on the multiprocessor and walk several rows of tiles, so
+that a row's start (its queries, the first keys) overlaps the last stores
+of the row before; and the queries read by `wgmma` from shared memory,
+which frees the registers a second block would need.
+
+The race of the triangle, with the copy engine both ways:
+
+{{figure|race-chapter10}}
+
+What this chapter added: `wgmma` takes an operand from shared memory and
+a warp group's worth of work per instruction; the copy engine fills a
+stage with one instruction from one thread, and writes one; `mbarrier`s
+let the warps that multiply and the thread that copies meet per buffer
+instead of per block. On the triangle, whose time is mostly its stores,
+`wgmma` bought {{speedup|tf32x3+wgmma|tf32x3|B=8 T=1024 C=768 NH=12}}
+times and the copy engine both ways
+{{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} more; in a
+GEMM whose operands are read many times over, the copy engine and the
+barriers are what let the tensor cores run.
 */
 
 // book:hide
@@ -311,7 +433,7 @@ static void tma_store_launch_hs(const triangle_args *args)
 template <int PRODUCTS>
 static void tma_store_launch(const triangle_args *args)
 {
-    switch (args->size.HS) { /* tma_store_refuses lets only these through */
+    switch (args->size.HS) { /* tf32x3_wgmma_refuses lets only these through */
     case 8: tma_store_launch_hs<8, PRODUCTS>(args); break;
     case 16: tma_store_launch_hs<16, PRODUCTS>(args); break;
     case 24: tma_store_launch_hs<24, PRODUCTS>(args); break;
@@ -331,28 +453,17 @@ static void tma_store_launch(const triangle_args *args)
     }
 }
 
-/* The walk's sizes, and rows the map can count (the copy engine's
- * coordinates are 32-bit). */
-static int tma_store_refuses(triangle_size size, char *why, size_t capacity)
-{
-    if (tf32x3_wgmma_refuses(size, why, capacity))
-        return 1;
-    if ((long)size.B * size.NH * size.T > INT32_MAX) {
-        snprintf(why, capacity, "B*NH*T = %ld rows of scores; the copy engine counts at most %d",
-                 (long)size.B * size.NH * size.T, INT32_MAX);
-        return 1;
-    }
-    return 0;
-}
-
 static int tma_store_unfit(triangle_size size, const gpu_info *gpu, char *why, size_t capacity)
 {
     (void)size, (void)gpu;
     return wgmma_refuses((const void *)tma_store_scores<64, 3>, why, capacity);
 }
 
+/* The sizes are the walk's (hopper.cuh); the maps' 32-bit coordinates need
+ * B*NH*T rows at most 2^31 - 1, which the program's own limit on the number
+ * of input floats already ensures. */
 extern const triangle_kernel tf32_tma_store_kernel =
-    {tma_store_refuses, tma_store_launch<1>, tma_store_unfit};
+    {tf32x3_wgmma_refuses, tma_store_launch<1>, tma_store_unfit};
 extern const triangle_kernel tf32x3_tma_store_kernel =
-    {tma_store_refuses, tma_store_launch<3>, tma_store_unfit};
+    {tf32x3_wgmma_refuses, tma_store_launch<3>, tma_store_unfit};
 // book:show
