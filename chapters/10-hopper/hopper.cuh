@@ -1,5 +1,5 @@
 // chapters/10-hopper/hopper.cuh - Chapter 10: Hopper's own tensor-core instruction, wgmma, on the
-// triangle's 3xTF32 (tf32x3+wgmma); gemm.cuh adds the copy engine and its barriers, store.cu
+// triangle's 3xTF32 (tf32x3+wgmma); gemm.cuh adds the copy engine and its barriers, store.cuh
 // sends the triangle's scores out through it.
 //
 //   make chapter10
@@ -428,7 +428,7 @@ static void tf32x3_wgmma_launch(const triangle_args *args)
     }
 }
 
-/* The sizes the walk takes: store.cu's kernels refuse these too. */
+/* The sizes the walk takes: store.cuh's kernels refuse these too. */
 static int tf32x3_wgmma_refuses(triangle_size size, char *why, size_t capacity)
 {
     if (size.T % WGMMA_QUERIES != 0) {

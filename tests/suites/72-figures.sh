@@ -115,6 +115,21 @@ figure_is_drawn_from gemm-pipeline chapters/10-hopper/gemm.cuh \
 figure_is_drawn_from gemm-pipeline chapters/10-hopper/gemm.cuh \
     's|return (s / GEMM_STAGES - 1) % 2;|return s / GEMM_STAGES % 2;|' "the empty wait's parity is a round late" \
     "^(races|deadlocks) = [1-9]"
+# chapter 10's triangle with the copy engine both ways: a warp that stages
+# the tile on the diagonal would write masked scores; one that skips it loses
+# kept ones; one stage a warp is drawn as such; a refill one step late is a
+# tile asked for after the step that needs it
+figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
+    's|if (c \* keys + keys - 1 <= top)|if (c * keys <= top)|' "the diagonal tile is staged" \
+    "^masked_written = [1-9]"
+figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
+    's|return c \* keys <= top + STAGE_ROWS - 1 ? SCORES_BY_LANES : SCORES_NONE;|return SCORES_NONE;|' \
+    "the diagonal tile is not written" "^lost = [1-9]"
+figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
+    's|^#define STAGES 2 |#define STAGES 1 |' "one stage a warp" "^stages = 1$"
+figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
+    's|return c - 1 + key_ring<HS, PRODUCTS>::SLOTS;|return c + key_ring<HS, PRODUCTS>::SLOTS;|' \
+    "the ring is refilled a step late" "^unasked = [1-9]"
 figure_is_drawn_from key-order chapters/11-layer/layer.cuh \
     's|return hd < 32 ? hd : 32;|return hd < 16 ? hd : 16;|' "a panel is 16 features" "^panel = 16$"
 figure_is_drawn_from swizzled-box common/device/tensor_map.h \
