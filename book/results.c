@@ -48,8 +48,9 @@ static const problem_info problems[] = {
     {"msa", "MSA gated attention", "unfused/PyTorch", "the unfused layer and PyTorch"},
 };
 
-/* The headline table stays short: the rest is in the appendix. */
-#define HEADLINE_ROWS 10
+/* The headline table stays short: the rest is in the appendix. 12 rows hold
+ * the triangle's four champions and the best of each of its seven chapters. */
+#define HEADLINE_ROWS 12
 
 static void die(const char *format, ...)
 {

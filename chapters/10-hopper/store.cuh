@@ -163,8 +163,8 @@ struct key_ring {
     static constexpr int BOXES = (HS + TENSOR_MAP_BOX_COLS - 1) / TENSOR_MAP_BOX_COLS;
     static constexpr int SLOT = BOXES * KEYS * TENSOR_MAP_BOX_COLS; /* floats */
     static constexpr int SMALLS = PRODUCTS == 3 ? 3 : 0;             /* buffers of small parts */
-    static constexpr int FIXED = 1024 + (WGMMA_THREADS / 32) * STAGES * score_stage<HS>::FLOATS * 4 +
-                                 SMALLS * SLOT * 4 + 64; /* bytes besides the ring */
+    static constexpr int STAGE_BYTES = (WGMMA_THREADS / 32) * STAGES * score_stage<HS>::FLOATS * 4;
+    static constexpr int FIXED = 1024 + STAGE_BYTES + SMALLS * SLOT * 4 + 64; /* besides the ring */
     static constexpr int FIT = (227 * 1024 - FIXED) / (SLOT * 4);
     static constexpr int SLOTS = FIT < 4 ? FIT : 4;
     static constexpr int BYTES = FIXED + SLOTS * SLOT * 4;
@@ -189,8 +189,9 @@ __device__ __forceinline__ void fetch_keys(int tile, float *ring, uint64_t *full
     mbarrier_expect_bytes(&full[tile % R::SLOTS], R::SLOT * sizeof(float));
 #pragma unroll
     for (int box = 0; box < R::BOXES; box++)
-        tensor_copy_box(slot + box * R::KEYS * TENSOR_MAP_BOX_COLS, key_map, key_row + tile * R::KEYS,
-                        key_col + box * TENSOR_MAP_BOX_COLS, &full[tile % R::SLOTS]);
+        tensor_copy_box(slot + box * R::KEYS * TENSOR_MAP_BOX_COLS, key_map,
+                        key_row + tile * R::KEYS, key_col + box * TENSOR_MAP_BOX_COLS,
+                        &full[tile % R::SLOTS]);
 }
 
 /*md
@@ -423,10 +424,6 @@ that a row's start (its queries, the first keys) overlaps the last stores
 of the row before; and the queries read by `wgmma` from shared memory,
 which frees the registers a second block would need.
 
-The race of the triangle, with the copy engine both ways:
-
-{{figure|race-chapter10}}
-
 What this chapter added: `wgmma` takes an operand from shared memory and
 a warp group's worth of work per instruction; the copy engine fills a
 stage with one instruction from one thread, and writes one; `mbarrier`s
@@ -437,6 +434,10 @@ times and the copy engine both ways
 {{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} more; in a
 GEMM whose operands are read many times over, the copy engine and the
 barriers are what let the tensor cores run.
+
+The race of the triangle, with the copy engine both ways:
+
+{{figure|race-chapter10}}
 */
 
 // book:hide

@@ -11,38 +11,38 @@ if (lost || masked_written || unasked) {
     exit status 1
 }
 
-width = 960; height = 580
+width = 800; height = 520
 do for [output = 1:2] {
     reset
     load 'plots/figures/style.gp'
     eval start_output(output, width, height)
-    set lmargin at screen 0.16
+    set lmargin at screen 0.20
     set rmargin at screen 0.95
     set tmargin at screen 0.78
     set bmargin at screen 0.17
     set xrange [-0.5 : tiles - 0.5]
-    set yrange [warps - 0.5 : -1.9]
+    set yrange [warps - 0.5 : -2.15]
     unset xtics
-    set x2tics out nomirror scale 0 (sprintf("c = 0\nkeys 0-%d", keys - 1) 0)
+    set x2tics out nomirror scale 0 (sprintf("c = 0\n0-%d", keys - 1) 0)
     do for [c = 1:tiles - 1] {
-        set x2tics add (sprintf("c = %d\nkeys %d-%d", c, c * keys, c * keys + keys - 1) c)
+        set x2tics add (sprintf("c = %d\n%d-%d", c, c * keys, c * keys + keys - 1) c)
     }
-    set label 1 "tile c of keys: its scores are sent at step c of the walk" at screen 0.555, 0.93 center tc rgb ink
-    set ytics out nomirror scale 0 ("keys'\nslot" -1.2)
+    set label 1 "tile c of keys (keys from-to), its scores sent at step c of the walk" at screen 0.575, 0.94 center tc rgb ink
+    set ytics out nomirror scale 0 ("keys'\nslot" -1.4)
     do for [w = 0:warps - 1] {
         set ytics add (sprintf("warp %d: %d-%d", w, first + w * rows, first + w * rows + rows - 1) w)
     }
     set border 0
     set style fill solid 1.0 border lc rgb '#ffffff'
-    set key at screen 0.16, 0.07 left center horizontal maxrows 1 samplen 1.5 reverse Left width 2
+    set key at screen 0.20, 0.07 left center horizontal maxrows 1 samplen 1.5 reverse Left width 2
     plot data index 0 using 1:2:(0.5):(0.5):($3 == 0 ? ($4 == 0 ? 0x5b9bd5 : 0x9dc3e6) : $3 == 1 ? 0xf4a261 : 0xeeeeee) \
              with boxxyerror fc rgb variable notitle, \
          data index 0 using 1:2:($3 == 0 ? sprintf("stage %d", $4) : $3 == 1 ? "lanes" : "") \
+             with labels font ',15' tc rgb ink notitle, \
+         data index 1 using 1:(-1.4):(0.5):(0.68) with boxxyerror fc rgb '#d6eaf8' notitle, \
+         data index 1 using 1:(-1.4):($3 < 0 ? sprintf("slot %d\nat the start", $2) \
+                                              : sprintf("slot %d\nat step %d", $2, $3)) \
              with labels font ',14' tc rgb ink notitle, \
-         data index 1 using 1:(-1.2):(0.5):(0.55) with boxxyerror fc rgb '#d6eaf8' notitle, \
-         data index 1 using 1:(-1.2):($3 < 0 ? sprintf("slot %d\nbefore the walk", $2) \
-                                              : sprintf("slot %d\nasked at step %d", $2, $3)) \
-             with labels font ',13' tc rgb ink notitle, \
          keyentry with boxes fc rgb '#5b9bd5' title "stage 0: box stores", \
          keyentry with boxes fc rgb '#9dc3e6' title "stage 1: box stores", \
          keyentry with boxes fc rgb '#f4a261' title "the lanes (diagonal)", \

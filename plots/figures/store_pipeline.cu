@@ -81,8 +81,8 @@ int main(int argc, char **argv)
         "that sends it: %d tiles go out through one of the warp's %d stages and the copy "
         "engine's box stores (path_of_tile, stage_of), %d on the diagonal are written by the "
         "lanes, score by score, and %d above it are not written. Above the grid: each tile's "
-        "slot in the ring of %d and the step at which thread 0 asks the engine for it "
-        "(refill_tile), while the warps multiply the tile before",
+        "slot in the ring of %d and when thread 0 asks the engine for it: at the start of "
+        "the walk, or at the step of the walk that multiplies the tile before (refill_tile)",
         1024, FIGURE_HS, first, first + WGMMA_QUERIES - 1, STAGE_ROWS, KEYS, staged, STAGES,
         by_lanes, none, SLOTS);
     return 0;
