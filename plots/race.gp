@@ -8,8 +8,8 @@
 #   race-chapterN    chapter N's chart: the kernels of chapters 1 to N only,
 #                    at the size results.c picked (race-chapterN.vars.gp:
 #                    problem, upto, race_shape, tensor_met), the FP32 floor,
-#                    and the TF32 floor once a chapter's own kernel has run
-#                    on the tensor cores
+#                    and the TF32 and memory floors once a chapter's own
+#                    kernel has run on the tensor cores
 #   progress-PROBLEM the closing chapter's chart (plots/progress.gp loads this
 #                    script): every kernel at the default size, and the three
 #                    floors (FP32, dense TF32, the compulsory bytes at the
@@ -52,7 +52,10 @@ array floor_colour[3] = ['#1f4f8a', '#b35f0f', '#2e7d4f']
 array floor_dash[3] = [2, 4, 3]
 floor_name[1] = 'FP32 floor'; floor_ms[1] = fp32_tflops > 0 ? work / fp32_tflops : NaN   # GFLOP / TFLOP/s = ms
 floor_name[2] = 'TF32 floor'; floor_ms[2] = tensor_met && tensor_tflops > 0 ? work / tensor_tflops : NaN
-floor_name[3] = 'memory floor'; floor_ms[3] = closing ? traffic / memory_tbs : NaN   # GB / TB/s = ms
+# the memory floor once the tensor cores have made the arithmetic cheap
+# (the chapters from 8 on): from there the bytes are what bind
+memory_met = closing || tensor_met
+floor_name[3] = 'memory floor'; floor_ms[3] = memory_met ? traffic / memory_tbs : NaN   # GB / TB/s = ms
 
 # a bar's length: its speedup over the strongest champion or, for peak, its
 # useful rate as a share of the FP32 peak (the FP32 floor's time over its
@@ -131,7 +134,7 @@ if (peak_mode) {
         chart_title, race_shape, closing ? "every kernel of the book and the champions" : sprintf("the kernels of chapters 1 to %d and the champions", upto), \
         strongest, strongest_ms, work, fp32_tflops, \
         tensor_met ? sprintf(" and at the dense TF32 tensor peak (%.1f TFLOP/s)", tensor_tflops) : "", \
-        closing ? sprintf("; the compulsory bytes, %.3g GB (inputs read once, outputs written once), at the data sheet's memory bandwidth%s", \
+        memory_met ? sprintf("; the compulsory bytes, %.3g GB (inputs read once, outputs written once), at the data sheet's memory bandwidth%s", \
             traffic, memory_tbs == memory_tbs ? sprintf(" (%.1f TB/s)", memory_tbs) : " (not known for this card: no memory floor)") : "", \
         (floor_text(1) . floor_text(2) . floor_text(3))[3:], \
         gpu, date)
