@@ -296,8 +296,15 @@ $(BUILD)/tests/%: tests/%.cu $(LIBRARY) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $< $(LIBRARY) $(NVCCLIBS) -o $@
 
-test: all
-	@tests/run_tests.sh
+# make test builds everything first, in parallel even where make was called
+# without -j (a fresh clone's `make test`), and hands the build's seconds to
+# the table run_tests.sh prints at the end.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+test:
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) all \
+	    || exit 1; \
+	BUILD_SECONDS=$$(( $$(date +%s) - start )) tests/run_tests.sh
 
 # ---------------------------------------------------------------- the rest
 deps:

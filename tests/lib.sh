@@ -10,10 +10,23 @@ SKIPPED=${SKIPPED:-0}
 LOGS=${LOGS:-build/test-logs}
 mkdir -p "$LOGS"
 
-pass() { PASSED=$((PASSED + 1)); echo "PASS  $1"; }
-skip() { SKIPPED=$((SKIPPED + 1)); echo "SKIP  $1${2:+ ($2)}"; }
+# Each result's seconds since the one before it (or since its suite
+# began), with its suite and name, go to $LOGS/times.tsv: run_tests.sh
+# lists the slowest. The time between two results is the later test's,
+# setup included.
+TIMES=${TIMES:-$LOGS/times.tsv}
+SUITE_NAME=${SUITE_NAME:-}
+last_result_at=${EPOCHREALTIME/[.,]/}
+record_time() {
+    local now=${EPOCHREALTIME/[.,]/}
+    local tenths=$(( (now - last_result_at) / 100000 ))
+    printf '%d.%d\t%s\t%s\n' $((tenths / 10)) $((tenths % 10)) "$SUITE_NAME" "$1" >> "$TIMES"
+    last_result_at=$now
+}
+pass() { PASSED=$((PASSED + 1)); record_time "$1"; echo "PASS  $1"; }
+skip() { SKIPPED=$((SKIPPED + 1)); record_time "$1"; echo "SKIP  $1${2:+ ($2)}"; }
 fail() {
-    FAILED=$((FAILED + 1))
+    FAILED=$((FAILED + 1)); record_time "$1"
     echo "FAIL  $1${2:+ ($2)}"
     if [ -n "${3:-}" ] && [ -f "$3" ]; then tail -n 15 "$3" | sed 's/^/      | /'; fi
 }

@@ -28,12 +28,31 @@ else
     done
 fi
 
+rm -f "$TIMES"
+suite_times=()
 for suite in "${chosen[@]}"; do
     suite_start=$SECONDS
-    echo "== ${suite#tests/suites/}"
+    SUITE_NAME=${suite#tests/suites/}
+    SUITE_NAME=${SUITE_NAME%.sh}
+    echo "== $SUITE_NAME"
+    last_result_at=${EPOCHREALTIME/[.,]/}
     . "$suite"
-    echo "   (${suite#tests/suites/}: $((SECONDS - suite_start)) s)"
+    suite_times+=("$SUITE_NAME $((SECONDS - suite_start))")
+    echo "   ($SUITE_NAME: $((SECONDS - suite_start)) s)"
 done
+
+# Where the time went: the build (make test's, timed by the Makefile and
+# handed over as BUILD_SECONDS), each suite, and the ten slowest tests.
+echo
+echo "wall time, seconds:"
+[ -n "${BUILD_SECONDS:-}" ] && printf '  %-28s %5s\n' build "$BUILD_SECONDS"
+for entry in "${suite_times[@]}"; do printf '  %-28s %5s\n' ${entry% *} ${entry##* }; done
+printf '  %-28s %5s\n' "suites in all" $SECONDS
+if [ -s "$TIMES" ]; then
+    echo "the ten slowest tests, seconds (each from the result before it):"
+    sort -t "$(printf '\t')" -k1,1 -rn "$TIMES" | head -n 10 |
+        awk -F '\t' '{ printf "  %6s  %s: %s\n", $1, $2, $3 }'
+fi
 
 echo
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"

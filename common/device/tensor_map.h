@@ -34,9 +34,17 @@ static inline int tensor_map_rows(CUtensorMap *map, const float *matrix, long ro
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
     if (!encode) {
         cudaDriverEntryPointQueryResult found;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
-                                             cudaEnableDefault, &found) != cudaSuccess ||
-            found != cudaDriverEntryPointSuccess) {
+        /* The entry point asked for by its version arrived in CUDA 12.5, and
+         * CUDA 13 keeps only that one; CUDA 12.0 to 12.4 ask without it. */
+#if CUDART_VERSION >= 12050
+        const cudaError_t asked = cudaGetDriverEntryPointByVersion(
+            "cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found);
+#else
+        const cudaError_t asked = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled",
+                                                          (void **)&encode, cudaEnableDefault,
+                                                          &found);
+#endif
+        if (asked != cudaSuccess || found != cudaDriverEntryPointSuccess) {
             (void)cudaGetLastError();
             encode = NULL;
             snprintf(why, capacity, "the driver has no cuTensorMapEncodeTiled (CUDA 12 or later)");
