@@ -52,7 +52,14 @@ shell_quote = '$(subst ','\'',$(1))'
 unexport CH EX BEFORE MERGED FOLDER
 
 CFLAGS := -O3 -std=c11 -Wall -Wextra -fopenmp -D_POSIX_C_SOURCE=200809L -Icommon
-NVCCFLAGS = -O3 -arch=$(KERNEL_ARCH) -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
+NVCCFLAGS = -O3 $(call target_flags,$(KERNEL_ARCH)) $(NVCC_LANGUAGE_FLAGS)
+NVCC_LANGUAGE_FLAGS := -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
+# The code for one target: -arch=sm_XX (its machine code and its PTX). For an
+# architecture-specific target (sm_90a) nvcc's -arch would also embed the
+# PTX of the plain architecture (compute_90), a second pass of the front end
+# (about 10 s a file) for code no card runs: wgmma exists only in sm_90a.
+comma := ,
+target_flags = $(if $(filter sm_%a,$(1)),-gencode arch=$(1:sm_%=compute_%)$(comma)code=[$(1)$(comma)$(1:sm_%=compute_%)],-arch=$(1))
 # Chapter 10's kernels issue wgmma, which only sm_90a (Hopper's
 # architecture-specific target) has, and chapter 11's layer calls chapter 10's
 # GEMM; everything else builds for $(ARCH). The library tells a program that
@@ -87,10 +94,22 @@ CHAPTER_LIBRARY_SOURCES := chapters/07-tiled/layer.cu
 
 chapter_objects = $(foreach n,$(1),$(patsubst %.cu,$(BUILD)/obj/%.o,$(filter-out $(CHAPTER_LIBRARY_SOURCES),$(wildcard $(call dir_of,$(n))/*.cu))))
 tried_objects = $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(1))/tried/*.cu))
-# The objects of chapter $(1)'s mutant $(2) (empty: mutant.patch): build/obj/mutant/ROOT/,
-# ROOT being the chapter's folder name, plus +NAME for mutant-NAME.patch.
+# The objects of chapter $(1)'s mutant $(2) (empty: mutant.patch): the sources
+# the patch changes (a patched file, or one that #includes one:
+# tools/affected_sources.awk) built from the patched copy into
+# build/obj/mutant/ROOT/, ROOT being the chapter's folder name, plus +NAME for
+# mutant-NAME.patch; the chapter's own objects for the rest, which are not
+# compiled again (the chapter's library sources come with the library).
+patched_files = $(shell sed -n 's|^--- a/||p' $(1))
 mutant_root = $(notdir $(call dir_of,$(1)))$(if $(2),+$(2))
-mutant_objects = $(patsubst $(call dir_of,$(1))/%.cu,$(BUILD)/obj/mutant/$(call mutant_root,$(1),$(2))/%.o,$(wildcard $(call dir_of,$(1))/*.cu))
+mutant_patch = $(call dir_of,$(1))/mutant$(addprefix -,$(2)).patch
+mutant_sources = $(shell awk -v patched="$(call patched_files,$(call mutant_patch,$(1),$(2)))" \
+    -f tools/affected_sources.awk $(wildcard $(call dir_of,$(1))/*.cu))
+mutant_object = $(patsubst $(call dir_of,$(1))/%.cu,$(BUILD)/obj/mutant/$(call mutant_root,$(1),$(2))/%.o,$(3))
+own_object = $(patsubst %.cu,$(BUILD)/obj/%.o,$(filter-out $(CHAPTER_LIBRARY_SOURCES),$(1)))
+mutant_or_own = $(if $(filter $(3),$(4)),$(call mutant_object,$(1),$(2),$(3)),$(call own_object,$(3)))
+mutant_objects = $(foreach source,$(wildcard $(call dir_of,$(1))/*.cu),\
+    $(call mutant_or_own,$(1),$(2),$(source),$(call mutant_sources,$(1),$(2))))
 
 COMMON_C := $(wildcard common/*/*.c)
 COMMON_CU := $(wildcard common/*/*.cu)
@@ -118,7 +137,7 @@ $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 include $(BUILD)/gen/programs.mk
 
 .PHONY: all help clean deps test verify bench sanitize profile ptxas programs gpu-programs \
-        verify-cards chapter-objects build-archs arch same-kernels \
+        verify-cards build-archs arch same-kernels test-programs check \
         $(CHAPTERS:%=chapter%)
 
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -140,6 +159,7 @@ help:
 	@echo "make programs       the chapter programs: name, problem, chapter, kind, chapters linked"
 	@echo "make plots | book | grade | exercises   (see README.md)"
 	@echo "make test           everything CI runs; ends in 'N passed, N failed, N skipped'"
+	@echo "make check          the host tests and the suites of the chapters changed since the last commit"
 	@echo "make deps           install the distribution packages the workbook needs"
 	@echo "options: ARCH=sm_XX (default: the card here, $(ARCH) now) NVCC=... COMMIT=..."
 
@@ -153,9 +173,15 @@ $(BUILD)/obj/%.o: %.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
-$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu $(ARCH_STAMP)
+# A generated main holds no device code (a table of contenders and a call),
+# so the host compiler builds it, against the toolkit's headers: a fifth of
+# what nvcc's passes would take.
+CXX ?= g++
+CUDA_INCLUDE := $(abspath $(dir $(NVCC))../include)
+MAIN_CXXFLAGS := -O3 -std=c++17 -Icommon -I$(CUDA_INCLUDE) -fopenmp -Wall -Wextra
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
+	$(CXX) $(MAIN_CXXFLAGS) -x c++ -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 # A mutant is its chapter with one of its patches applied (chapters/NN-slug/
 # mutant.patch, or mutant-NAME.patch), in a scratch copy of its sources and
@@ -165,7 +191,6 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu $(ARCH_STAMP)
 # A patch may also break a header of an earlier chapter that this chapter's
 # kernels include (chapter 11's mutants break chapter 10's GEMM): the files it
 # names are copied beside it, so that "../10-hopper/gemm.cuh" finds the patched copy.
-patched_files = $(shell sed -n 's|^--- a/||p' $(1))
 root_dir = $(firstword $(subst +, ,$(1)))
 root_patch = chapters/$(call root_dir,$(1))/mutant$(addprefix -,$(word 2,$(subst +, ,$(1)))).patch
 .SECONDEXPANSION:
@@ -247,16 +272,39 @@ same-kernels:
 	    tools/same_kernels.sh $(call shell_quote,$(value BEFORE)) $(WGMMA_ARCH) \
 	    $(call shell_quote,$(or $(value FOLDER),chapters))
 
-# Every chapter's objects built for each target (compile only, no link):
-# proof that the workbook builds for every card CUDA 13 supports.
-BUILD_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+# The proof that the workbook builds for every card the toolkit knows: every
+# chapter's code, its tried variants and common/'s device code compiled
+# (not linked) for each target of BUILD_ARCHS, in $(BUILD)-archs. One nvcc a
+# source with a -gencode for each target: the host code is compiled once,
+# the device code once per target, the targets in parallel (--threads 0).
+# Chapters 10 and 11 take sm_90a where the list has sm_90. By default the
+# targets of DESIGN's cards that this nvcc lists (--list-gpu-code): CUDA 12.4
+# stops at sm_90, CUDA 13 goes to sm_120.
+SERVED_ARCHS := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+BUILD_ARCHS ?= $(filter $(SERVED_ARCHS),$(shell $(NVCC) --list-gpu-code 2>/dev/null))
+ARCHS_BUILD := $(BUILD)-archs
+ARCHS_STAMP := $(ARCHS_BUILD)/gen/archs
 CHAPTER_OBJECTS = $(foreach n,$(CHAPTERS),$(call chapter_objects,$(n)) $(call tried_objects,$(n)))
-chapter-objects: $(CHAPTER_OBJECTS) $(LIBRARY)
-build-archs:
-	@for arch in $(BUILD_ARCHS); do \
-	  echo "== ARCH=$$arch"; \
-	  $(MAKE) --no-print-directory BUILD=$(BUILD)-$$arch ARCH=$$arch chapter-objects || exit 1; \
-	done
+ARCHS_OBJECTS = $(patsubst $(BUILD)/obj/%,$(ARCHS_BUILD)/obj/%,$(CHAPTER_OBJECTS) \
+    $(COMMON_CU:%.cu=$(BUILD)/obj/%.o) $(CHAPTER_LIBRARY_SOURCES:%.cu=$(BUILD)/obj/%.o))
+# -gencode for target $(2) of source $(1): sm_90a for the chapters that issue wgmma.
+wgmma_source = $(filter $(foreach chapter,$(WGMMA_CHAPTERS),chapters/$(chapter)/%),$(1))
+archs_target = $(if $(and $(call wgmma_source,$(1)),$(filter sm_90,$(2))),sm_90a,$(2))
+archs_gencode = $(foreach arch,$(BUILD_ARCHS),-gencode \
+    arch=$(subst sm_,compute_,$(call archs_target,$(1),$(arch)))$(comma)code=$(call archs_target,$(1),$(arch)))
+$(ARCHS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(BUILD_ARCHS)" ] || echo "$(BUILD_ARCHS)" > $@
+$(ARCHS_BUILD)/obj/%.o: %.cu $(ARCHS_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) -O3 $(call archs_gencode,$<) --threads 0 $(NVCC_LANGUAGE_FLAGS) \
+	    -MMD -MP -MF $(@:.o=.d) -c $< -o $@
+build-archs: $(ARCHS_OBJECTS)
+	@[ -n "$(strip $(BUILD_ARCHS))" ] || { echo "build-archs: no target: $(NVCC) --list-gpu-code lists none of $(SERVED_ARCHS)" >&2; exit 1; }
+	@echo "build-archs: $(words $(ARCHS_OBJECTS)) objects, each for $(BUILD_ARCHS), in $(ARCHS_BUILD)/obj"
+print-build-archs:
+	@echo $(BUILD_ARCHS)
+.PHONY: FORCE print-build-archs
 
 bench: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh bench $(CHAPTERS)
@@ -296,24 +344,34 @@ $(BUILD)/tests/%: tests/%.cu $(LIBRARY) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $< $(LIBRARY) $(NVCCLIBS) -o $@
 
-# make test builds everything first, in parallel even where make was called
-# without -j (a fresh clone's `make test`), and hands the build's seconds to
-# the table run_tests.sh prints at the end.
-TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# make test builds what the suites run first, in parallel even where make
+# was called without -j (a fresh clone's `make test`), and hands the build's
+# seconds to the table run_tests.sh prints at the end. The exercise and
+# solution programs are not among them: the grader's suite compiles each of
+# them, in its sandbox, as it grades them (`make` builds them too).
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_PROGRAMS = $(CHAPTER_PROGRAMS) $(TRIED_PROGRAMS) $(MUTANT_PROGRAMS) $(HOST_TESTS) $(GPU_TESTS) \
+    $(CHAPTER_ARCHIVE)
+test-programs: $(TEST_PROGRAMS)
 test:
 	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) all \
+	$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS)) test-programs \
 	    || exit 1; \
 	BUILD_SECONDS=$$(( $$(date +%s) - start )) tests/run_tests.sh
+
+# The quick look before a commit (tests/check.sh): the host tests, and the
+# suites that run the chapters whose files changed since the last commit.
+check: $(TEST_PROGRAMS)
+	@tests/check.sh
 
 # ---------------------------------------------------------------- the rest
 deps:
 	@tests/install_deps.sh
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-sm_* $(BUILD)-compute_*
+	rm -rf $(BUILD) $(BUILD)-sm_* $(BUILD)-compute_* $(ARCHS_BUILD)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(ARCHS_BUILD)/obj -name '*.d' 2>/dev/null)
 -include book/book.mk
 -include plots/plots.mk
 -include plots/figures.mk

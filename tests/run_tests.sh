@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # tests/run_tests.sh - what `make test` runs: every suite in tests/suites/,
-# in name order, then one closing line "N passed, N failed, N skipped".
-# Exit status 0 only when nothing failed.
+# then one closing line "N passed, N failed, N skipped". Exit status 0 only
+# when nothing failed.
 #
 # SUITES (from the environment; `make test SUITES="60 65"`) picks suites by
 # the start of their names; a word that names no suite is an error (exit 2),
 # so a typo never passes as "nothing failed".
+#
+# Suites run side by side, TEST_JOBS at a time (every CPU by default; one
+# where there is a GPU, so that no check shares the card with another
+# suite's): each in a shell of its own, its output kept and printed whole,
+# in the suites' name order, as soon as it and the suites before it are
+# done. Suites whose first lines say "# test-runner: start early" (the
+# longest) are started first. Suites share nothing but the built tree: each
+# writes its logs under build/test-logs/SUITE/ and its scratch files in
+# folders of its own.
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 
@@ -28,28 +37,95 @@ else
     done
 fi
 
+if [ -n "${TEST_JOBS:-}" ]; then
+    case $TEST_JOBS in ''|*[!0-9]*|0) echo "TEST_JOBS='$TEST_JOBS' is not a whole number above 0" >&2
+                                      exit 2 ;; esac
+    jobs=$TEST_JOBS
+elif have_gpu; then
+    jobs=1
+else
+    jobs=$(nproc 2>/dev/null || echo 1)
+fi
+
+runs=$LOGS/suites
+rm -rf "$runs" && mkdir -p "$runs"
 rm -f "$TIMES"
-suite_times=()
+
+suite_name() { local name=${1#tests/suites/}; echo "${name%.sh}"; }
+
+# run_suite SUITE: the suite in a shell of its own, its counts and seconds
+# left in $runs/NAME.counts ("passed failed skipped seconds").
+# (The suite runs in this shell's child and may set any variable: what the
+# runner needs afterwards is read-only.)
+run_suite() {
+    local name; name=$(suite_name "$1")
+    (
+        readonly RUNNER_COUNTS=$runs/$name.counts RUNNER_SUITE=$1 RUNNER_STARTED=$SECONDS
+        PASSED=0 FAILED=0 SKIPPED=0 SUITE_NAME=$name LOGS=$LOGS/$name
+        mkdir -p "$LOGS"
+        last_result_at=${EPOCHREALTIME/[.,]/}
+        . "$RUNNER_SUITE"
+        echo "$PASSED $FAILED $SKIPPED $((SECONDS - RUNNER_STARTED))" > "$RUNNER_COUNTS"
+    ) > "$runs/$name.out" 2>&1 < /dev/null
+}
+
+# The order they start in: the early ones first, then the rest by name.
+ordered=()
 for suite in "${chosen[@]}"; do
-    suite_start=$SECONDS
-    SUITE_NAME=${suite#tests/suites/}
-    SUITE_NAME=${SUITE_NAME%.sh}
-    echo "== $SUITE_NAME"
-    last_result_at=${EPOCHREALTIME/[.,]/}
-    . "$suite"
-    suite_times+=("$SUITE_NAME $((SECONDS - suite_start))")
-    echo "   ($SUITE_NAME: $((SECONDS - suite_start)) s)"
+    head -n 20 "$suite" | grep -q '^# test-runner: start early' && ordered+=("$suite")
 done
+for suite in "${chosen[@]}"; do
+    head -n 20 "$suite" | grep -q '^# test-runner: start early' || ordered+=("$suite")
+done
+
+# Print, in name order, every suite whose output is complete and whose
+# predecessors are printed.
+printed=0
+print_ready() {
+    while [ $printed -lt ${#chosen[@]} ]; do
+        local name; name=$(suite_name "${chosen[$printed]}")
+        [ -f "$runs/$name.done" ] || return 0
+        echo "== $name"
+        cat "$runs/$name.out"
+        local counts; counts=$(cat "$runs/$name.counts" 2>/dev/null)
+        if [ -z "$counts" ]; then
+            FAILED=$((FAILED + 1))
+            echo "FAIL  suite $name ran to its end (it stopped early; see $runs/$name.out)"
+            counts="0 0 0 ?"
+        fi
+        read -r p f s seconds <<< "$counts"
+        PASSED=$((PASSED + p)) FAILED=$((FAILED + f)) SKIPPED=$((SKIPPED + s))
+        suite_seconds+=("$name $seconds")
+        echo "   ($name: $seconds s)"
+        printed=$((printed + 1))
+    done
+}
+
+suite_seconds=()
+declare -A running=()
+next=0
+while [ $next -lt ${#ordered[@]} ] || [ ${#running[@]} -gt 0 ]; do
+    while [ $next -lt ${#ordered[@]} ] && [ ${#running[@]} -lt "$jobs" ]; do
+        suite=${ordered[$next]}
+        { run_suite "$suite"; touch "$runs/$(suite_name "$suite").done"; } &
+        running[$!]=$suite
+        next=$((next + 1))
+    done
+    wait -n -p finished "${!running[@]}"
+    unset "running[$finished]"
+    print_ready
+done
+print_ready
 
 # Where the time went: the build (make test's, timed by the Makefile and
 # handed over as BUILD_SECONDS), each suite, and the ten slowest tests.
 echo
-echo "wall time, seconds:"
-[ -n "${BUILD_SECONDS:-}" ] && printf '  %-28s %5s\n' build "$BUILD_SECONDS"
-for entry in "${suite_times[@]}"; do printf '  %-28s %5s\n' ${entry% *} ${entry##* }; done
-printf '  %-28s %5s\n' "suites in all" $SECONDS
+echo "wall time, seconds (suites side by side, $jobs at a time):"
+[ -n "${BUILD_SECONDS:-}" ] && printf '  %-24s %5s\n' build "$BUILD_SECONDS"
+for entry in "${suite_seconds[@]}"; do printf '  %-24s %5s\n' ${entry% *} ${entry##* }; done
+printf '  %-24s %5s\n' "suites in all" $SECONDS
 if [ -s "$TIMES" ]; then
-    echo "the ten slowest tests, seconds (each from the result before it):"
+    echo "the ten slowest tests, seconds (each from the result before it in its suite):"
     sort -t "$(printf '\t')" -k1,1 -rn "$TIMES" | head -n 10 |
         awk -F '\t' '{ printf "  %6s  %s: %s\n", $1, $2, $3 }'
 fi

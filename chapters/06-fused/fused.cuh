@@ -803,14 +803,17 @@ static inline void launch_one_block_per_column(const msa_args *args)
 // book:show
 
 /* Clusters exist from compute capability 9.0: before that, every column is
- * one block's, as the two-block variant needs a partner's shared memory. */
+ * one block's, as the two-block variant needs a partner's shared memory.
+ * The card must have them and so must the code the program was built with:
+ * built for an older card (PTX for 7.5 run on a Hopper), the kernel holds
+ * no cluster code, whatever the card could do. */
 static inline void fused_launch(const msa_args *args)
 {
     const msa_size z = args->size;
     const gpu_info gpu = gpu_query();
     const size_t limit = gpu.shared_per_block_optin;
-    const bool split = gpu.compute_major >= 9 && (long)z.B * z.N * 2 <= gpu.sm_count &&
-                       z.H % 2 == 0;
+    const bool clusters = gpu.compute_major >= 9 && gpu.code_major >= 9;
+    const bool split = clusters && (long)z.B * z.N * 2 <= gpu.sm_count && z.H % 2 == 0;
     if (split && z.D == 64 && fused_layout<64, 2, true>::bytes(z.S) <= limit)
         launch_variant<64, 2, true>(args);
     else if (split && z.D == 128 && fused_layout<128, 2, true>::bytes(z.S) <= limit)

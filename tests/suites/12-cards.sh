@@ -4,6 +4,7 @@
 # kept to a smaller card's limits (WORKBOOK_CARD) refuses to file its times.
 # The runs kept to a T4's, an A100's and an L4's limits are `make
 # verify-cards` on a GPU (notes/cards.md), not part of make test.
+# test-runner: start early (its compiles take the longest)
 
 cards_scratch=$LOGS/cards
 rm -rf "$cards_scratch" && mkdir -p "$cards_scratch/bin"
@@ -31,8 +32,27 @@ expect_output "the refusal says why" "WORKBOOK_CARD is set" \
 # Every chapter, its tried variants and common/ compile for Turing (no
 # cp.async, TF32 or clusters: the fallbacks), Ampere and Ada (no wgmma, no
 # copy engine); the default build above is Hopper's. `make build-archs`
-# does all seven targets of CUDA 13 (sm_75 ... sm_120).
-for arch in ${CARD_ARCHS:-sm_75 sm_80 sm_89}; do
-    expect_status "every chapter compiles for $arch" 0 \
-        make -s --no-print-directory -j"$(nproc)" build-archs BUILD_ARCHS="$arch"
+# compiles each source once for all the targets (a -gencode each), here
+# three; with no BUILD_ARCHS, every target of the cards this nvcc knows.
+card_archs=${CARD_ARCHS:-sm_75 sm_80 sm_89}
+expect_status "every chapter, tried variant and common/ compiles for $card_archs" 0 \
+    make -s --no-print-directory -j"$(nproc)" build-archs BUILD_ARCHS="$card_archs"
+# Each object holds machine code for each target: ptxas leaves its command
+# line ("-arch sm_75 ...") in every cubin it makes.
+archs_objects=$(find build-archs/obj -name '*.o' 2>/dev/null | sort)
+for arch in $card_archs; do
+    missing=$(for object in $archs_objects; do
+                  grep -aq -- "-arch $arch " "$object" || echo "$object"; done)
+    if [ -z "$archs_objects" ]; then fail "every chapter compiles for $arch" "no objects in build-archs/obj"
+    elif [ -n "$missing" ]; then fail "every chapter compiles for $arch" "no $arch code in: $missing"
+    else pass "every chapter compiles for $arch ($(echo "$archs_objects" | wc -l) objects)"; fi
 done
+# The targets come from the toolkit: a CUDA 12.4 nvcc lists no sm_100 or
+# sm_120, and build-archs must not ask it for them.
+printf '#!/bin/sh\n[ "$1" = --list-gpu-code ] && printf "sm_50\\nsm_75\\nsm_80\\nsm_86\\nsm_89\\nsm_90\\n"\n' \
+    > "$cards_scratch/bin/nvcc-12.4"
+chmod +x "$cards_scratch/bin/nvcc-12.4"
+expect_output "build-archs takes the targets this nvcc knows (a 12.4 nvcc: sm_75 to sm_90)" \
+    "^sm_75 sm_80 sm_86 sm_89 sm_90$" \
+    make -s --no-print-directory print-build-archs NVCC="$cards_scratch/bin/nvcc-12.4" \
+    BUILD="$cards_scratch/build"
