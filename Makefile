@@ -137,7 +137,7 @@ $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 include $(BUILD)/gen/programs.mk
 
 .PHONY: all help clean deps test verify bench sanitize profile ptxas programs gpu-programs \
-        verify-cards build-archs arch same-kernels test-programs check \
+        verify-cards verify-forward build-archs arch same-kernels test-programs check \
         $(CHAPTERS:%=chapter%)
 
 HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -150,6 +150,7 @@ help:
 	@echo "make chapterN       build, check and time chapter N on the GPU (N in $(CHAPTERS))"
 	@echo "make verify         check every kernel of every chapter (tried variants too)"
 	@echo "make verify-cards   make verify as a T4, an A100 and an L4 would run it (PTX builds)"
+	@echo "make verify-forward the same PTX builds run on this card as it is (forward compatibility)"
 	@echo "make same-kernels BEFORE=COMMIT   every kernel's PTX now against COMMIT's, names aside"
 	@echo "make build-archs    compile every chapter for sm_75 ... sm_120 (BUILD_ARCHS=...)"
 	@echo "make bench          time every chapter and size, append rows to plots/data/*.csv"
@@ -262,6 +263,19 @@ verify-cards:
 	    || { s=$$?; [ $$s -eq 77 ] || status=1; }; \
 	done; exit $$status
 
+# Built for an older card, run on this one (forward compatibility: a lab
+# image built for its oldest card, `make ARCH=sm_80` on an H100): the same
+# PTX builds as verify-cards, run on the card as it is. The host must choose
+# by what the kernels were compiled for, not only by the card.
+verify-forward:
+	@status=0; for card in $(CARDS); do \
+	  name=$${card%%:*}; arch=$${card#*:}; \
+	  echo "== programs built for $$arch only (a $$name's), run on this card as it is"; \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)-$$arch ARCH=$$arch gpu-programs || exit 1; \
+	  ARCH=$$arch BUILD=$(BUILD)-$$arch tests/gpu_runs.sh verify $(CHAPTERS) \
+	    || { s=$$?; [ $$s -eq 77 ] || status=1; }; \
+	done; exit $$status
+
 # Whether a change that should move code without changing it kept every
 # kernel's instructions: each chapter source's PTX now and at commit BEFORE,
 # kernel by kernel, names aside (tools/same_kernels.sh says how).
@@ -273,8 +287,9 @@ same-kernels:
 	    $(call shell_quote,$(or $(value FOLDER),chapters))
 
 # The proof that the workbook builds for every card the toolkit knows: every
-# chapter's code, its tried variants and common/'s device code compiled
-# (not linked) for each target of BUILD_ARCHS, in $(BUILD)-archs. One nvcc a
+# chapter's code and its tried variants (the kernels; common/'s device
+# helpers are headers they include) compiled, not linked, for each target of
+# BUILD_ARCHS, in $(BUILD)-archs. One nvcc a
 # source with a -gencode for each target: the host code is compiled once,
 # the device code once per target, the targets in parallel (--threads 0).
 # Chapters 10 and 11 take sm_90a where the list has sm_90. By default the
@@ -286,7 +301,7 @@ ARCHS_BUILD := $(BUILD)-archs
 ARCHS_STAMP := $(ARCHS_BUILD)/gen/archs
 CHAPTER_OBJECTS = $(foreach n,$(CHAPTERS),$(call chapter_objects,$(n)) $(call tried_objects,$(n)))
 ARCHS_OBJECTS = $(patsubst $(BUILD)/obj/%,$(ARCHS_BUILD)/obj/%,$(CHAPTER_OBJECTS) \
-    $(COMMON_CU:%.cu=$(BUILD)/obj/%.o) $(CHAPTER_LIBRARY_SOURCES:%.cu=$(BUILD)/obj/%.o))
+    $(CHAPTER_LIBRARY_SOURCES:%.cu=$(BUILD)/obj/%.o))
 # -gencode for target $(2) of source $(1): sm_90a for the chapters that issue wgmma.
 wgmma_source = $(filter $(foreach chapter,$(WGMMA_CHAPTERS),chapters/$(chapter)/%),$(1))
 archs_target = $(if $(and $(call wgmma_source,$(1)),$(filter sm_90,$(2))),sm_90a,$(2))

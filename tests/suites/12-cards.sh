@@ -35,7 +35,7 @@ expect_output "the refusal says why" "WORKBOOK_CARD is set" \
 # compiles each source once for all the targets (a -gencode each), here
 # three; with no BUILD_ARCHS, every target of the cards this nvcc knows.
 card_archs=${CARD_ARCHS:-sm_75 sm_80 sm_89}
-expect_status "every chapter, tried variant and common/ compiles for $card_archs" 0 \
+expect_status "every chapter and tried variant compiles for $card_archs" 0 \
     make -s --no-print-directory -j"$(nproc)" build-archs BUILD_ARCHS="$card_archs"
 # Each object holds machine code for each target: ptxas leaves its command
 # line ("-arch sm_75 ...") in every cubin it makes.
