@@ -11,10 +11,9 @@
 # where there is a GPU, so that no check shares the card with another
 # suite's): each in a shell of its own, its output kept and printed whole,
 # in the suites' name order, as soon as it and the suites before it are
-# done. Suites whose first lines say "# test-runner: start early" (the
-# longest) are started first. Suites share nothing but the built tree: each
-# writes its logs under build/test-logs/SUITE/ and its scratch files in
-# folders of its own.
+# done. The longest start first (see expected_seconds). Suites share
+# nothing but the built tree: each writes its logs under
+# build/test-logs/SUITE/ and its scratch files in folders of its own.
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 
@@ -69,14 +68,18 @@ run_suite() {
     ) > "$runs/$name.out" 2>&1 < /dev/null
 }
 
-# The order they start in: the early ones first, then the rest by name.
+# The order they start in: the longest first (a suite's first lines may say
+# "# test-runner: about N s", what it takes on a 2-core machine), so that
+# the last to finish is not a long one started late; then by name.
+expected_seconds() {
+    head -n 30 "$1" | sed -n 's/^# test-runner: about \([0-9]*\) s.*/\1/p' | head -n 1
+}
 ordered=()
-for suite in "${chosen[@]}"; do
-    head -n 20 "$suite" | grep -q '^# test-runner: start early' && ordered+=("$suite")
-done
-for suite in "${chosen[@]}"; do
-    head -n 20 "$suite" | grep -q '^# test-runner: start early' || ordered+=("$suite")
-done
+while read -r _ suite; do ordered+=("$suite"); done < <(
+    for suite in "${chosen[@]}"; do
+        seconds=$(expected_seconds "$suite")
+        echo "${seconds:-0} $suite"
+    done | sort -s -k1,1 -rn)
 
 # Print, in name order, every suite whose output is complete and whose
 # predecessors are printed.

@@ -4,7 +4,7 @@
 # kept to a smaller card's limits (WORKBOOK_CARD) refuses to file its times.
 # The runs kept to a T4's, an A100's and an L4's limits are `make
 # verify-cards` on a GPU (notes/cards.md), not part of make test.
-# test-runner: start early (its compiles take the longest)
+# test-runner: about 200 s (its compiles)
 
 cards_scratch=$LOGS/cards
 rm -rf "$cards_scratch" && mkdir -p "$cards_scratch/bin"

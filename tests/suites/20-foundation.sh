@@ -1,5 +1,6 @@
 # tests/suites/20-foundation.sh - chapters 1 and 2: the command line's
 # refusals (no GPU needed), the GPU checks, and the mutant the check rejects.
+# test-runner: about 60 s
 
 expect_status "chapter2 --help exits 0" 0 build/chapter2 --help
 expect_status "chapter2 --list exits 0" 0 build/chapter2 --list

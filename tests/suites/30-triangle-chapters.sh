@@ -1,6 +1,7 @@
 # tests/suites/30-triangle-chapters.sh - chapters 3, 4 and 5: the sizes each
 # kernel refuses (no GPU needed), the GPU checks at a few sizes, and the
 # mutant each check must reject.
+# test-runner: about 20 s
 
 for n in 3 4 5; do
     expect_status "chapter$n --help exits 0" 0 build/chapter$n --help

@@ -1,6 +1,7 @@
 # tests/suites/35-triangle-tensor.sh - chapter 8 (the triangle in TF32): the
 # sizes its kernels refuse (no GPU needed), the GPU checks at a few sizes,
 # and the mutant the check must reject.
+# test-runner: about 10 s
 
 expect_status "chapter8 --list exits 0" 0 build/chapter8 --list
 expect_output "chapter8 lists its two kernels" "tf32\+rows" build/chapter8 --list

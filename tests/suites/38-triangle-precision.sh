@@ -4,6 +4,7 @@
 # engine both ways (tf32+tma-store, tf32x3+tma-store). What they race and
 # refuse (no GPU needed), the GPU checks at every size of the suite, and the
 # mutants that drop one of the three products or the tile on the diagonal.
+# test-runner: about 30 s
 
 ch9=build/chapter9
 ch10=build/chapter10

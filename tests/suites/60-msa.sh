@@ -2,6 +2,7 @@
 # line's refusals and the .npy files' errors (no GPU needed), then the GPU
 # checks at several sizes, the .npy round trip, and the mutant the check
 # must reject.
+# test-runner: about 40 s
 
 msa_dir=$LOGS/msa-npy
 rm -rf "$msa_dir"

@@ -7,6 +7,7 @@
 #
 # --only-new races only chapter 7's kernels: chapter 6's fused kernel
 # refuses S above 64, and the unfused baseline is checked by chapter 6.
+# test-runner: about 25 s
 
 expect_status "chapter7 --help exits 0" 0 build/chapter7 --help
 expect_status "chapter7 --list exits 0" 0 build/chapter7 --list
