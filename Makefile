@@ -376,7 +376,8 @@ test:
 
 # The quick look before a commit (tests/check.sh): the host tests, and the
 # suites that run the chapters whose files changed since the last commit.
-check: $(TEST_PROGRAMS)
+check:
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS)) test-programs
 	@tests/check.sh
 
 # ---------------------------------------------------------------- the rest
