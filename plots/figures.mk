@@ -56,7 +56,7 @@ FIGURE_LINK_tf32_split := common/harness/rng.c
 GNUPLOT ?= gnuplot
 DOT ?= dot
 
-.PHONY: figures figure-names
+.PHONY: figures figure-names figure-programs
 
 # The figures, one line (the tests read it).
 figure-names:
@@ -92,6 +92,10 @@ $(FIGURES_WORK)/out/$(1).svg: $(FIGURES_WORK)/data/$(1).caption plots/figures/$(
 	@mv -f $$(call partial,$$(@:.svg=.png)) $$(@:.svg=.png) && mv -f $$(call partial,$$@) $$@
 endef
 $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
+
+# The programs alone, for a build that wants them compiled first (make
+# test's, before the suites that draw the figures run side by side).
+figure-programs: $(foreach name,$(FIGURE_PROGRAMS),$(call figure_program,$(name)))
 
 # A join's data and caption come from `generate frontier` (tools/generate.c)
 # over the kernel list and the measured rows; it is drawn again whenever they change.
