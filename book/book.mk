@@ -42,9 +42,17 @@ BOOK_COMMON_H := book/csv_reader.h book/accuracy_reader.h tools/kernel_list.h \
     common/device/gpu_peaks.h common/harness/csv.h common/harness/numbers.h
 BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Ibook -Itools
 
+# Each tool is linked under a temporary name that holds the shell's id and
+# renamed whole: a build running beside this one (make plots in another test
+# suite) never runs a half-written tool.
 $(BUILD)/book/weave $(BUILD)/book/results: $(BUILD)/book/%: book/%.c $(BOOK_COMMON) $(BOOK_COMMON_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(BOOK_CFLAGS) $< $(BOOK_COMMON) -o $@ -lm
+	$(CC) $(BOOK_CFLAGS) $< $(BOOK_COMMON) -o $(dir $@).$*.$$$$.partial -lm && \
+	    mv -f $(dir $@).$*.$$$$.partial $@ || { rm -f $(dir $@).$*.$$$$.partial; exit 1; }
+
+# The weaver and the results tool, for a build that wants them made first
+# (make test's, before the suites that use them run side by side).
+book-tools: $(WEAVER) $(RESULTS)
 
 # The same tools built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (float-cast-overflow is not part of "undefined" in gcc): make test runs them
@@ -66,7 +74,7 @@ BOOK_NODE := book/node_modules/.package-lock.json
 $(BOOK_NODE): book/package-lock.json
 	cd book && npm ci --no-audit --no-fund
 
-.PHONY: book book-instructor book-check readme book-chapter-count
+.PHONY: book book-instructor book-check readme book-chapter-count book-tools
 
 book_environment = WEAVE=$(WEAVER) RESULTS=$(RESULTS) DATA=$(WORKBOOK_DATA) \
     KERNELS=$(KERNEL_LIST) FIGURES=$(PLOTS_OUT) CHAPTERS="$(BOOK_CHAPTERS)" CLOSING=$(BOOK_CLOSING) \

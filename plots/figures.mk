@@ -10,7 +10,10 @@
 # a design, not of a mapping, is a graphviz file, plots/figures/NAME.dot.
 # Everything is built in $(FIGURES_WORK) (programs, data, SVG and PNG); then,
 # for each figure, $(PLOTS_OUT) gets NAME.svg, NAME.caption (one line) and
-# NAME.md, the Markdown the book shows for {{figure|NAME}}.
+# NAME.md, the Markdown the book shows for {{figure|NAME}}, copied again only
+# when the figure changed. The programs go to $(FIGURE_BIN)
+# ($(FIGURES_WORK)/bin): a build that draws elsewhere can still use the
+# programs another build compiled, as the tests do.
 #
 # The programs are compiled for the host; their device code only to PTX, so
 # ptxas never runs, and unused code (the launchers) is dropped at link time.
@@ -19,7 +22,9 @@
 # or a .NAME.partial/ folder for what a program writes) and renamed when
 # complete, the target last: a step that fails or is interrupted midway
 # leaves no half-written file that make would take for done, and no
-# half-written figure in $(PLOTS_OUT).
+# half-written figure in $(PLOTS_OUT). A program's temporary name holds the
+# id of the shell that compiles it, so two builds that share the programs'
+# folder and compile the same program at once each rename a whole one.
 #
 # `make plots` draws the figures too, after the plots: plots/draw.sh first
 # empties $(PLOTS_OUT), so they must come after its recipe, and make has no
@@ -30,6 +35,7 @@
 
 PLOTS_OUT ?= plots/out
 FIGURES_WORK ?= $(BUILD)/figures
+FIGURE_BIN ?= $(FIGURES_WORK)/bin
 # In the order of the chapters that show them.
 WORKBOOK_DATA ?= plots/data
 # Figures of measurements that join two files (tools/generate.c writes the data);
@@ -50,17 +56,19 @@ FIGURE_LINK_tf32_split := common/harness/rng.c
 GNUPLOT ?= gnuplot
 DOT ?= dot
 
-.PHONY: figures figure-names
+.PHONY: figures figure-names figure-programs
 
 # The figures, one line (the tests read it).
 figure-names:
 	@echo $(FIGURES)
 
-figure_program = $(FIGURES_WORK)/bin/$(subst -,_,$(1))
+figure_program = $(FIGURE_BIN)/$(subst -,_,$(1))
 
-$(FIGURES_WORK)/bin/%: plots/figures/%.cu plots/figures/figure.h
+$(FIGURE_BIN)/%: plots/figures/%.cu plots/figures/figure.h
 	@mkdir -p $(dir $@)
-	$(NVCC) $(FIGURE_NVCCFLAGS) -MMD -MP -MF $@.d $< $(FIGURE_LINK_$*) -o $@
+	$(NVCC) $(FIGURE_NVCCFLAGS) -MMD -MP -MT $@ -MF $(call partial,$@).$$$$.d $< $(FIGURE_LINK_$*) \
+	    -o $(call partial,$@).$$$$ && mv -f $(call partial,$@).$$$$.d $@.d && mv -f $(call partial,$@).$$$$ $@ \
+	    || { rm -f $(call partial,$@).$$$$ $(call partial,$@).$$$$.d; exit 1; }
 
 # The temporary name of a file: .NAME.partial beside it.
 partial = $(dir $(1)).$(notdir $(1)).partial
@@ -84,6 +92,10 @@ $(FIGURES_WORK)/out/$(1).svg: $(FIGURES_WORK)/data/$(1).caption plots/figures/$(
 	@mv -f $$(call partial,$$(@:.svg=.png)) $$(@:.svg=.png) && mv -f $$(call partial,$$@) $$@
 endef
 $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
+
+# The programs alone, for a build that wants them compiled first (make
+# test's, before the suites that draw the figures run side by side).
+figure-programs: $(foreach name,$(FIGURE_PROGRAMS),$(call figure_program,$(name)))
 
 # A join's data and caption come from `generate frontier` (tools/generate.c)
 # over the kernel list and the measured rows; it is drawn again whenever they change.
@@ -120,20 +132,21 @@ $(FIGURES_WORK)/out/%.svg: plots/figures/%.dot $(FIGURES_WORK)/data/%.caption
 	$(DOT) -Tpng -Gdpi=96 $< -o $(call partial,$(@:.svg=.png))
 	@mv -f $(call partial,$(@:.svg=.png)) $(@:.svg=.png) && mv -f $(call partial,$@) $@
 
-figures: $(FIGURES:%=$(FIGURES_WORK)/out/%.svg)
-	@mkdir -p $(PLOTS_OUT)
-	@for name in $(FIGURES); do \
-	    out=$(PLOTS_OUT)/$$name; partial=$(PLOTS_OUT)/.$$name; \
-	    cp $(FIGURES_WORK)/out/$$name.svg $$partial.svg.partial && \
-	    head -n 1 $(FIGURES_WORK)/data/$$name.caption > $$partial.caption.partial && \
+# A figure in $(PLOTS_OUT): its SVG, its caption, then its Markdown (the target) last.
+$(FIGURES:%=$(PLOTS_OUT)/%.md): $(PLOTS_OUT)/%.md: $(FIGURES_WORK)/out/%.svg $(FIGURES_WORK)/data/%.caption
+	@mkdir -p $(@D)
+	@out=$(@D)/$*; partial=$(@D)/.$*; \
+	    cp $< $$partial.svg.partial && \
+	    head -n 1 $(FIGURES_WORK)/data/$*.caption > $$partial.caption.partial && \
 	    printf '![%s](%s/%s.svg){#fig-%s}\n\n' "$$(cat $$partial.caption.partial)" \
-	        "$(PLOTS_OUT)" "$$name" "$$name" > $$partial.md.partial && \
+	        "$(PLOTS_OUT)" "$*" "$*" > $$partial.md.partial && \
 	    mv -f $$partial.svg.partial $$out.svg && mv -f $$partial.caption.partial $$out.caption && \
-	    mv -f $$partial.md.partial $$out.md || { rm -f $$partial.*.partial; exit 1; }; \
-	done
+	    mv -f $$partial.md.partial $$out.md || { rm -f $$partial.*.partial; exit 1; }
+
+figures: $(FIGURES:%=$(PLOTS_OUT)/%.md)
 	@echo "figures: $(FIGURES:%=$(PLOTS_OUT)/%.svg)"
 
 plots: private SHELL := plots/figures/then-figures.sh
 plots: private export WORKBOOK_AFTER_PLOTS = $(MAKE) --no-print-directory figures
 
--include $(wildcard $(FIGURES_WORK)/bin/*.d)
+-include $(wildcard $(FIGURE_BIN)/*.d)

@@ -41,17 +41,28 @@ expect_failure() {
     else pass "$name"; fi
 }
 
-# make, with every output of the book and the plots moved into $scratch/$1
+# make, with every output of the book and the plots moved into $scratch/$1;
+# the plots into $book_plots instead where it is set (the fixture data's
+# plots, drawn once and shared: make plots draws only when its inputs changed)
 book_make() {
     local where=$scratch/$1; shift
-    make --no-print-directory "$@" PLOTS_OUT="$where/plots" PLOTS_PNG="$where/png" \
-        PLOTS_WORK="$where/plotwork" BOOK_WORK="$where/work" BOOK_OUT="$where/out" \
+    local plots=${book_plots:-$where}
+    make --no-print-directory "$@" PLOTS_OUT="$plots/plots" PLOTS_PNG="$plots/png" \
+        PLOTS_WORK="$plots/plotwork" BOOK_WORK="$where/work" BOOK_OUT="$where/out" \
         BOOK_EXERCISES=$fixtures/exercises BOOK_SOLUTIONS=$fixtures/solutions \
         BOOK_CLOSING=$fixtures/closing.md KERNEL_LIST=$fixture_kernels
 }
+fixture_plots=$scratch/plots  # the plots of the fixture data, which the fixture books share
+fixture_book_make() {  # fixture_book_make NAME ARGUMENTS...: book_make on the fixture data and its shared plots
+    book_plots=$fixture_plots book_make "$@" WORKBOOK_DATA=$fixtures/data
+}
 good=$fixtures/chapters/01-good/good.cu
 broken_book() {  # broken_book NAME CHAPTER [DATA]: make book on the good chapter and CHAPTER
-    book_make "$1" book BOOK_CHAPTERS="$good $2" WORKBOOK_DATA="${3:-$fixtures/data}"
+    if [ -n "${3:-}" ]; then  # data of its own: its own plots
+        book_make "$1" book BOOK_CHAPTERS="$good $2" WORKBOOK_DATA="$3"
+    else
+        fixture_book_make "$1" book BOOK_CHAPTERS="$good $2"
+    fi
 }
 
 expect_status "weave and results build" 0 make --no-print-directory $weave $results
@@ -204,6 +215,13 @@ expect_failure "a fence left open in a prose file is refused at the fence" \
     "open-fence\.md:3: this fence .* is not closed before the end of the file" \
     "${fixture_weave[@]}" prose $encodings/open-fence.md
 
+# ------------------------------------------------------------ the fixtures' plots
+# Drawn once, here; every make book of the fixture data below finds them
+# drawn, and the tests of the plots further down read them.
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_status "make plots from the fixtures" 0 fixture_book_make plots plots
+fi
+
 # ------------------------------------------------------------ what must fail
 # make book draws the plots (gnuplot) and checks for pandoc before it weaves,
 # so without them these cases cannot reach the weaver: skipped, with the reason.
@@ -228,11 +246,7 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
     expect_failure "make book fails: a second '# ' title in a chapter's other file" \
         "02-second-title/part\.cu:2: a '# ' heading: the chapter's one title is in" \
         broken_book second-title $fixtures/chapters/02-second-title/second-title.cu
-    mkdir -p $scratch/trimul-only
-    cp $fixtures/data/trimul.csv $scratch/trimul-only/
-    expect_failure "make book fails: a figure placeholder for a plot with no rows" \
-        "missing-figure\.cu:4: placeholder \{\{figure\|msa\}\}" book_make figure book \
-        BOOK_CHAPTERS=$fixtures/chapters/02-missing-figure/missing-figure.cu WORKBOOK_DATA=$scratch/trimul-only
+    # (a figure placeholder for a plot with no rows: with the plots below, which draw that data)
 
     # One malformed row (line 3 of trimul.csv) per case; the rest is the good fixture.
     malformed() {  # malformed NAME 'REPLACEMENT LINE 3' PATTERN
@@ -367,15 +381,22 @@ sanitized() {  # sanitized NAME COMMAND...: no sanitizer report, whatever the ex
         fail "$name" "a sanitizer report (exit $status)" "$log"
     else pass "$name"; fi
 }
-mkdir -p $scratch/asan-figures $scratch/asan-tables
-sanitized "the plots of plots/data" plots/draw.sh $asan/results plots/data chapters/kernels.list \
-    $scratch/asan-plotwork $scratch/asan-figures $scratch/asan-png
+# The plot data is all the results tool does for the plots (gnuplot draws
+# them); the weave reads the real plots' Markdown, drawn by make plots into
+# plots/out, where the real make book below finds them drawn.
+mkdir -p $scratch/asan-plotwork $scratch/asan-tables
+sanitized "the plots of plots/data" $asan/results plotdata --data plots/data --kernels chapters/kernels.list \
+    --out $scratch/asan-plotwork
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_status "make plots (the real measurements), for the weave" 0 make --no-print-directory plots
+fi
+asan_figures=plots/out
 sanitized "check plots/data" $asan/results check --data plots/data
 for table in headline all summary; do
     sanitized "the $table table of plots/data" sh -c \
         "$asan/results table $table --data plots/data > $scratch/asan-tables/$table.md"
 done
-asan_weave=($asan/weave --data plots/data --figures $scratch/asan-figures --tables $scratch/asan-tables)
+asan_weave=($asan/weave --data plots/data --figures $asan_figures --tables $scratch/asan-tables)
 sanitized "the front matter" "${asan_weave[@]}" prose book/front.md
 sanitized "the appendix of all results" "${asan_weave[@]}" prose book/all-results.md
 sanitized "the appendix of the roads not taken" "${asan_weave[@]}" tried chapters/[0-9][0-9]-*/*.cu
@@ -385,7 +406,7 @@ for chapter in chapters/[0-9][0-9]-*/*.cu; do
 done
 for chapter in $fixtures/chapters/*/*.cu $encodings/chapters/*/*.cu; do
     sanitized "the fixture $chapter" $asan/weave chapter --data $fixtures/data --kernels $fixture_kernels \
-        --figures $scratch/asan-figures --exercises $fixtures/exercises --solutions $fixtures/solutions "$chapter"
+        --figures $asan_figures --exercises $fixtures/exercises --solutions $fixtures/solutions "$chapter"
 done
 sanitized "the fixture $encodings/open-fence.md" $asan/weave prose --data $fixtures/data \
     --kernels $fixture_kernels $encodings/open-fence.md
@@ -426,7 +447,7 @@ expect_status "100,000 rows: the plot data within 5 seconds" 0 \
 # half-written files nor an older book that would look fresh.
 if ! tool_missing "a failed make book leaves no book" pandoc && ! tool_missing "a failed make book leaves no book" gnuplot; then
     stale=$scratch/stale
-    book_make stale book BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data >/dev/null 2>&1
+    fixture_book_make stale book BOOK_CHAPTERS="$good" >/dev/null 2>&1
     cp -r $stale/out $stale/old-book
     mkdir -p $stale/failing-weasyprint $stale/failing-pandoc
     printf '#!/bin/sh\necho "weasyprint: failing on purpose" >&2\nexit 1\n' > $stale/failing-weasyprint/weasyprint
@@ -444,17 +465,17 @@ if ! tool_missing "a failed make book leaves no book" pandoc && ! tool_missing "
         elif [ -n "$left" ]; then fail "$name" "left $left" "$log"
         else pass "$name"; fi
     }
-    no_book_left "the plots fail (a malformed row)" \
+    book_plots=$stale/bad-plots no_book_left "the plots fail (a malformed row)" \
         book_make stale book BOOK_CHAPTERS="$good" WORKBOOK_DATA=$scratch/bad-csv-12-fields
     no_book_left "the weaver fails (a broken chapter)" \
-        book_make stale book BOOK_CHAPTERS="$good $fixtures/chapters/02-unclosed/unclosed.cu" WORKBOOK_DATA=$fixtures/data
+        fixture_book_make stale book BOOK_CHAPTERS="$good $fixtures/chapters/02-unclosed/unclosed.cu"
     no_book_left "pandoc fails midway (the EPUB)" env PATH="$stale/failing-pandoc:$PATH" \
-        make --no-print-directory book PLOTS_OUT=$stale/plots PLOTS_PNG=$stale/png PLOTS_WORK=$stale/plotwork \
-        BOOK_WORK=$stale/work BOOK_OUT=$stale/out BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data \
+        make --no-print-directory book PLOTS_OUT=$fixture_plots/plots PLOTS_PNG=$fixture_plots/png \
+        PLOTS_WORK=$fixture_plots/plotwork BOOK_WORK=$stale/work BOOK_OUT=$stale/out BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data \
         BOOK_EXERCISES=$fixtures/exercises KERNEL_LIST=$fixture_kernels
     no_book_left "weasyprint fails (the PDF, last)" env PATH="$stale/failing-weasyprint:$PATH" \
-        make --no-print-directory book PLOTS_OUT=$stale/plots PLOTS_PNG=$stale/png PLOTS_WORK=$stale/plotwork \
-        BOOK_WORK=$stale/work BOOK_OUT=$stale/out BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data \
+        make --no-print-directory book PLOTS_OUT=$fixture_plots/plots PLOTS_PNG=$fixture_plots/png \
+        PLOTS_WORK=$fixture_plots/plotwork BOOK_WORK=$stale/work BOOK_OUT=$stale/out BOOK_CHAPTERS="$good" WORKBOOK_DATA=$fixtures/data \
         BOOK_EXERCISES=$fixtures/exercises KERNEL_LIST=$fixture_kernels
 fi
 
@@ -581,7 +602,7 @@ expect_output "... and another card's row where it has none, with a footnote nam
 
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
-    expect_status "make plots from the fixtures" 0 book_make plots plots WORKBOOK_DATA=$fixtures/data
+    # $fixture_plots ($scratch/plots) was drawn before the books that share it
     # a race chart per chapter with kernels of the problem (the fixture list's
     # chapters 1 to 5 and 8 for the triangle, 6 and 7 for the MSA layer), and
     # a sweep or msa plot for each of those chapters
@@ -630,14 +651,24 @@ if ! tool_missing "plots from the fixtures" gnuplot; then
     printf '/*md\n{{figure|race-chapter5}}\n*/\n' > $scratch/bound/02-early/early.cuh
     expect_output "chapter bounds: a chapter placing a later chapter's chart fails, naming the kernel" \
         "^02-early: race-chapter5 shows registers \(chapter 3\)" tests/book/chapter_bound.sh $scratch/bound $fixture_kernels $scratch/plots/plotwork
+    # drawn again from less data over a copy of the fixtures' plots, which the books still share
+    mkdir -p $scratch/trimul-only
+    cp $fixtures/data/trimul.csv $scratch/trimul-only/
+    cp -a $fixture_plots $scratch/plots-redrawn
     expect_status "make plots with no MSA rows succeeds" 0 \
-        book_make plots plots WORKBOOK_DATA=$scratch/trimul-only
-    expect_status "... and leaves the MSA plot out" 1 test -e $scratch/plots/plots/msa.svg
+        book_make plots-redrawn plots WORKBOOK_DATA=$scratch/trimul-only
+    expect_status "... and leaves the MSA plot out" 1 test -e $scratch/plots-redrawn/plots/msa-chapter6.svg
     expect_output "... and draws the others" "^race-chapter1 race-chapter2 race-chapter3 race-chapter4 race-chapter5 race-chapter8 progress-trimul peak sweep-chapter1 sweep-chapter2 sweep-chapter3 sweep-chapter4 sweep-chapter5 sweep-chapter8\$" \
-        sh -c "paste -sd ' ' $scratch/plots/plots/index"
+        sh -c "paste -sd ' ' $scratch/plots-redrawn/plots/index"
+    if command -v pandoc >/dev/null 2>&1; then  # a book of that data, its plots drawn
+        book_plots=$scratch/plots-redrawn \
+            expect_failure "make book fails: a figure placeholder for a plot with no rows" \
+            "missing-figure\.cu:4: placeholder \{\{figure\|msa\}\}" book_make figure book \
+            BOOK_CHAPTERS=$fixtures/chapters/02-missing-figure/missing-figure.cu WORKBOOK_DATA=$scratch/trimul-only
+    fi
     expect_status "make plots with no data at all succeeds" 0 \
-        book_make plots plots WORKBOOK_DATA=$scratch/no-such-folder
-    expect_status "... and draws nothing" 0 test ! -s $scratch/plots/plots/index
+        book_make plots-redrawn plots WORKBOOK_DATA=$scratch/no-such-folder
+    expect_status "... and draws nothing" 0 test ! -s $scratch/plots-redrawn/plots/index
     mkdir -p $scratch/markup-plot-data
     sed 's/Fixture H200 (invented numbers)/Fixture H200 <b>bold<\/b> \& more/' $fixtures/data/trimul.csv \
         > $scratch/markup-plot-data/trimul.csv
@@ -772,7 +803,7 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     multi=$fixtures/chapters/03-multi/multi.cu
     links=$fixtures/chapters/04-links/links.cu
     expect_status "make book from the fixtures" 0 \
-        book_make book book BOOK_CHAPTERS="$good $plain $multi $links" WORKBOOK_DATA=$fixtures/data
+        fixture_book_make book book BOOK_CHAPTERS="$good $plain $multi $links"
     site=$scratch/book/out/workbook
     html=$scratch/book/all-pages.html  # every page, in the book's order
     book_text $site > $html
@@ -901,7 +932,7 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     fi
 
     expect_status "make book-instructor from the fixtures" 0 \
-        book_make book book-instructor BOOK_CHAPTERS="$good $plain $multi $links" WORKBOOK_DATA=$fixtures/data
+        fixture_book_make book book-instructor BOOK_CHAPTERS="$good $plain $multi $links"
     expect_output "instructor's edition: the solution's code" "SOLUTION_SENTINEL" \
         sh -c "cat $scratch/book/out/workbook-instructor/*.html"
 
@@ -1107,6 +1138,7 @@ if [ -s book/out/workbook.html ] && ! tool_missing "an interrupted make book" gn
         local name="an interrupted make book leaves the committed files whole: $1"; shift
         local log; log=$(log_of "$name")
         rm -f "$interrupts/calls"
+        rm -f plots/out/.drawn  # the plots' stamp (plots/plots.mk): without it make book draws them again
         "$@" >"$log" 2>&1
         local status=$?
         tree_state > "$interrupts/after"

@@ -9,9 +9,14 @@
 # function (the padding, a fragment's rows, which tiles return, a thread's
 # first key, how far ahead the GEMM's copies run) changes the figure's data, and the data drawn from the real
 # sources is the data committed in tests/fixtures/figures/.
-# Scratch builds go to build/figure-tests/, never to plots/out.
+# Scratch builds go to build/figure-tests/, never to plots/out. The figure
+# programs are the ones the book's build compiles, in build/figures/bin
+# (FIGURE_BIN): one already compiled and up to date is not compiled again,
+# one that is not is compiled there, under a temporary name of its own and
+# renamed whole (plots/figures.mk), so make book may run beside this suite.
 
 figure_scratch=build/figure-tests
+figure_bin=build/figures/bin
 rm -rf "$figure_scratch"
 mkdir -p "$figure_scratch"
 
@@ -27,7 +32,7 @@ expect_status "the list of figures is read from plots/figures.mk" 0 test -n "$fi
 if ! figure_tool_missing "make figures" gnuplot && ! figure_tool_missing "make figures" dot; then
     out=$figure_scratch/out
     expect_status "make figures builds every figure" 0 \
-        make --no-print-directory figures PLOTS_OUT=$out FIGURES_WORK=$figure_scratch/work
+        make --no-print-directory figures PLOTS_OUT=$out FIGURES_WORK=$figure_scratch/work FIGURE_BIN=$figure_bin
     for name in $figure_names; do
         expect_status "figure $name: a non-empty SVG" 0 sh -c \
             "test -s $out/$name.svg && grep -q '<svg' $out/$name.svg && grep -q '</svg>' $out/$name.svg"
@@ -38,13 +43,14 @@ if ! figure_tool_missing "make figures" gnuplot && ! figure_tool_missing "make f
              test \"\$(sed -n 2p $out/$name.md)\" = '' && test \$(wc -l < $out/$name.md) -eq 2"
     done
     expect_status "make figures again compiles nothing" 0 sh -c \
-        "make --no-print-directory figures PLOTS_OUT=$out FIGURES_WORK=$figure_scratch/work > $figure_scratch/again.log 2>&1 && \
+        "make --no-print-directory figures PLOTS_OUT=$out FIGURES_WORK=$figure_scratch/work FIGURE_BIN=$figure_bin \
+            > $figure_scratch/again.log 2>&1 && \
          ! grep -q nvcc $figure_scratch/again.log"
 
     # make plots empties its folder first: the figures must still be there after it
     expect_status "make plots draws the figures after the plots" 0 \
         make --no-print-directory plots PLOTS_OUT=$figure_scratch/plots PLOTS_PNG=$figure_scratch/png \
-            PLOTS_WORK=$figure_scratch/plotwork FIGURES_WORK=$figure_scratch/work
+            PLOTS_WORK=$figure_scratch/plotwork FIGURES_WORK=$figure_scratch/work FIGURE_BIN=$figure_bin
     for name in $figure_names; do
         expect_status "make plots leaves figure $name in place" 0 \
             test -s $figure_scratch/plots/$name.svg -a -s $figure_scratch/plots/$name.md
@@ -63,33 +69,28 @@ for name in $cited; do
 done
 
 # ------------------------------------------------------------ drawn from the code
-# mutated_figure NAME FILE SED: the data of figure NAME, drawn from a scratch
-# copy of the sources with SED applied to FILE, into $figure_scratch/NAME-mutant/.
+# mutated_figure NAME FILE SED ROOT: the data of figure NAME, drawn from a
+# scratch copy of the sources in ROOT with SED applied to FILE, into
+# ROOT/build/figures/data/. Only plots/figures.mk is read there (with the
+# Makefile's nvcc), so the one program compiled is the figure's own.
+figure_nvcc=$(make --no-print-directory -s --eval 'figure-nvcc: ; @echo $(NVCC)' figure-nvcc)
 mutated_figure() {
-    local name=$1 file=$2 edit=$3 root=$figure_scratch/$1-mutant
+    local name=$1 file=$2 edit=$3 root=$4
     rm -rf "$root" && mkdir -p "$root/plots"
-    cp -r Makefile chapters common tools "$root/" && cp -r plots/figures.mk plots/figures "$root/plots/"
+    cp -r chapters common tools "$root/" && cp -r plots/figures.mk plots/figures "$root/plots/"
     sed -i "$edit" "$root/$file" || return 1
     if cmp -s "$file" "$root/$file"; then echo "the edit '$edit' changed nothing in $file"; return 1; fi
-    make --no-print-directory -C "$root" "build/figures/data/$name.caption"
+    make --no-print-directory -C "$root" -f plots/figures.mk NVCC="$figure_nvcc" FIGURES_WORK=build/figures \
+        "build/figures/data/$name.caption"
 }
 
 # figure_is_drawn_from NAME FILE SED WHAT PATTERN: the real data of figure NAME is
 # the committed one; with SED applied to a copy of FILE it differs, and its
-# numbers (NAME.vars.gp) then match PATTERN.
+# numbers (NAME.vars.gp) then match PATTERN. Each call adds a mutant to the
+# lists below; the mutants are drawn two at a time, then judged in order.
+mutant_names=() mutant_files=() mutant_edits=() mutant_whats=() mutant_patterns=()
 figure_is_drawn_from() {
-    local name=$1 file=$2 edit=$3 what=$4 pattern=$5
-    local real=$figure_scratch/work/data mutant=$figure_scratch/$name-mutant/build/figures/data
-    if [ ! -f "$real/$name.dat" ]; then
-        make --no-print-directory "$figure_scratch/work/data/$name.caption" FIGURES_WORK=$figure_scratch/work \
-            > "$(log_of "figure $name data")" 2>&1
-    fi
-    expect_status "figure $name: the data drawn from the sources is the committed one" 0 \
-        cmp "$real/$name.dat" tests/fixtures/figures/$name.dat
-    expect_status "figure $name: drawn again from a copy where $what" 0 \
-        mutated_figure "$name" "$file" "$edit"
-    expect_status "figure $name: ... its data changes" 1 cmp -s "$real/$name.dat" "$mutant/$name.dat"
-    expect_output "figure $name: ... and says so" "$pattern" cat "$mutant/$name.vars.gp"
+    mutant_names+=("$1") mutant_files+=("$2") mutant_edits+=("$3") mutant_whats+=("$4") mutant_patterns+=("$5")
 }
 
 figure_is_drawn_from bank-map chapters/05-shared/shared.cuh \
@@ -134,3 +135,34 @@ figure_is_drawn_from key-order chapters/11-layer/layer.cuh \
     's|return hd < 32 ? hd : 32;|return hd < 16 ? hd : 16;|' "a panel is 16 features" "^panel = 16$"
 figure_is_drawn_from swizzled-box common/device/tensor_map.h \
     's|((col / 4) ^ (row % 8)) \* 4|(col / 4) * 4|' "the box is not swizzled" "^ways = 8$"
+
+# Each mutant in its own folder: its copy of the sources (root/), the output
+# of its build (log) and the build's exit status (status).
+mutant_pids=()
+for i in "${!mutant_names[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    mkdir -p "$figure_scratch/mutant-$i"
+    ( mutated_figure "${mutant_names[$i]}" "${mutant_files[$i]}" "${mutant_edits[$i]}" \
+          "$figure_scratch/mutant-$i/root" > "$figure_scratch/mutant-$i/log" 2>&1
+      echo $? > "$figure_scratch/mutant-$i/status" ) &
+    mutant_pids+=($!)
+done
+wait "${mutant_pids[@]}"
+built_mutant() {  # built_mutant DIR: the mutant's build again, as it ended: its output, its exit status
+    cat "$1/log"
+    return "$(cat "$1/status" 2>/dev/null || echo 1)"
+}
+real=$figure_scratch/work/data
+for i in "${!mutant_names[@]}"; do
+    name=${mutant_names[$i]} mutant=$figure_scratch/mutant-$i/root/build/figures/data
+    if [ ! -f "$real/$name.dat" ]; then
+        make --no-print-directory "$real/$name.caption" FIGURES_WORK=$figure_scratch/work FIGURE_BIN=$figure_bin \
+            > "$(log_of "figure $name data")" 2>&1
+    fi
+    expect_status "figure $name: the data drawn from the sources is the committed one" 0 \
+        cmp "$real/$name.dat" tests/fixtures/figures/$name.dat
+    expect_status "figure $name: drawn again from a copy where ${mutant_whats[$i]}" 0 \
+        built_mutant "$figure_scratch/mutant-$i"
+    expect_status "figure $name: ... its data changes" 1 cmp -s "$real/$name.dat" "$mutant/$name.dat"
+    expect_output "figure $name: ... and says so" "${mutant_patterns[$i]}" cat "$mutant/$name.vars.gp"
+done
