@@ -392,3 +392,8 @@ clean:
 -include plots/plots.mk
 -include plots/figures.mk
 -include solutions/grade.mk
+
+# The book's tools (and their sanitized build) and the figure programs are
+# built with the rest before the suites, so that no suite compiles them
+# while another runs beside it.
+test-programs: book-tools figure-programs $(BOOK_ASAN)/weave $(BOOK_ASAN)/results
