@@ -14,7 +14,13 @@
 # write access but to that folder, nothing of the instructor's tree in
 # sight, as an unprivileged user where the grader is root. Nothing is
 # reused from an earlier grading but the handout's own library, kept under
-# a hash of the handout's content.
+# a hash of the handout's content (and seeded from the instructor's own
+# build where that is up to date), and the builds of a file with the same
+# bytes and name graded before (the cache, below).
+#
+# The exercises of a folder are graded side by side, GRADE_JOBS at a time;
+# what each prints is kept and printed in the folder's order, so that the
+# output, the table and the exit status are those of a serial run.
 #
 # Each exercise is graded on what it asks (checks_of below), in this order,
 # stopping at the first check that fails:
@@ -74,10 +80,17 @@
 #   GRADE_BWRAP, GRADE_SANDBOX_USER   the sandbox's bwrap and user (sandbox.sh)
 #   COMPUTE_SANITIZER, NCU, CUOBJDUMP   the tools, found on the PATH or beside
 #                   nvcc; "none" grades as if one were missing
+#   GRADE_JOBS      exercises graded at a time (the number of CPUs)
 #   GRADE_KEEP      1: keep the scratch folder (BUILD/grade/runs/grade.*) to look into
 #   BUILD (build), MAKE (make), ARCH, NVCC   as for make
 # Logs of every build and run: BUILD/grade-logs/FOLDER/ (FOLDER with every
 # character but letters, digits, '.', '_' and '-' written '_').
+# The cache of builds: BUILD/grade/base-HASH/cache/, one folder per file,
+# name and target (program with its object, PTX and ptxas report; host
+# check), under the hash of the handout, the file's bytes, its name and the
+# target; only successful builds, written by the grader after the build in
+# the sandbox, never by the sandbox. A new handout starts a new one; `rm -rf
+# BUILD/grade` clears it with the library.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 # Nothing the grader starts reads the terminal, or the list of checks the
