@@ -67,7 +67,8 @@
 #   SEED            the grading's seed (fresh each time, printed: SEED=N repeats
 #                   the drawn sizes and inputs of every exercise)
 #   GRADE_TIMEOUT   seconds per run (120; a sanitizer, ncu or timed run gets four
-#                   times that); GRADE_COMPILE_TIMEOUT seconds per build (600)
+#                   times that); GRADE_COMPILE_TIMEOUT seconds per build, and per
+#                   run of nm or cuobjdump over what was built (600)
 #   GRADE_EVERY     yes: grade every exercise of the handout, one missing from
 #                   the folder failing (make grade-class sets it)
 #   GRADE_CSV       a file to append student,exercise,result,property rows to;
@@ -583,7 +584,8 @@ compare_reason() {
 # Whether the object defines a symbol of the library: "" when it does not.
 symbols_reason() {
     local object=$1 defined
-    run_program "$log" "$timeout_s" none -- nm -g --defined-only "$object"
+    # (a tool over the built object, not the submission's code: the limit of a build)
+    run_program "$log" "$compile_timeout_s" none -- nm -g --defined-only "$object"
     if [ $status -ne 0 ]; then echo "its object could not be read (nm: exit $status)"; return; fi
     defined=$(awk 'NF == 3 && $2 ~ /^[TDBRG]$/ { print $3 }' "$log.run" | sort -u |
               comm -12 - "$base/harness-symbols" | head -n 3 | joined ', ')
@@ -708,7 +710,7 @@ well; every one should be wide"
                 fi
             fi
             if [ -n "$cuobjdump" ]; then
-                run_program "$log" "$timeout_s" none -- "$cuobjdump" -sass "$program"
+                run_program "$log" "$compile_timeout_s" none -- "$cuobjdump" -sass "$program"
                 sass_count=$(awk -v kernel="$pattern" -v regex="$sass_regex" '
                     /Function : / { mine = index($0, kernel) > 0 }
                     mine && $0 ~ regex { n++ }
