@@ -393,8 +393,18 @@ prepare_base() {
         nm -g --defined-only "$base/build/libworkbook.a" 2>/dev/null |
             awk 'NF == 3 && $2 ~ /^[TDBRG]$/ { print $3 }' | sort -u > "$base/harness-symbols"
         touch "$base/ready"
-        for old in "$work"/base-*; do [ "$old" = "$work/base-$key" ] || rm -rf "$old"; done
     fi
+    # This grading uses the base until it ends: a shared lock on its users
+    # file, which a grading that made another base (another handout, another
+    # ARCH: make grade passes the one make detected) takes alone before it
+    # removes an old one. A base still in use stays, for a later one to remove.
+    exec 8> "$base.users" && flock -s 8
+    local old
+    for old in "$work"/base-*/; do
+        old=${old%/}
+        [ "$old" = "$work/base-$key" ] && continue
+        ( exec 7> "$old.users" && flock -xn 7 && rm -rf "$old" "$old.users" )
+    done
     flock -u 9
 }
 
