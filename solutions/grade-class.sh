@@ -14,7 +14,9 @@
 # and prints one line per student, then where the files are.
 #
 # Students are graded side by side, GRADE_JOBS at a time (half the CPUs by
-# default): compiling and the host checks need only the CPU. On the GPU,
+# default), and each student's exercises side by side on the CPUs left to
+# it (grade.sh's GRADE_JOBS: the CPUs over the students at a time):
+# compiling and the host checks need only the CPU. On the GPU,
 # runs share the card but a timing or Nsight Compute run has it alone
 # (grade.sh takes BUILD/grade/gpu.lock, shared or exclusive), so that no
 # measurement is taken while another student's kernel runs.
@@ -34,6 +36,8 @@ shift
 BUILD=${BUILD:-build}
 cpus=$(nproc 2>/dev/null || echo 2)
 jobs=${GRADE_JOBS:-$(( cpus / 2 > 0 ? cpus / 2 : 1 ))}
+case $jobs in ''|0|*[!0-9]*) echo "grade-class: GRADE_JOBS='$jobs' is not a number of jobs" >&2; exit 2 ;; esac
+exercise_jobs=$(( cpus / jobs > 0 ? cpus / jobs : 1 ))
 safe() { printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//'; }
 out=$BUILD/grade-class/$(safe "$dir")
 rm -rf "$out" && mkdir -p "$out/.rows" || exit 2
@@ -67,7 +71,7 @@ echo "grading ${#students[@]} students of $(safe "$dir")/, $jobs at a time; ever
 running=0
 for k in "${!students[@]}"; do
     if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
-    GRADE_DIR=${students[$k]} GRADE_EVERY=yes GRADE_STUDENT=$(basename "${students[$k]}") \
+    GRADE_DIR=${students[$k]} GRADE_JOBS=$exercise_jobs GRADE_EVERY=yes GRADE_STUDENT=$(basename "${students[$k]}") \
         GRADE_CSV=$out/.rows/$(printf '%05d' "$k").csv \
         solutions/grade.sh "$@" > "$out/${tables[$k]}.txt" 2>&1 &
     running=$((running + 1))

@@ -56,11 +56,27 @@ HOST_CHECK_HEADERS := $(wildcard solutions/host/*.h)
 exercise_of = $(firstword $(subst --, ,$(1)))
 q = $(call shell_quote,$(1))
 
-define exercise_folder_rule
+define exercise_object_rule
 $(BUILD)/$(1)/%.o: $(1)/%.cu $(EXERCISE_HEADERS)
 	@mkdir -p $$(call q,$$(dir $$@))
 	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -c $$(call q,$$<) -o $$(call q,$$@)
+endef
+$(foreach folder,exercises solutions,$(eval $(call exercise_object_rule,$(folder))))
 
+# In the grader's sandbox (the folder `submission`) the object's one compile
+# also leaves its PTX (kept with -keep, the same text -ptx writes) and what
+# ptxas -v says of its kernels: NAME.ptx and NAME.ptxas come with NAME.o,
+# and their own rules below find them up to date. Its messages are printed
+# only when it fails (the grader reads the first error from them).
+$(BUILD)/submission/%.o: submission/%.cu $(EXERCISE_HEADERS)
+	@rm -rf $(call q,$@.keep) && mkdir -p $(call q,$@.keep)
+	$(NVCC) $(EXERCISE_FLAGS) -Xptxas -v -keep -keep-dir $(call q,$@.keep) -c $(call q,$<) \
+	    -o $(call q,$@) 2> $(call q,$@.messages) \
+	    || { cat $(call q,$@.messages) >&2; rm -rf $(call q,$@.keep) $(call q,$@.messages); exit 1; }
+	@mv $(call q,$@.keep/$*.ptx) $(call q,$(@:.o=.ptx)) \
+	    && mv $(call q,$@.messages) $(call q,$(@:.o=.ptxas)) && rm -rf $(call q,$@.keep)
+
+define exercise_folder_rule
 $(BUILD)/$(1)/%: $(BUILD)/$(1)/%.o $(CHAPTER_ARCHIVE) $(LIBRARY)
 	$(NVCC) $(EXERCISE_FLAGS) $$(call q,$$<) $(CHAPTER_ARCHIVE) $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
 
@@ -83,7 +99,9 @@ $(BUILD)/$(1)/%.ptxas: $(1)/%.cu $(EXERCISE_HEADERS)
 	    || { cat $$(call q,$$@.partial) >&2; rm -f $$(call q,$$@.partial); exit 1; }
 endef
 $(foreach folder,exercises solutions submission,$(eval $(call exercise_folder_rule,$(folder))))
--include $(wildcard $(BUILD)/exercises/*.d $(BUILD)/solutions/*.d $(BUILD)/submission/*.d)
+# (The grader builds every submission afresh in a scratch folder, several
+# side by side: no .d of the folder `submission` is read, none half written.)
+-include $(wildcard $(BUILD)/exercises/*.d $(BUILD)/solutions/*.d)
 
 .PHONY: exercises grade grade-class handout test-exercises
 
@@ -114,7 +132,9 @@ handout:
 	@solutions/handout.sh $(call shell_quote,$(BUILD)/handout.tar.gz)
 
 # The exercise part of `make test` alone: on a GPU, the proof that every
-# untouched exercise fails and every solution passes.
-test-exercises: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
+# untouched exercise fails and every solution passes. The suite compiles
+# each exercise and solution in the grader's sandbox (its gradings), so it
+# needs none of build/exercises/ or build/solutions/.
+test-exercises:
 	@bash -c '. tests/lib.sh; . tests/suites/80-exercises.sh; echo; \
 	  echo "$$PASSED passed, $$FAILED failed, $$SKIPPED skipped"; [ $$FAILED -eq 0 ]'

@@ -14,7 +14,13 @@
 # write access but to that folder, nothing of the instructor's tree in
 # sight, as an unprivileged user where the grader is root. Nothing is
 # reused from an earlier grading but the handout's own library, kept under
-# a hash of the handout's content.
+# a hash of the handout's content (and seeded from the instructor's own
+# build where that is up to date), and the builds of a file with the same
+# bytes and name graded before (the cache, below).
+#
+# The exercises of a folder are graded side by side, GRADE_JOBS at a time;
+# what each prints is kept and printed in the folder's order, so that the
+# output, the table and the exit status are those of a serial run.
 #
 # Each exercise is graded on what it asks (checks_of below), in this order,
 # stopping at the first check that fails:
@@ -61,7 +67,8 @@
 #   SEED            the grading's seed (fresh each time, printed: SEED=N repeats
 #                   the drawn sizes and inputs of every exercise)
 #   GRADE_TIMEOUT   seconds per run (120; a sanitizer, ncu or timed run gets four
-#                   times that); GRADE_COMPILE_TIMEOUT seconds per build (600)
+#                   times that); GRADE_COMPILE_TIMEOUT seconds per build, and per
+#                   run of nm or cuobjdump over what was built (600)
 #   GRADE_EVERY     yes: grade every exercise of the handout, one missing from
 #                   the folder failing (make grade-class sets it)
 #   GRADE_CSV       a file to append student,exercise,result,property rows to;
@@ -74,10 +81,17 @@
 #   GRADE_BWRAP, GRADE_SANDBOX_USER   the sandbox's bwrap and user (sandbox.sh)
 #   COMPUTE_SANITIZER, NCU, CUOBJDUMP   the tools, found on the PATH or beside
 #                   nvcc; "none" grades as if one were missing
+#   GRADE_JOBS      exercises graded at a time (the number of CPUs)
 #   GRADE_KEEP      1: keep the scratch folder (BUILD/grade/runs/grade.*) to look into
 #   BUILD (build), MAKE (make), ARCH, NVCC   as for make
 # Logs of every build and run: BUILD/grade-logs/FOLDER/ (FOLDER with every
 # character but letters, digits, '.', '_' and '-' written '_').
+# The cache of builds: BUILD/grade/base-HASH/cache/, one folder per file,
+# name and target (program with its object, PTX and ptxas report; host
+# check), under the hash of the handout, the file's bytes, its name and the
+# target; only successful builds, written by the grader after the build in
+# the sandbox, never by the sandbox. A new handout starts a new one; `rm -rf
+# BUILD/grade` clears it with the library.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 # Nothing the grader starts reads the terminal, or the list of checks the
@@ -96,6 +110,7 @@ csv=${GRADE_CSV:-}
 student=${GRADE_STUDENT:-$folder}
 smi=${GRADE_NVIDIA_SMI:-nvidia-smi}
 work=$BUILD/grade
+jobs=${GRADE_JOBS:-$(nproc 2>/dev/null || echo 1)}
 lock=${GRADE_LOCK:-$work/gpu.lock}
 sandbox=$PWD/solutions/sandbox.sh
 
@@ -141,6 +156,7 @@ csv_field() {
 # machine), so that SEED=N EX=NAME repeats what a whole grading drew for NAME.
 seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 case $seed in ''|*[!0-9]*) echo "grade: SEED='$(clean "$seed")' is not a whole number" >&2; exit 2 ;; esac
+case $jobs in ''|0|*[!0-9]*) echo "grade: GRADE_JOBS='$(clean "$jobs")' is not a number of jobs" >&2; exit 2 ;; esac
 draw_state=0
 start_draws() { draw_state=$(printf '%s %s' "$seed" "$1" | cksum | cut -d ' ' -f 1); }
 # draw LOW HIGH: a whole number in [LOW, HIGH], in REPLY.
@@ -331,8 +347,16 @@ handout_files() {
 
 # The handout's copy and its library, made once per content: base holds
 # tree/ (the files, read-only in the sandbox, with empty build/, submission/
-# and run/ for the scratch folders) and build/ (the library, built in the
-# sandbox). Its name is the hash of every file, nvcc's version and ARCH.
+# and run/ for the scratch folders), build/ (the library, built in the
+# sandbox) and cache/ (the builds of submissions, below). Its name is the
+# hash of every file, nvcc's version and ARCH.
+#
+# The files keep their dates, so that the library can be seeded from the
+# instructor's own build (BUILD, when it is build/ as in the sandbox): its
+# objects, their .d files, build/gen and build/tools, copied with their
+# dates. make in the sandbox then decides as it would in the instructor's
+# tree: nothing to do where that build is up to date for these files, a
+# rebuild of what is stale or missing (everything, without a build).
 prepare_base() {
     local files key
     mkdir -p "$work" || return 2
@@ -340,13 +364,21 @@ prepare_base() {
     key=$( { printf '%s\n' "$files" | tr '\n' '\0' | xargs -0 sha256sum
              "${NVCC:-nvcc}" --version 2>/dev/null; echo "${ARCH:-} $(id -u)"; } |
            sha256sum | cut -c 1-16)
-    base=$PWD/$work/base-$key tree=$base/tree
+    base=$PWD/$work/base-$key tree=$base/tree base_key=$key cache=$base/cache
     exec 9> "$work/base.lock" && flock 9
     if [ ! -f "$base/ready" ]; then
-        rm -rf "$base" && mkdir -p "$tree" "$base/build" || return 2
-        printf '%s\n' "$files" | tr '\n' '\0' | xargs -0 cp --parents -t "$tree" || return 2
+        rm -rf "$base" && mkdir -p "$tree" "$base/build" "$cache" || return 2
+        printf '%s\n' "$files" | tr '\n' '\0' |
+            xargs -0 cp --parents --preserve=timestamps -t "$tree" || return 2
+        # (copying a file into a folder dates the folder: the folders' dates
+        # too, which make reads where a rule depends on a folder)
+        (cd "$tree" && find . -mindepth 1 -type d -print0) |
+            while IFS= read -r -d '' dir; do
+                [ -d "$dir" ] && touch -c -r "$dir" "$tree/$dir"
+            done
         mkdir -p "$tree/build" "$tree/submission" "$tree/run"
         chmod -R a+rX "$tree"
+        seed_library "$base/build"
         [ "$(id -u)" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$base/build"
         echo "grading: building the handout's library (once for this handout)" >&2
         if ! timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
@@ -361,9 +393,93 @@ prepare_base() {
         nm -g --defined-only "$base/build/libworkbook.a" 2>/dev/null |
             awk 'NF == 3 && $2 ~ /^[TDBRG]$/ { print $3 }' | sort -u > "$base/harness-symbols"
         touch "$base/ready"
-        for old in "$work"/base-*; do [ "$old" = "$work/base-$key" ] || rm -rf "$old"; done
     fi
+    # This grading uses the base until it ends: a shared lock on its users
+    # file, which a grading that made another base (another handout, another
+    # ARCH: make grade passes the one make detected) takes alone before it
+    # removes an old one. A base still in use stays, for a later one to remove.
+    exec 8> "$base.users" && flock -s 8
+    local old
+    for old in "$work"/base-*/; do
+        old=${old%/}
+        [ "$old" = "$work/base-$key" ] && continue
+        ( exec 7> "$old.users" && flock -xn 7 && rm -rf "$old" "$old.users" )
+    done
     flock -u 9
+}
+
+# seed_library DIR: the instructor's build of the library copied into DIR
+# with its dates (objects and .d files of common/ and the chapters, the
+# archives, build/gen's list of programs and ARCH stamp, build/tools), where
+# BUILD is build/ (the .d files name their targets build/...) and holds
+# the archives. What is stale there make rebuilds in the sandbox.
+seed_library() {
+    local into=$1
+    [ "$BUILD" = build ] || [ "$BUILD" = build/ ] || return 0
+    [ -f build/libworkbook.a ] && [ -f build/libchapters.a ] && [ -f build/gen/programs.mk ] &&
+        [ -f build/gen/arch ] && [ -d build/obj/common ] && [ -d build/obj/chapters ] || return 0
+    (cd build && find obj/common obj/chapters -path '*/tried' -prune -o -type f \
+         \( -name '*.o' -o -name '*.d' \) -print0 |
+         xargs -0 -r cp -a --parents -t "$into" &&
+     cp -a --parents -t "$into" libworkbook.a libchapters.a gen/programs.mk gen/arch tools) ||
+        { rm -rf "$into" && mkdir -p "$into"; return 0; }   # then built in the sandbox
+    echo "grading: the handout's library seeded from the instructor's build/" >&2
+}
+
+# ---------------------------------------------------------------- the cache
+
+# One build per submission file: each target built for a file (its program
+# with the object, PTX and ptxas report its compile leaves; its host check)
+# is kept in the base's cache/, under the hash of the handout's key, the
+# file's bytes, its name and the target. The same file graded again (in
+# another folder, by another student, once more) gets its outputs from
+# there instead of a compile. Only the grader writes the cache, after a
+# build in the sandbox succeeded (a failed one is never kept); the sandbox
+# never sees it. It goes with its base (a new handout, a new cache);
+# removing BUILD/grade clears it.
+cache_key() { # NAME TARGET
+    { printf '%s\0%s\0%s\0' "$base_key" "$1" "$2"; cat "$scratch/submission/$1.cu"; } |
+        sha256sum | cut -c 1-32
+}
+# The files a target leaves in build/submission/, NAME being the exercise's.
+target_files() { # NAME TARGET
+    case $2 in
+        program) printf '%s\n' "$1.o" "$1" "$1.ptx" "$1.ptxas" ;;
+        host) printf '%s\n' "$1.host" ;;
+        ptx) printf '%s\n' "$1.ptx" ;;
+        ptxas) printf '%s\n' "$1.ptxas" ;;
+    esac
+}
+
+# build_target NAME TARGET: build/submission/NAME's TARGET (program, host,
+# ptx, ptxas) in the scratch folder: already there (made with the program),
+# from the cache, or built in the sandbox and then kept. Its status is the
+# build's (sandboxed_build's; 0 from the cache).
+build_target() {
+    local name=$1 target=$2 file key entry new files
+    local program=build/submission/$name suffix=.$2
+    [ "$target" = program ] && suffix=""
+    mapfile -t files < <(target_files "$name" "$target")
+    if [ -s "$scratch/$program$suffix" ] && [ "$target" != program ] && [ "$target" != host ]; then
+        return 0   # the program's compile left it
+    fi
+    key=$(cache_key "$name" "$target") entry=$cache/$key
+    if [ -f "$entry/ready" ]; then
+        for file in "${files[@]}"; do
+            [ -e "$entry/$file" ] && cp -p "$entry/$file" "$scratch/build/submission/$file"
+        done
+        echo "== $program$suffix: the build of the same file from the cache ($key)" >> "$log"
+        return 0
+    fi
+    sandboxed_build "$log" "$program$suffix" || return
+    new=$(mktemp -d "$cache/.new.XXXXXX") || return 0
+    for file in "${files[@]}"; do
+        [ -e "$scratch/build/submission/$file" ] && cp -p "$scratch/build/submission/$file" "$new/"
+    done
+    touch "$new/ready"
+    # Another grading may have kept the same build meanwhile: the first stays.
+    mv -T "$new" "$entry" 2>/dev/null || rm -rf "$new"
+    return 0
 }
 
 # ---------------------------------------------------------------- the sandbox
@@ -478,7 +594,8 @@ compare_reason() {
 # Whether the object defines a symbol of the library: "" when it does not.
 symbols_reason() {
     local object=$1 defined
-    run_program "$log" "$timeout_s" none -- nm -g --defined-only "$object"
+    # (a tool over the built object, not the submission's code: the limit of a build)
+    run_program "$log" "$compile_timeout_s" none -- nm -g --defined-only "$object"
     if [ $status -ne 0 ]; then echo "its object could not be read (nm: exit $status)"; return; fi
     defined=$(awk 'NF == 3 && $2 ~ /^[TDBRG]$/ { print $3 }' "$log.run" | sort -u |
               comm -12 - "$base/harness-symbols" | head -n 3 | joined ', ')
@@ -501,7 +618,7 @@ grade() {
     if [ -n "$why" ]; then
         reason=$(clean "$why"); say "  $name: $reason"; return
     fi
-    sandboxed_build "$log" "$program"
+    build_target "$name" program
     local built=$?
     if [ $built -ne 0 ]; then
         local error
@@ -525,7 +642,7 @@ grade() {
         host)
             local source=solutions/host/$exercise.cu
             if [ ! -f "$tree/$source" ]; then fail_with host "host: $source is missing"; break; fi
-            if ! sandboxed_build "$log" "$program.host"; then
+            if ! build_target "$name" host; then
                 fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
                 break
             fi
@@ -545,7 +662,7 @@ one with the grader's nonce): did the code end the program, or print after it?"
             fi
             host_done+=("$(grep '^ok' "$log.run" | sed 's/^ok *//; s/:.*//' | joined ', ')") ;;
         local)
-            if ! sandboxed_build "$log" "$program.ptxas"; then
+            if ! build_target "$name" ptxas; then
                 fail_with host "local memory: ptxas -v did not run (see $log)"; break
             fi
             # ptxas -v: "Function properties for MANGLED", then "N bytes stack frame, ..."
@@ -569,7 +686,7 @@ $spills bytes of spill stores; its arrays belong in registers"
         instr)
             local ptx_regex sass_regex minimum what scalar pattern count narrow sass_count
             IFS='|' read -r kernel ptx_regex sass_regex minimum what scalar <<< "$rest"
-            if ! sandboxed_build "$log" "$program.ptx"; then
+            if ! build_target "$name" ptx; then
                 fail_with host "$what: the PTX could not be made (see $log)"; break
             fi
             # A template's entry is mangled: vectorized_loads_scores<4> is
@@ -603,7 +720,7 @@ well; every one should be wide"
                 fi
             fi
             if [ -n "$cuobjdump" ]; then
-                run_program "$log" "$timeout_s" none -- "$cuobjdump" -sass "$program"
+                run_program "$log" "$compile_timeout_s" none -- "$cuobjdump" -sass "$program"
                 sass_count=$(awk -v kernel="$pattern" -v regex="$sass_regex" '
                     /Function : / { mine = index($0, kernel) > 0 }
                     mine && $0 ~ regex { n++ }
@@ -649,7 +766,7 @@ at least $minimum wanted"
             esac ;;
         unwritten)
             [ -n "$card" ] || { gpu_skipped=1; continue; }
-            if ! sandboxed_build "$log" "$program.host"; then
+            if ! build_target "$name" host; then
                 fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
                 break
             fi
@@ -740,7 +857,7 @@ $conflicts in $total wavefronts, $excess extra per conflict-free one (at most 0.
             local predicted csv_file measured ratio verdict on=(--card "NVIDIA H200")
             IFS='|' read -r kernel size <<< "$rest"
             [ -n "$card" ] && on=(--card live)
-            if ! sandboxed_build "$log" "$program.host"; then
+            if ! build_target "$name" host; then
                 fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
                 break
             fi
@@ -871,10 +988,11 @@ logs=$BUILD/grade-logs/$(printf '%s' "$folder" | tr -c 'A-Za-z0-9._-' '_' | sed 
 mkdir -p "$logs" "$work/runs" || exit 2
 scratch=$(mktemp -d "$PWD/$work/runs/grade.XXXXXX") || exit 2
 [ "${GRADE_KEEP:-}" = 1 ] || trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/submission" "$scratch/build" "$scratch/run"
+mkdir -p "$scratch/submission" "$scratch/build" "$scratch/run" "$scratch/grading"
 # The library, copied with its dates, so that make rebuilds none of it; the
-# submission's programs are built afresh.
+# submission's programs are built afresh (or come from the cache).
 cp -a "$base/build/." "$scratch/build/"
+mkdir -p "$scratch/build/submission"
 [ "$(id -u)" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$scratch/build" "$scratch/run"
 
 # Each file into the scratch folder: a regular file only (a link could
@@ -909,13 +1027,34 @@ say "grading $folder/: ${#names[@]} exercise(s), each on what it asks; seed $see
 if [ -n "$card" ]; then gpu_line="GPU: $card"
 else gpu_line="no GPU here: the host checks run, the GPU ones are skipped"; fi
 say "$("$sandbox" --check 2>&1); $gpu_line"
-results=() reasons=() host_parts=() gpu_parts=()
-for name in "${names[@]}"; do
+# The exercises side by side, GRADE_JOBS at a time, each in a process of
+# its own with its own log, run folder and draws (from its name and the
+# seed): what each prints is kept, then printed in the folder's order, so
+# that the output, the table and the exit status are a serial run's.
+running=0
+for k in "${!names[@]}"; do
+    name=${names[$k]}
     if [ -n "${missing[$name]:-}" ]; then
         result=FAIL host_part=- gpu_part=- reason=${missing[$name]}
-        say "  $name: $reason"
-    else
-        grade "$name"
+        say "  $name: $reason" > "$scratch/grading/$k.out"
+        printf '%s\n' "$result" "$host_part" "$gpu_part" "$reason" > "$scratch/grading/$k.result"
+        continue
+    fi
+    if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+    ( grade "$name"
+      printf '%s\n' "$result" "$host_part" "$gpu_part" "$reason" > "$scratch/grading/$k.result"
+    ) > "$scratch/grading/$k.out" 2> "$scratch/grading/$k.err" &
+    running=$((running + 1))
+done
+wait
+results=() reasons=() host_parts=() gpu_parts=()
+for k in "${!names[@]}"; do
+    cat "$scratch/grading/$k.out"
+    cat "$scratch/grading/$k.err" >&2
+    result=FAIL host_part=- gpu_part=- reason="grader: the grading of ${names[$k]} ended without a result"
+    if [ -f "$scratch/grading/$k.result" ]; then
+        { IFS= read -r result; IFS= read -r host_part; IFS= read -r gpu_part; IFS= read -r reason
+        } < "$scratch/grading/$k.result"
     fi
     results+=("$result") reasons+=("$reason") host_parts+=("$host_part") gpu_parts+=("$gpu_part")
 done

@@ -15,7 +15,6 @@
 # In a student's copy (solutions/NN-*.cu removed, see `make handout`) the
 # tests that need the solutions are skipped.
 
-exercise_build=${BUILD:-build}
 exercise_tmp=$(mktemp -d)
 solution_files=$(ls solutions/[0-9][0-9]-*.cu 2>/dev/null)
 
@@ -89,6 +88,142 @@ graded_pass() {
         fail "$name" "graded: ${line:-no line in the table}" "$table"
     fi
 }
+
+# ---------------------------------------------------------------- the gradings
+# Every grading the tests read starts here, side by side in the background,
+# so that the suite takes about as long as its longest chain of gradings,
+# not their sum: each writes its own table and, when it ends, its exit
+# status beside it (TABLE.status); a test waits for the table it reads
+# (await_table). Two gradings of one folder never overlap (their logs are
+# the folder's): pass 2 and the card's grading get copies of the fixtures,
+# and a grading of a folder graded in the background waits for it. A file
+# graded in several of them (a solution in the spaced, stale and class
+# folders) is built once: the later ones find its build in the grader's
+# cache, which is why they follow the solutions.
+graded_table() { # TABLE COMMAND...: runs COMMAND, its output in TABLE
+    local table=$1; shift
+    "$@" > "$table" 2>&1
+    echo $? > "$table.status"
+}
+start_table() { # TABLE COMMAND...: the same, in the background
+    rm -f "$1.status"
+    graded_table "$@" &
+}
+await_table() { # TABLE: waits for its grading to end; its exit status in REPLY
+    until [ -f "$1.status" ] || [ -z "$(jobs -pr)" ]; do sleep 1; done
+    REPLY=$(cat "$1.status" 2>/dev/null || echo "no status: its grading did not end")
+}
+
+fixture_dir=build/grade-fixtures
+expect_status "the grader's fixtures are made, each patch applying to its solution" 0 \
+    tests/grade_fixtures.sh "$fixture_dir"
+
+# Pass 1, as students are graded: every fixture made of an exercise
+# (EXERCISE--what), each compared with its exercise first.
+exercise_fixtures=()
+for source in "$fixture_dir"/[0-9][0-9]-*--*.cu; do
+    [ -f "$source" ] && exercise_fixtures+=("$(basename "$source" .cu)")
+done
+reasons_table=$(log_of "grade the grader's fixtures")
+start_table "$reasons_table" env GRADE_DIR="$fixture_dir" solutions/grade.sh \
+    "${exercise_fixtures[@]}"
+
+# Pass 2, without the comparison (GRADE_COMPARE=no): the reasons of the
+# value checks (standalone programs, no exercise of the handout), the
+# properties whose fixtures change a file outside its TODOs on purpose, and
+# what stops a submission that got past the comparison. The standalone
+# programs (GPU runs only) with runs of 10 s, for the one that never ends;
+# the fixtures made of exercises, whose host checks run here, with the
+# grader's own limit, which a loaded machine does not reach.
+layers_table=$(log_of "grade the fixtures without the comparison")
+uncompared=$exercise_tmp/fixtures-uncompared
+cp -a "$fixture_dir" "$uncompared"
+reasons_names=()
+for source in "$uncompared"/[0-9][0-9]-*.cu; do
+    case $source in *--*) continue ;; esac
+    reasons_names+=("$(basename "$source" .cu)")
+done
+start_table "$layers_table" env GRADE_COMPARE=no GRADE_DIR="$uncompared" GRADE_TIMEOUT=10 \
+    solutions/grade.sh "${reasons_names[@]}"
+uncompared_fixtures=$exercise_tmp/exercise-fixtures-uncompared
+mkdir -p "$uncompared_fixtures"
+layers_exercise_table=$(log_of "grade the exercise fixtures without the comparison")
+uncompared_names=()
+for name in 02-naive-any-length--reads-past-T 05-shared-stage-tiles--missing-barrier \
+    09-tf32-split--flushes-tiny-residuals 02-triangle-grid--constructor-writes \
+    02-triangle-grid--exits-0 02-triangle-grid--fake-harness 02-triangle-grid--includes-the-solution \
+    06-msa-softmax--fake-comparison; do
+    # (a student's copy has fewer)
+    [ -f "$fixture_dir/$name.cu" ] && cp "$fixture_dir/$name.cu" "$uncompared_fixtures/" &&
+        uncompared_names+=("$name")
+done
+host_check_before=$(sha256sum solutions/host/02-triangle-grid.cu)
+if [ ${#uncompared_names[@]} -gt 0 ]; then
+    start_table "$layers_exercise_table" env GRADE_COMPARE=no GRADE_DIR="$uncompared_fixtures" \
+        solutions/grade.sh "${uncompared_names[@]}"
+fi
+
+# The grader's own look at the card, nvidia-smi saying there is one (a
+# stand-in here), with the grader's own run limit: a program's start in the
+# sandbox looking for a card that is not there takes a while on a loaded
+# machine.
+if [ -n "$solution_files" ]; then
+    fake_gpu=$exercise_tmp/fake-gpu
+    mkdir -p "$fake_gpu"
+    printf '#!/bin/sh\necho "NVIDIA H200"\n' > "$fake_gpu/nvidia-smi"
+    chmod +x "$fake_gpu/nvidia-smi"
+    card_fixtures=$exercise_tmp/fixtures-card
+    cp -a "$fixture_dir" "$card_fixtures"
+    card_table=$(log_of "grade with nvidia-smi listing a card")
+    start_table "$card_table" env GRADE_COMPARE=no GRADE_NVIDIA_SMI="$fake_gpu/nvidia-smi" \
+        COMPUTE_SANITIZER=none NCU=none GRADE_DIR="$card_fixtures" \
+        solutions/grade.sh 02-naive-any-length--exits-77 02-naive-any-length--forged-table
+fi
+
+# Every untouched exercise (it compiles, and fails) and every solution (it
+# compiles, and passes); after the solutions, the folders that hold copies
+# of them: one with a space in its name, one whose file is replaced by an
+# older one, a class.
+stubs_table=$(log_of "grade the untouched exercises")
+start_table "$stubs_table" env GRADE_DIR=exercises solutions/grade.sh
+solutions_table=$(log_of "grade the solutions")
+if [ -n "$solution_files" ]; then
+    spaced="$exercise_tmp/bob smith"
+    mkdir -p "$spaced"
+    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$spaced/"
+    spaced_table=$(log_of "grade a folder with a space in its name")
+    # A build is fresh: a file with an old date is graded as what it is, not
+    # as the program the folder had before.
+    stale=$exercise_tmp/stale
+    mkdir -p "$stale"
+    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$stale/"
+    stale_table=$(log_of "grade a file older than the last build")
+    # A class in one command: five students, one table each, one CSV.
+    class=$exercise_tmp/class
+    mkdir -p "$class/alice" "$class/bob smith" "$class/carol" "$class/dave" "$class/eve"
+    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$fixture_dir/.solved/03-registers-counts.cu" \
+        "$class/alice/" 2>/dev/null ||
+        solutions/generate.sh --solved "$class/alice" solutions/02-triangle-grid.cu \
+            solutions/03-registers-counts.cu
+    cp exercises/02-triangle-grid.cu "$class/bob smith/"
+    cp "$class/alice/03-registers-counts.cu" "$class/bob smith/"
+    cp "$fixture_dir/02-triangle-grid--tiles-above-diagonal.cu" "$class/carol/02-triangle-grid.cu"
+    sed 's/TOLERANCE_FP32}/1e-2}/' "$class/alice/02-triangle-grid.cu" > "$class/dave/02-triangle-grid.cu"
+    cp "$class/alice/02-triangle-grid.cu" "$class/eve/"
+    ln -s "$PWD/solutions/03-registers-counts.cu" "$class/eve/03-registers-counts.cu"
+    class_log=$(log_of "make grade-class")
+    rm -f "$solutions_table.status" "$spaced_table.status" "$stale_table.status" "$class_log.status"
+    {
+        graded_table "$solutions_table" env GRADE_DIR=solutions solutions/grade.sh
+        graded_table "$spaced_table" env GRADE_DIR="$spaced" solutions/grade.sh
+        GRADE_DIR=$stale solutions/grade.sh >/dev/null 2>&1
+        cp exercises/02-triangle-grid.cu "$stale/"
+        touch -d '2000-01-01' "$stale/02-triangle-grid.cu"
+        graded_table "$stale_table" env GRADE_DIR="$stale" solutions/grade.sh
+        graded_table "$class_log" ${MAKE:-make} -s --no-print-directory grade-class DIR="$class/" \
+            EX="02-triangle-grid 03-registers-counts"
+    } &
+fi
 
 # ---------------------------------------------------------------- the set
 if [ -z "$solution_files" ]; then
@@ -200,12 +335,24 @@ expect_status "generator: a malformed file leaves no half-made exercise" 1 \
     test -e "$exercise_tmp/rejected/malformed-unclosed.cu"
 
 # ---------------------------------------------------------------- the compiles
-# (`make test` has built them already with `make all`; this is then quick.)
+# Each exercise and solution compiles (and links) in the grader's sandbox,
+# as the gradings of the untouched exercises and of the solutions built it:
+# its line in their table says anything but that it was not built (does not
+# compile, refused, malformed markers, missing).
+await_table "$stubs_table"
+[ -n "$solution_files" ] && await_table "$solutions_table"
 for source in exercises/[0-9][0-9]-*.cu $solution_files; do
     [ -f "$source" ] || continue
-    expect_status "$source compiles" 0 \
-        ${MAKE:-make} -s --no-print-directory BUILD="$exercise_build" \
-        "$exercise_build/${source%.cu}"
+    name=$(basename "$source" .cu) table=$stubs_table
+    case $source in solutions/*) table=$solutions_table ;; esac
+    line=$(table_line "$table" "$name")
+    if [ -z "$line" ]; then
+        fail "$source compiles" "no line for $name in its grading's table" "$table"
+    elif echo "$line" | grep -Eq "^$name +FAIL +- +- +(does not compile|refused: |a solution with malformed markers|missing: |$name\.cu is not a regular file)"; then
+        fail "$source compiles" "graded: $line" "$table"
+    else
+        pass "$source compiles"
+    fi
 done
 
 # ---------------------------------------------------------------- Nsight Compute's CSV
@@ -224,9 +371,6 @@ expect_status "grader: a metric ncu did not give is no number" 1 \
 # real; the GPU ones are skipped without a GPU.
 # The fixtures made of solutions are patches (tests/grade_fixtures.sh makes
 # the programs); one that no longer applies to its solution is named.
-fixture_dir=build/grade-fixtures
-expect_status "the grader's fixtures are made, each patch applying to its solution" 0 \
-    tests/grade_fixtures.sh "$fixture_dir"
 if [ -n "$solution_files" ]; then
     if grep -l "exercise:\(begin\|stub\|end\)" "$fixture_dir"/.solved/*.cu; then
         fail "generate.sh --solved leaves no marker" "markers in the files above"
@@ -245,36 +389,11 @@ if [ -n "$solution_files" ]; then
         env FIXTURES="$stale_fixtures" tests/grade_fixtures.sh "$exercise_tmp/stale-out"
 fi
 
-# Pass 1, as students are graded: every fixture made of an exercise
-# (EXERCISE--what), each compared with its exercise first.
-exercise_fixtures=()
-for source in "$fixture_dir"/[0-9][0-9]-*--*.cu; do
-    [ -f "$source" ] && exercise_fixtures+=("$(basename "$source" .cu)")
-done
-reasons_table=$(log_of "grade the grader's fixtures")
-GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh "${exercise_fixtures[@]}" \
-    >"$reasons_table" 2>&1
-expect_status "grader: exit status 1 when a file fails" 0 test $? -eq 1
-
-# Pass 2, without the comparison (GRADE_COMPARE=no): the reasons of the
-# value checks (standalone programs, no exercise of the handout), the
-# properties whose fixtures change a file outside its TODOs on purpose, and
-# what stops a submission that got past the comparison.
-layers_table=$(log_of "grade the fixtures without the comparison")
-reasons_names=()
-for source in "$fixture_dir"/[0-9][0-9]-*.cu; do
-    case $source in *--*) continue ;; esac
-    reasons_names+=("$(basename "$source" .cu)")
-done
-for name in 02-naive-any-length--reads-past-T 05-shared-stage-tiles--missing-barrier \
-    09-tf32-split--flushes-tiny-residuals 02-triangle-grid--constructor-writes \
-    02-triangle-grid--exits-0 02-triangle-grid--fake-harness 02-triangle-grid--includes-the-solution \
-    06-msa-softmax--fake-comparison; do
-    [ -f "$fixture_dir/$name.cu" ] && reasons_names+=("$name")   # a student's copy has fewer
-done
-host_check_before=$(sha256sum solutions/host/02-triangle-grid.cu)
-GRADE_COMPARE=no GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh "${reasons_names[@]}" \
-    >"$layers_table" 2>&1
+# Pass 1 and pass 2 (started above, with the gradings).
+await_table "$reasons_table"
+expect_status "grader: exit status 1 when a file fails" 0 test "$REPLY" = 1
+await_table "$layers_table"
+[ ${#uncompared_names[@]} -gt 0 ] && await_table "$layers_exercise_table"
 
 at="at B=1 T=128 C=32 NH=1"
 line=$(table_line "$layers_table" 02-does-not-compile)
@@ -351,16 +470,16 @@ graded_host "property: a prediction follows other cards' floors, not typed-in ti
     "host: prediction: .* on the (Tesla T4|NVIDIA A100|NVIDIA GeForce RTX 4090)"
 
 # Properties checked on the GPU: each fixture passes every check before it.
-graded_gpu "property: no access out of bounds (memcheck)" "$layers_table" \
+graded_gpu "property: no access out of bounds (memcheck)" "$layers_exercise_table" \
     02-naive-any-length--reads-past-T "memcheck at B=1 T=129 C=32 NH=1 \(seed [0-9]+\): "
-graded_gpu "property: no race on shared memory (racecheck)" "$layers_table" \
+graded_gpu "property: no race on shared memory (racecheck)" "$layers_exercise_table" \
     05-shared-stage-tiles--missing-barrier "racecheck at B=1 T=256 C=128 NH=2 \(seed [0-9]+\): "
 graded_gpu "property: no misused barrier (compute-sanitizer)" "$reasons_table" \
     06-msa-layernorm--warp-barrier-mask \
     "(memcheck|synccheck) at B=1 S=5 N=3 D=64 H=2 \(seed [0-9]+\): .*(Illegal instruction|Invalid arguments)"
 graded_gpu "property: a softmax that survives large logits (--logits 90)" "$reasons_table" \
     06-msa-softmax--no-maximum "large logits: (NaN or unwritten output|wrong) at .*--logits 90"
-graded_gpu "property: accuracy at other magnitudes (--input-scale)" "$layers_table" \
+graded_gpu "property: accuracy at other magnitudes (--input-scale)" "$layers_exercise_table" \
     09-tf32-split--flushes-tiny-residuals "inputs in \+-1e-3: wrong at .*--input-scale 1e-3"
 graded_gpu "property: masked runs left unwritten, as 4.2 says (GPU)" "$reasons_table" \
     04-vectorized-stores--writes-masked-runs "masked runs unwritten: at B=2 T=384"
@@ -420,36 +539,30 @@ else
 
     # Past the comparison (GRADE_COMPARE=no), the sandbox, the harness's own
     # result and the build in a copy of the handout stop them still.
-    if echo "$(table_line "$layers_table" 02-triangle-grid--constructor-writes)" |
+    if echo "$(table_line "$layers_exercise_table" 02-triangle-grid--constructor-writes)" |
        grep -Eq "FAIL +FAIL +- +host: tile_of_block" &&
        [ "$host_check_before" = "$(sha256sum solutions/host/02-triangle-grid.cu)" ]; then
         pass "sandbox: a constructor that rewrites the host check ran, and changed nothing"
     else
         fail "sandbox: a constructor rewrote the host check, or the fixture did not fail" \
-            "graded: $(table_line "$layers_table" 02-triangle-grid--constructor-writes)" "$layers_table"
+            "graded: $(table_line "$layers_exercise_table" 02-triangle-grid--constructor-writes)" \
+            "$layers_exercise_table"
     fi
-    graded_host "nonce: _exit(0) before any check is no pass" "$layers_table" \
+    graded_host "nonce: _exit(0) before any check is no pass" "$layers_exercise_table" \
         02-triangle-grid--exits-0 "host: the check did not reach its end"
-    graded_host "nonce: a harness of its own (its guard defined) is no pass" "$layers_table" \
+    graded_host "nonce: a harness of its own (its guard defined) is no pass" "$layers_exercise_table" \
         02-triangle-grid--fake-harness "host: the check did not reach its end"
-    line=$(table_line "$layers_table" 02-triangle-grid--includes-the-solution)
+    line=$(table_line "$layers_exercise_table" 02-triangle-grid--includes-the-solution)
     if echo "$line" | grep -Eq "FAIL +- +- +does not compile: .*solutions/02-triangle-grid.cu"; then
         pass "the handout's copy holds no solution to include"
     else
-        fail "the handout's copy holds no solution to include" "graded: ${line:-no line}" "$layers_table"
+        fail "the handout's copy holds no solution to include" "graded: ${line:-no line}" "$layers_exercise_table"
     fi
 
     # The grader's own look at the card: with nvidia-smi saying there is one (a
     # stand-in here), a run that exits 77 fails, and the next exercise still
     # runs its GPU checks; what a submission prints reaches the table escaped.
-    fake_gpu=$exercise_tmp/fake-gpu
-    mkdir -p "$fake_gpu"
-    printf '#!/bin/sh\necho "NVIDIA H200"\n' > "$fake_gpu/nvidia-smi"
-    chmod +x "$fake_gpu/nvidia-smi"
-    card_table=$(log_of "grade with nvidia-smi listing a card")
-    GRADE_COMPARE=no GRADE_NVIDIA_SMI=$fake_gpu/nvidia-smi COMPUTE_SANITIZER=none NCU=none \
-        GRADE_DIR=$fixture_dir GRADE_TIMEOUT=10 solutions/grade.sh 02-naive-any-length--exits-77 \
-        02-naive-any-length--forged-table >"$card_table" 2>&1
+    await_table "$card_table"
     line=$(table_line "$card_table" 02-naive-any-length--exits-77)
     if echo "$line" | grep -Eq "FAIL +- +FAIL +exit 77 \(no GPU, says the program\) .*but nvidia-smi lists"; then
         pass "exit 77 where the grader sees a card fails"
@@ -468,11 +581,7 @@ fi
 # Names are data: a folder with a space grades; a file whose name is not
 # NN-name is refused and nothing in it runs; nor does a $(...) in GRADE_DIR.
 if [ -n "$solution_files" ]; then
-    spaced="$exercise_tmp/bob smith"
-    mkdir -p "$spaced"
-    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$spaced/"
-    spaced_table=$(log_of "grade a folder with a space in its name")
-    GRADE_DIR=$spaced solutions/grade.sh >"$spaced_table" 2>&1
+    await_table "$spaced_table"
     graded_pass "names: a folder with a space in its name grades" "$spaced_table" 02-triangle-grid
 fi
 named=$exercise_tmp/named
@@ -492,14 +601,7 @@ expect_refused_running_nothing "names: make grade GRADE_DIR='x/\$(shell touch FI
 # A build is fresh: a file with an old date is graded as what it is, not as
 # the program the folder had before.
 if [ -n "$solution_files" ]; then
-    stale=$exercise_tmp/stale
-    mkdir -p "$stale"
-    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$stale/"
-    GRADE_DIR=$stale solutions/grade.sh >/dev/null 2>&1
-    cp exercises/02-triangle-grid.cu "$stale/"
-    touch -d '2000-01-01' "$stale/02-triangle-grid.cu"
-    stale_table=$(log_of "grade a file older than the last build")
-    GRADE_DIR=$stale solutions/grade.sh >"$stale_table" 2>&1
+    await_table "$stale_table"
     graded_host "a file older than the last grading's build is built afresh" "$stale_table" \
         02-triangle-grid "host: tile_of_block: tiles_per_head"
 fi
@@ -525,21 +627,7 @@ fi
 
 # A class in one command: five students, one table each, one CSV.
 if [ -n "$solution_files" ]; then
-    class=$exercise_tmp/class
-    mkdir -p "$class/alice" "$class/bob smith" "$class/carol" "$class/dave" "$class/eve"
-    cp "$fixture_dir/.solved/02-triangle-grid.cu" "$fixture_dir/.solved/03-registers-counts.cu" \
-        "$class/alice/" 2>/dev/null ||
-        solutions/generate.sh --solved "$class/alice" solutions/02-triangle-grid.cu \
-            solutions/03-registers-counts.cu
-    cp exercises/02-triangle-grid.cu "$class/bob smith/"
-    cp "$class/alice/03-registers-counts.cu" "$class/bob smith/"
-    cp "$fixture_dir/02-triangle-grid--tiles-above-diagonal.cu" "$class/carol/02-triangle-grid.cu"
-    sed 's/TOLERANCE_FP32}/1e-2}/' "$class/alice/02-triangle-grid.cu" > "$class/dave/02-triangle-grid.cu"
-    cp "$class/alice/02-triangle-grid.cu" "$class/eve/"
-    ln -s "$PWD/solutions/03-registers-counts.cu" "$class/eve/03-registers-counts.cu"
-    class_log=$(log_of "make grade-class")
-    ${MAKE:-make} -s --no-print-directory grade-class DIR="$class/" \
-        EX="02-triangle-grid 03-registers-counts" >"$class_log" 2>&1
+    await_table "$class_log"
     class_csv=build/grade-class/$(printf '%s' "$class" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')/class.csv
     expect_status "grade-class: one CSV, a header and a row per student and exercise" 0 \
         test "$(wc -l < "$class_csv" 2>/dev/null)" -eq 11
@@ -630,10 +718,7 @@ if [ -z "$solution_files" ]; then
     skip "every untouched exercise fails, every solution passes" \
         "no solutions here (a student's copy)"
 else
-    stubs_table=$(log_of "grade the untouched exercises")
-    solutions_table=$(log_of "grade the solutions")
-    GRADE_DIR=exercises solutions/grade.sh >"$stubs_table" 2>&1
-    GRADE_DIR=solutions solutions/grade.sh >"$solutions_table" 2>&1
+    # (graded above, with the compiles)
     for solution in $solution_files; do
         name=$(basename "$solution" .cu)
         line=$(table_line "$stubs_table" "$name")
@@ -662,4 +747,5 @@ else
     fi
 fi
 
+wait   # (every grading has ended: each table was read)
 rm -rf "$exercise_tmp"
