@@ -12,6 +12,7 @@
 # `make book` renders, the HTML passes a real browser and the PDF's pages
 # are full (chapter 1 by page 6, at most two short pages).
 # Fixture builds go to build/book-tests/, never to book/out or plots/.
+# test-runner: about 200 s
 
 fixtures=tests/fixtures/book
 fixture_kernels=$fixtures/kernels.list

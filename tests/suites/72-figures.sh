@@ -14,6 +14,7 @@
 # (FIGURE_BIN): one already compiled and up to date is not compiled again,
 # one that is not is compiled there, under a temporary name of its own and
 # renamed whole (plots/figures.mk), so make book may run beside this suite.
+# test-runner: about 90 s
 
 figure_scratch=build/figure-tests
 figure_bin=build/figures/bin

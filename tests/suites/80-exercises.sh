@@ -14,6 +14,7 @@
 #
 # In a student's copy (solutions/NN-*.cu removed, see `make handout`) the
 # tests that need the solutions are skipped.
+# test-runner: about 400 s
 
 exercise_tmp=$(mktemp -d)
 solution_files=$(ls solutions/[0-9][0-9]-*.cu 2>/dev/null)
