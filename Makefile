@@ -103,8 +103,7 @@ tried_objects = $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(1))/
 patched_files = $(shell sed -n 's|^--- a/||p' $(1))
 mutant_root = $(notdir $(call dir_of,$(1)))$(if $(2),+$(2))
 mutant_patch = $(call dir_of,$(1))/mutant$(addprefix -,$(2)).patch
-mutant_sources = $(shell awk -v patched="$(call patched_files,$(call mutant_patch,$(1),$(2)))" \
-    -f tools/affected_sources.awk $(wildcard $(call dir_of,$(1))/*.cu))
+mutant_sources = $(mutant_sources_$(call mutant_root,$(1),$(2)))
 mutant_object = $(patsubst $(call dir_of,$(1))/%.cu,$(BUILD)/obj/mutant/$(call mutant_root,$(1),$(2))/%.o,$(3))
 own_object = $(patsubst %.cu,$(BUILD)/obj/%.o,$(filter-out $(CHAPTER_LIBRARY_SOURCES),$(1)))
 mutant_or_own = $(if $(filter $(3),$(4)),$(call mutant_object,$(1),$(2),$(3)),$(call own_object,$(3)))
@@ -134,6 +133,18 @@ $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 	@mkdir -p $(dir $@)
 	@$(GENERATE) programs-mk $< "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" \
 	    > $@.partial && mv $@.partial $@
+# mutant_sources_ROOT for each patch, worked out once (not at every make's
+# start): the sources of the chapter that the patch changes.
+$(BUILD)/gen/mutant_sources.mk: $(wildcard chapters/*/mutant*.patch) $(CHAPTER_CODE) \
+        tools/affected_sources.awk
+	@mkdir -p $(dir $@)
+	@for patch in $(wildcard chapters/*/mutant*.patch); do \
+	    folder=$$(dirname $$patch); name=$$(basename $$patch .patch); \
+	    root=$$(basename $$folder)$$(echo $${name#mutant} | sed 's/^-/+/'); \
+	    echo "mutant_sources_$$root := $$(awk -v patched="$$(sed -n 's|^--- a/||p' $$patch)" \
+	        -f tools/affected_sources.awk $$folder/*.cu | tr '\n' ' ')"; \
+	done > $@.partial && mv $@.partial $@
+include $(BUILD)/gen/mutant_sources.mk
 include $(BUILD)/gen/programs.mk
 
 .PHONY: all help clean deps test verify bench sanitize profile ptxas programs gpu-programs \

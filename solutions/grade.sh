@@ -417,11 +417,12 @@ seed_library() {
     local into=$1
     [ "$BUILD" = build ] || [ "$BUILD" = build/ ] || return 0
     [ -f build/libworkbook.a ] && [ -f build/libchapters.a ] && [ -f build/gen/programs.mk ] &&
-        [ -f build/gen/arch ] && [ -d build/obj/common ] && [ -d build/obj/chapters ] || return 0
+        [ -f build/gen/arch ] && [ -f build/gen/mutant_sources.mk ] && [ -d build/obj/common ] && [ -d build/obj/chapters ] || return 0
     (cd build && find obj/common obj/chapters -path '*/tried' -prune -o -type f \
          \( -name '*.o' -o -name '*.d' \) -print0 |
          xargs -0 -r cp -a --parents -t "$into" &&
-     cp -a --parents -t "$into" libworkbook.a libchapters.a gen/programs.mk gen/arch tools) ||
+     cp -a --parents -t "$into" libworkbook.a libchapters.a gen/programs.mk gen/mutant_sources.mk gen/arch \
+         tools) ||
         { rm -rf "$into" && mkdir -p "$into"; return 0; }   # then built in the sandbox
     echo "grading: the handout's library seeded from the instructor's build/" >&2
 }
