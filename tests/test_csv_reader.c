@@ -140,7 +140,7 @@ static void row_with(char *row, size_t capacity, const char *chapter, const char
              gpu ? gpu : "NVIDIA H200", date ? date : "2025-01-02");
 }
 
-/* Rows the reader once took (issue 36): impossible and future dates, a
+/* Rows the reader must refuse: impossible and future dates, a
  * chapter that is not the list's, numbers in other spellings than decimal,
  * a size past the int the programs take, a control character in a text. */
 static void test_refuses_what_it_once_took(void **state)

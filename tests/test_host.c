@@ -542,7 +542,7 @@ static void test_size_arithmetic_saturates(void **state)
     assert_true(size_plus(SIZE_MAX, 1) == SIZE_MAX);
     assert_true(size_plus(40, 2) == 42);
 
-    /* The products of issue 14, which wrapped a long to 0: saturated, they
+    /* Products that wrap a long to 0: saturated, they
      * stay above every limit. */
     size_t msa = size_times(size_times(size_times(1073741824, 1073741824), 16), 64);
     assert_true(msa == SIZE_MAX);

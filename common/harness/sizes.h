@@ -4,7 +4,7 @@
  *
  * Every product of command-line sizes (B*T*3*C, B*S*N, bytes to allocate)
  * is taken with size_times, which saturates at SIZE_MAX instead of
- * wrapping. A product that wrapped (as long arithmetic did, issue 14) could
+ * wrapping. A product that wrapped in long arithmetic could
  * come out small and pass every limit; a saturated one stays above all of
  * them, and the messages print it as "2^64 or more".
  */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/book/chapter_bound.sh - no chapter shows a kernel the reader meets
-# only in a later chapter (issue 33, item 4).
+# only in a later chapter.
 #
 #   tests/book/chapter_bound.sh CHAPTERS KERNELS PLOTWORK
 #
