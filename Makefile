@@ -102,7 +102,6 @@ tried_objects = $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard $(call dir_of,$(1))/
 # compiled again (the chapter's library sources come with the library).
 patched_files = $(shell sed -n 's|^--- a/||p' $(1))
 mutant_root = $(notdir $(call dir_of,$(1)))$(if $(2),+$(2))
-mutant_patch = $(call dir_of,$(1))/mutant$(addprefix -,$(2)).patch
 mutant_sources = $(mutant_sources_$(call mutant_root,$(1),$(2)))
 mutant_object = $(patsubst $(call dir_of,$(1))/%.cu,$(BUILD)/obj/mutant/$(call mutant_root,$(1),$(2))/%.o,$(3))
 own_object = $(patsubst %.cu,$(BUILD)/obj/%.o,$(filter-out $(CHAPTER_LIBRARY_SOURCES),$(1)))
