@@ -188,8 +188,13 @@ $(BUILD)/obj/%.o: %.cu $(ARCH_STAMP)
 # so the host compiler builds it, against the toolkit's headers: a fifth of
 # what nvcc's passes would take.
 CXX ?= g++
-CUDA_INCLUDE := $(abspath $(dir $(NVCC))../include)
-MAIN_CXXFLAGS := -O3 -std=c++17 -Icommon -I$(CUDA_INCLUDE) -fopenmp -Wall -Wextra
+# nvcc says where its headers are (nvcc may be a wrapper script outside the
+# toolkit, as /usr/local/bin/nvcc is on some machines); asked once, when a
+# main is first compiled.
+CUDA_INCLUDE = $(eval CUDA_INCLUDE := $(shell $(NVCC) --dryrun -x cu -c /dev/null -o /dev/null 2>&1 \
+    | sed -n 's/^\#\$$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n 1))$(or $(CUDA_INCLUDE),$(error \
+    cannot ask $(NVCC) where the CUDA headers are: is the CUDA Toolkit installed?))
+MAIN_CXXFLAGS = -O3 -std=c++17 -Icommon -I$(CUDA_INCLUDE) -fopenmp -Wall -Wextra
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu
 	@mkdir -p $(dir $@)
 	$(CXX) $(MAIN_CXXFLAGS) -x c++ -MMD -MP -MF $(@:.o=.d) -c $< -o $@
@@ -336,7 +341,9 @@ build-archs: $(ARCHS_OBJECTS)
 	@echo "build-archs: $(words $(ARCHS_OBJECTS)) objects, each for $(BUILD_ARCHS), in $(ARCHS_BUILD)/obj"
 print-build-archs:
 	@echo $(BUILD_ARCHS)
-.PHONY: FORCE print-build-archs
+print-nvcc:
+	@echo $(NVCC)
+.PHONY: FORCE print-build-archs print-nvcc
 
 bench: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh bench $(CHAPTERS)

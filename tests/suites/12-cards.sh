@@ -22,6 +22,16 @@ expect_output "without a card make builds for sm_90, the documented default" "^s
     env PATH="$cards_scratch/bin:$PATH" make -s --no-print-directory arch NVCC=/nonexistent/nvcc BUILD="$cards_scratch/build"
 expect_output "the README documents the default" "sm_90.*no card|no card.*sm_90" cat README.md
 
+# nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc on
+# some machines, with no toolkit folder on PATH): the generated mains, built
+# by the host compiler, still find the toolkit's headers (nvcc says where).
+mkdir -p "$cards_scratch/wrapper"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$(make -s --no-print-directory print-nvcc)" > "$cards_scratch/wrapper/nvcc"
+chmod +x "$cards_scratch/wrapper/nvcc"
+expect_status "a main compiles when nvcc is a wrapper outside the toolkit" 0 \
+    make -s --no-print-directory NVCC="$cards_scratch/wrapper/nvcc" BUILD="$cards_scratch/wrapped" \
+    "$cards_scratch/wrapped/obj/gen/chapter2.o"
+
 # Rows measured while keeping to another card's limits are the real card's
 # times: they must not be filed under its name.
 expect_status "WORKBOOK_CARD with --csv is refused before any work" 2 \
