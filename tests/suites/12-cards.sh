@@ -52,15 +52,15 @@ card_archs=${CARD_ARCHS:-sm_75 sm_80 sm_89}
 expect_status "every chapter and tried variant compiles for $card_archs" 0 \
     make -s --no-print-directory -j"$(nproc)" build-archs BUILD_ARCHS="$card_archs" \
     ARCHS_FLAGS="-Ofc max"
-# Each object holds machine code for each target: ptxas leaves its command
-# line ("-arch sm_75 ...") in every cubin it makes.
-archs_objects=$(find build-archs/obj -name '*.o' 2>/dev/null | sort)
+# Each fat binary holds machine code for each target: ptxas leaves its
+# command line ("-arch sm_75 ...") in every cubin it makes.
+archs_objects=$(find build-archs/fatbin -name '*.fatbin' 2>/dev/null | sort)
 for arch in $card_archs; do
     missing=$(for object in $archs_objects; do
                   grep -aq -- "-arch $arch " "$object" || echo "$object"; done)
-    if [ -z "$archs_objects" ]; then fail "every chapter compiles for $arch" "no objects in build-archs/obj"
+    if [ -z "$archs_objects" ]; then fail "every chapter compiles for $arch" "no fat binaries in build-archs/fatbin"
     elif [ -n "$missing" ]; then fail "every chapter compiles for $arch" "no $arch code in: $missing"
-    else pass "every chapter compiles for $arch ($(echo "$archs_objects" | wc -l) objects)"; fi
+    else pass "every chapter compiles for $arch ($(echo "$archs_objects" | wc -l) fat binaries)"; fi
 done
 # The targets come from the toolkit: a CUDA 12.4 nvcc lists no sm_100 or
 # sm_120, and build-archs must not ask it for them.
