@@ -74,7 +74,7 @@ BOOK_NODE := book/node_modules/.package-lock.json
 $(BOOK_NODE): book/package-lock.json
 	cd book && npm ci --no-audit --no-fund
 
-.PHONY: book book-instructor book-check readme book-chapter-count book-tools
+.PHONY: book book-markdown book-instructor book-check readme book-chapter-count book-tools
 
 book_environment = WEAVE=$(WEAVER) RESULTS=$(RESULTS) DATA=$(WORKBOOK_DATA) \
     KERNELS=$(KERNEL_LIST) FIGURES=$(PLOTS_OUT) CHAPTERS="$(BOOK_CHAPTERS)" CLOSING=$(BOOK_CLOSING) \
@@ -90,6 +90,12 @@ book:
 	@rm -rf $(call book_files,workbook)
 	@$(MAKE) --no-print-directory $(WEAVER) $(RESULTS) $(BOOK_NODE) plots
 	@$(book_environment) book/build.sh
+
+# The weave alone (build/book/workbook.md): every chapter filled from the
+# data, no pandoc; what the tests build a card's whole book with.
+book-markdown:
+	@$(MAKE) --no-print-directory $(WEAVER) $(RESULTS) plots
+	@$(book_environment) book/build.sh --markdown
 
 book-instructor:
 	@rm -rf $(call book_files,workbook-instructor)

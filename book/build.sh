@@ -6,8 +6,10 @@
 # file, then pandoc renders it as HTML (one self-contained file), EPUB and
 # PDF.
 #
-#   book/build.sh [--instructor]
+#   book/build.sh [--instructor | --markdown]
 #
+# --markdown stops after the weave ($WORK/workbook.md): every chapter and
+# appendix filled from the data, no pandoc (make book-markdown).
 # Its inputs come from the environment; book/book.mk sets them:
 #   WEAVE RESULTS  the weaver and the results tool (build/book/)
 #   DATA KERNELS   the measured CSV files (plots/data), the list of kernels
@@ -30,16 +32,19 @@ set -euo pipefail
 
 edition=workbook
 solutions_option=()
+markdown_only=0
 if [ "${1:-}" = --instructor ]; then
     edition=workbook-instructor
     solutions_option=(--solutions "$SOLUTIONS")
+elif [ "${1:-}" = --markdown ]; then
+    markdown_only=1  # the woven Markdown alone, $WORK/workbook.md: no pandoc
 elif [ $# -gt 0 ]; then
-    echo "usage: book/build.sh [--instructor]" >&2
+    echo "usage: book/build.sh [--instructor | --markdown]" >&2
     exit 2
 fi
 
-rm -rf "$OUT/$edition".{html,epub,pdf} "${OUT:?}/$edition"
-if ! command -v pandoc >/dev/null; then
+[ "$markdown_only" = 1 ] || rm -rf "$OUT/$edition".{html,epub,pdf} "${OUT:?}/$edition"
+if [ "$markdown_only" = 0 ] && ! command -v pandoc >/dev/null; then
     echo "make book: pandoc is missing (make deps installs it)" >&2
     exit 1
 fi
@@ -100,6 +105,10 @@ done < <(cat "$FIGURES/index" 2>/dev/null)
     cat book/references.md  # the bibliography, last
 } >> "$markdown.partial"
 mv "$markdown.partial" "$markdown"
+if [ "$markdown_only" = 1 ]; then
+    echo "book: $markdown"
+    exit 0
+fi
 
 # The contents go two levels deep (the PDF's, on its first page, one: book.css).
 # The filters, in every format: the cross-references made links and the

@@ -19,7 +19,8 @@
  * student's card, that card, then the H200 the book was measured on, for
  * comparison), then the others. The headline shows the cards with a full
  * headline (when none has one, the card with the most headline rows), the
- * table of all results every card; the plots draw the first card. A share
+ * table of all results every card; a plot draws the first card that can
+ * draw it. A share
  * of peak is against the peak of the pipe the kernel runs on. An error
  * names its file and line and makes results exit with 1.
  */
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "csv_reader.h"
 #include "kernel_list.h"
@@ -587,15 +589,12 @@ static void write_races(const char *dir, FILE *index, const problem_info *proble
  * peak (the triangle's shares of the FP32 peak) and sweep-chapterN (its
  * times over T), msa-chapterN (a panel per MSA size that three kernels or
  * more were measured at). */
-static void write_plot_data(const char *dir, FILE *index, const problem_info *problem)
+static void write_card_plot_data(const char *dir, FILE *index, const problem_info *problem,
+                                 const char *gpu)
 {
     char shape[128], dates[64];
-    int count, full;
-    const char **cards = cards_of(problem->name, &count, &full);
-    selection chosen = select_rows(problem->name, cards[0], (row_filter){NULL, 0, 1});
-    free(cards); /* the name is the rows' own */
+    selection chosen = select_rows(problem->name, gpu, (row_filter){NULL, 0, 1});
     if (chosen.count == 0) {
-        fprintf(stderr, "results: no %s rows; its plots are left out\n", problem->name);
         free(chosen.rows);
         return;
     }
@@ -644,6 +643,88 @@ static void write_plot_data(const char *dir, FILE *index, const problem_info *pr
         if (drawn[n])
             fprintf(index, is_trimul && shapes > 0 ? "sweep-chapter%d\n" : !is_trimul && panels ? "msa-chapter%d\n" : "", n);
     free(chosen.rows);
+}
+
+/* A plot's place in the index: the races by chapter, the closing chapter's
+ * progress, the peak plot, then the plots over every size by chapter. */
+static long plot_rank(const char *name)
+{
+    const char *chapter = strstr(name, "-chapter");
+    long n = chapter ? atol(chapter + 8) : 0;
+    return strncmp(name, "race-", 5) == 0 ? n : strncmp(name, "progress-", 9) == 0 ? 1000
+           : strcmp(name, "peak") == 0                                              ? 2000
+                                                                                    : 3000 + n;
+}
+
+typedef struct {
+    char name[64];
+    int card;
+} plot_choice;
+
+static int by_plot_rank(const void *a, const void *b)
+{
+    long x = plot_rank(((const plot_choice *)a)->name), y = plot_rank(((const plot_choice *)b)->name);
+    return x < y ? -1 : x > y;
+}
+
+/* What a problem's plots draw from. Each plot is drawn from the first card,
+ * in the book's order (csv_reader_cards: the student's card after `make
+ * bench`), whose rows can draw it; a plot that card cannot draw (a T4 runs
+ * no chapter 8 kernel, an RTX 4090 no chapter 10 one) is drawn from the
+ * next card that can, the reference card, and says so in its caption.
+ * The first card's files go into DIR, the K-th's into DIR/PROBLEM-cardK/;
+ * a line of the index is NAME, or NAME and that folder, and a plot drawn
+ * from another card than the first has DIR/PROBLEM-cardK/NAME.note, the
+ * sentence its caption ends with. */
+static void write_plot_data(const char *dir, FILE *index, const problem_info *problem)
+{
+    int count, full;
+    const char **cards = cards_of(problem->name, &count, &full);
+    if (count == 0) {
+        fprintf(stderr, "results: no %s rows; its plots are left out\n", problem->name);
+        free(cards);
+        return;
+    }
+    plot_choice choices[4 * (KERNEL_LIST_MAX_CHAPTER + 2)];
+    int chosen = 0;
+    for (int c = 0; c < count; c++) {
+        char card_dir[4096], *names = NULL, line[64];
+        size_t size = 0;
+        snprintf(card_dir, sizeof card_dir, c ? "%s/%s-card%d" : "%s", dir, problem->name, c);
+        if (c && mkdir(card_dir, 0777) != 0 && errno != EEXIST)
+            die("%s: cannot make the folder: %s", card_dir, strerror(errno));
+        FILE *card_index = open_memstream(&names, &size);
+        if (!card_index)
+            die("results: out of memory");
+        write_card_plot_data(card_dir, card_index, problem, cards[c]);
+        fclose(card_index);
+        FILE *lines = fmemopen(names, size ? size : 1, "r");
+        while (size && lines && fscanf(lines, "%63s", line) == 1) {
+            int known = 0;
+            for (int k = 0; k < chosen; k++)
+                known |= strcmp(choices[k].name, line) == 0;
+            if (known || chosen == (int)(sizeof choices / sizeof choices[0]))
+                continue;
+            snprintf(choices[chosen].name, sizeof choices[chosen].name, "%s", line);
+            choices[chosen++].card = c;
+            if (c) {
+                FILE *note = open_output(card_dir, line, ".note");
+                fprintf(note, "Drawn from the %s's measurements: the %s, whose numbers this book "
+                        "shows first, has none this plot can show.\n", cards[c], cards[0]);
+                fclose(note);
+            }
+        }
+        if (lines)
+            fclose(lines);
+        free(names);
+    }
+    qsort(choices, (size_t)chosen, sizeof *choices, by_plot_rank);
+    for (int k = 0; k < chosen; k++)
+        if (choices[k].card)
+            fprintf(index, "%s %s-card%d\n", choices[k].name, problem->name, choices[k].card);
+        else
+            fprintf(index, "%s\n", choices[k].name);
+    free(cards); /* after the notes: the names are the rows' own */
 }
 
 /* ------------------------------------------------------------ main */

@@ -241,7 +241,7 @@ static const char *const *cards_of(const char *problem)
  * tensor-core kernel's time is the H200's. */
 static void put_other_card_note(FILE *out, const result_row *row, const char *book_card,
                                 const char *kernel, const char *baseline, const char *shape,
-                                const kernel_entry *peak_of)
+                                const char *lacks)
 {
     const char *missing = kernel; /* what the book's card lacks */
     if (baseline && csv_reader_newest(&results, kernel, shape, book_card))
@@ -251,14 +251,84 @@ static void put_other_card_note(FILE *out, const result_row *row, const char *bo
     fputs("; the ", out);
     csv_reader_put_markdown(out, book_card);
     fputs(", whose numbers this book shows, ", out);
-    if (peak_of && csv_reader_newest(&results, kernel, shape, book_card)) {
-        fprintf(out, "has no known %s peak.]", gpu_pipe_name(peak_of->pipe));
+    if (lacks && csv_reader_newest(&results, kernel, shape, book_card)) {
+        fprintf(out, "has no %s.]", lacks);
     } else {
         fputs("has no row of ", out);
         csv_reader_put_markdown(out, missing);
         fputs(" at ", out);
         csv_reader_put_markdown(out, shape);
         fputs(".]", out);
+    }
+}
+
+/* The facts of a card the prose may quote, each from common/device/
+ * gpu_peaks.c (derived from the card's SMs, clock and capability; the
+ * memory bandwidth from its data sheet): {{FACT|KERNEL|SHAPE}} gives the
+ * fact of the card whose row of KERNEL at SHAPE the book shows, so that a
+ * sentence of analysis is the student's card's after `make bench`. A
+ * floor is the time that row's work (its GFLOP/s times its time) or its
+ * compulsory bytes take at the card's peak; the balance, the FP32 operations
+ * per byte of memory traffic the card needs to keep its FP32 lanes busy;
+ * larger_floor, which of the FP32 and memory floors is the larger ("the
+ * arithmetic" or "the memory traffic": 1 or 2); memory_pct, the row's
+ * compulsory traffic as a percentage of the card's bandwidth; the shared
+ * memory a block may opt in to. 0: not known on that card. */
+typedef enum { FACT_NONE, FACT_FP32_TFLOPS, FACT_TF32_TFLOPS, FACT_MEMORY_TBS, FACT_SMS,
+               FACT_FP32_LANES, FACT_CLOCK_GHZ, FACT_BALANCE, FACT_FLOOR_FP32_MS,
+               FACT_FLOOR_TF32_MS, FACT_FLOOR_MEMORY_MS, FACT_LARGER_FLOOR, FACT_MEMORY_PCT,
+               FACT_SHARED_KB } card_fact;
+static const struct {
+    const char *name, *lacks; /* lacks: what a card the fact is not known on has no */
+} card_facts[] = {
+    [FACT_FP32_TFLOPS] = {"card_fp32_tflops", "known FP32 peak"},
+    [FACT_TF32_TFLOPS] = {"card_tf32_tflops", "known dense TF32 peak"},
+    [FACT_MEMORY_TBS] = {"card_memory_tbs", "known memory bandwidth"},
+    [FACT_SMS] = {"card_sms", "known SM count"},
+    [FACT_FP32_LANES] = {"card_fp32_lanes", "known FP32 lanes per SM"},
+    [FACT_CLOCK_GHZ] = {"card_clock_ghz", "known boost clock"},
+    [FACT_BALANCE] = {"card_balance", "known FP32 peak and memory bandwidth"},
+    [FACT_FLOOR_FP32_MS] = {"floor_fp32_ms", "known FP32 peak"},
+    [FACT_FLOOR_TF32_MS] = {"floor_tf32_ms", "known dense TF32 peak"},
+    [FACT_FLOOR_MEMORY_MS] = {"floor_memory_ms", "known memory bandwidth"},
+    [FACT_LARGER_FLOOR] = {"larger_floor", "known FP32 peak and memory bandwidth"},
+    [FACT_MEMORY_PCT] = {"memory_pct", "known memory bandwidth"},
+    [FACT_SHARED_KB] = {"card_shared_kb", "known shared memory per block"},
+};
+
+static card_fact card_fact_named(const char *name)
+{
+    for (int k = 1; k < (int)(sizeof card_facts / sizeof card_facts[0]); k++)
+        if (strcmp(name, card_facts[k].name) == 0)
+            return (card_fact)k;
+    return FACT_NONE;
+}
+
+/* The fact on the card of `row` (row's work for a floor); 0 when not known. */
+static double card_fact_value(card_fact fact, const result_row *row)
+{
+    const char *gpu = row->field[RESULT_GPU];
+    const gpu_card *card = gpu_card_find(gpu);
+    double fp32 = gpu_card_peak_gflops(gpu, GPU_PIPE_SIMT), tf32 = gpu_card_peak_gflops(gpu, GPU_PIPE_TENSOR);
+    double memory = gpu_card_memory_gbps(gpu), work = row->gflops * row->median_ms; /* MFLOP */
+    double bytes = row->gbps * row->median_ms;                                          /* MB */
+    switch (fact) {
+    case FACT_FP32_TFLOPS: return fp32 / 1000;
+    case FACT_TF32_TFLOPS: return tf32 / 1000;
+    case FACT_MEMORY_TBS: return memory / 1000;
+    case FACT_SMS: return card ? card->sm_count : 0;
+    case FACT_FP32_LANES: return card ? gpu_fp32_lanes_per_sm(card->major, card->minor) : 0;
+    case FACT_CLOCK_GHZ: return card ? card->clock_mhz / 1000 : 0;
+    case FACT_BALANCE: return fp32 > 0 && memory > 0 ? fp32 / memory : 0;
+    case FACT_FLOOR_FP32_MS: return fp32 > 0 ? work / fp32 : 0;
+    case FACT_FLOOR_TF32_MS: return tf32 > 0 ? work / tf32 : 0;
+    case FACT_FLOOR_MEMORY_MS: return memory > 0 && bytes > 0 ? bytes / memory : 0;
+    case FACT_LARGER_FLOOR:
+        return fp32 > 0 && memory > 0 && bytes > 0 ? (work / fp32 >= bytes / memory ? 1 : 2) : 0;
+    case FACT_MEMORY_PCT: return memory > 0 && row->gbps > 0 ? 100 * row->gbps / memory : 0;
+    case FACT_SHARED_KB:
+        return card ? (double)gpu_shared_per_block_optin(card->major, card->minor) / 1024 : 0;
+    default: return 0;
     }
 }
 
@@ -274,6 +344,7 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     }
     count += p != NULL; /* more parts than any placeholder has */
     int is_speedup = strcmp(part[0], "speedup") == 0, is_peak = strcmp(part[0], "peak_pct") == 0;
+    card_fact fact = card_fact_named(part[0]);
     for (int k = 0; k < RESULT_FIELD_COUNT; k++)
         column = strcmp(part[0], result_field_names[k]) == 0 ? k : column;
     char measured[512]; /* an error of a check: {{rel_l2|...}}, {{max_abs|...}} */
@@ -282,7 +353,7 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         die_at(path, line, "placeholder {{%s}}: %s", inside, measured);
     if (accuracy_field > 0)
         return (void)fputs(measured, out), free(copy);
-    if (column < 0 && !is_speedup && !is_peak)
+    if (column < 0 && !is_speedup && !is_peak && !fact)
         die_at(path, line, "placeholder {{%s}}: unknown field \"%s\" (see book/README.md)", inside,
                part[0]);
     if (count != (is_speedup ? 4 : 3))
@@ -304,13 +375,18 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     for (int c = 0; cards[c] && !row; c++) {
         row = csv_reader_newest(&results, part[1], shape, cards[c]);
         base = row && is_speedup ? csv_reader_newest(&results, part[2], shape, cards[c]) : NULL;
-        if ((is_speedup && !base) || (is_peak && row && kernel_peak_gflops(entry, cards[c]) == 0))
+        if ((is_speedup && !base) || (is_peak && row && kernel_peak_gflops(entry, cards[c]) == 0) ||
+            (fact && row && card_fact_value(fact, row) <= 0))
             row = NULL;
     }
     if (!row && is_speedup)
         die_at(path, line, "placeholder {{%s}}: no card has rows of both \"%s\" and the baseline "
                "\"%s\" at shape \"%s\" (the newest \"%s\" is %s:%d, on the %s)", inside, part[1],
                part[2], shape, part[1], any->file, any->line, any->field[RESULT_GPU]);
+    if (!row && fact)
+        die_at(path, line, "placeholder {{%s}}: no card with a row of \"%s\" at shape \"%s\" has a "
+               "%s (common/device/gpu_peaks.c lists the cards)", inside, part[1], shape,
+               card_facts[fact].lacks);
     if (!row)
         die_at(path, line, "placeholder {{%s}}: no %s peak known for the \"%s\" of %s:%d "
                "(common/device/gpu_peaks.c lists the cards)", inside, gpu_pipe_name(entry->pipe),
@@ -319,6 +395,14 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     double value = -1; /* a number to print as the book prints measurements */
     if (is_speedup) {
         value = base->median_ms / row->median_ms;
+    } else if (fact == FACT_LARGER_FLOOR) {
+        fputs(card_fact_value(fact, row) == 1 ? "the arithmetic" : "the memory traffic", out);
+    } else if (fact == FACT_SMS || fact == FACT_FP32_LANES || fact == FACT_SHARED_KB) {
+        fprintf(out, "%.0f", card_fact_value(fact, row)); /* counts */
+    } else if (fact >= FACT_FP32_TFLOPS && fact <= FACT_BALANCE) {
+        fprintf(out, "%.3g", card_fact_value(fact, row)); /* rates as data sheets write them: 4.8 */
+    } else if (fact) {
+        value = card_fact_value(fact, row);
     } else if (is_peak) { /* against the peak of the kernel's own pipe */
         double peak = kernel_peak_gflops(entry, row->field[RESULT_GPU]);
         fprintf(out, "%.1f", 100.0 * row->gflops / peak); /* at most 100: the reader checks */
@@ -332,9 +416,13 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         die_at(path, line, "placeholder {{%s}}: %g, from %s:%d, cannot be printed", inside, value,
                row->file, row->line);
     fputs(value >= 0 ? number : "", out);
-    if ((value >= 0 || is_peak) && strcmp(row->field[RESULT_GPU], cards[0]) != 0)
+    if ((value >= 0 || is_peak || fact) && strcmp(row->field[RESULT_GPU], cards[0]) != 0)
+    {
+        char peak_lacked[64];
+        snprintf(peak_lacked, sizeof peak_lacked, "known %s peak", gpu_pipe_name(entry->pipe));
         put_other_card_note(out, row, cards[0], part[1], is_speedup ? part[2] : NULL, shape,
-                            is_peak ? entry : NULL);
+                            is_peak ? peak_lacked : fact ? card_facts[fact].lacks : NULL);
+    }
     free(copy);
 }
 

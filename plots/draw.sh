@@ -54,12 +54,21 @@ rm -f "$out"/*.svg "$out"/*.caption "$out"/*.md "$out"/index  # git-ignored; dra
 # Markdown: the card's name in it is the CSV's, so markup is escaped.
 markdown_text() { sed 's/[][\\`*_<>|$&~^@{}#]/\\&/g'; }
 echo "*No plots yet: there are no measurements in \`$data\`.*" > "$work/all.md"
-while read -r name; do  # plot NAME is drawn by the script named by NAME up to its first '-'
+# A line of the index is NAME, or NAME and the folder of WORK that holds the
+# rows of the card it is drawn from when that is not the book's first card
+# (book/results.c); such a plot's caption ends with the note that says so.
+while read -r name source; do  # plot NAME is drawn by the script named by NAME up to its first '-'
     svg=$out/$name.svg drawing=$png/$name.png caption=$out/$name.caption
-    partials+=("$(partial_of "$svg")" "$(partial_of "$svg").boxed" "$(partial_of "$drawing")"
+    datadir=$work${source:+/$source}
+    partials+=("$(partial_of "$svg")" "$(partial_of "$svg").boxed" "$(partial_of "$drawing")" "$(partial_of "$caption").noted"
                "$(partial_of "$caption")" "$(partial_of "$out/$name.md")")
-    gnuplot -e "name='$name'; datadir='$work'; svg='$(partial_of "$svg")'; png='$(partial_of "$drawing")'; caption='$(partial_of "$caption")'" \
+    gnuplot -e "name='$name'; datadir='$datadir'; svg='$(partial_of "$svg")'; png='$(partial_of "$drawing")'; caption='$(partial_of "$caption")'" \
         "plots/${name%%-*}.gp"
+    if [ -n "$source" ]; then  # the caption's first line, and the note after it
+        { printf '%s ' "$(head -n1 "$(partial_of "$caption")")"; cat "$datadir/$name.note"; } \
+            > "$(partial_of "$caption").noted"
+        mv -f "$(partial_of "$caption").noted" "$(partial_of "$caption")"
+    fi
     # the labels' opaque boxes as rectangles, which the PDF's renderer draws
     awk -f plots/textbox.awk "$(partial_of "$svg")" > "$(partial_of "$svg").boxed" &&
         mv -f "$(partial_of "$svg").boxed" "$(partial_of "$svg")"
@@ -71,12 +80,12 @@ done < "$work/index"
 # a PNG of a plot that has no rows now is stale
 for drawing in "$png"/*.png; do
     [ -e "$drawing" ] || continue
-    grep -qxF "$(basename "$drawing" .png)" "$work/index" || rm -f "$drawing"
+    cut -d' ' -f1 "$work/index" | grep -qxF "$(basename "$drawing" .png)" || rm -f "$drawing"
 done
 if [ -s "$work/index" ]; then
-    while read -r name; do cat "$out/$name.md"; done < "$work/index" > "$work/all.md"
+    while read -r name _; do cat "$out/$name.md"; done < "$work/index" > "$work/all.md"
 fi
 partials+=("$(partial_of "$out/index")" "$(partial_of "$out/all.md")")
-cp "$work/index" "$(partial_of "$out/index")"
+cut -d' ' -f1 "$work/index" > "$(partial_of "$out/index")"  # the names alone
 cp "$work/all.md" "$(partial_of "$out/all.md")"
 finish "$out/index" "$out/all.md"

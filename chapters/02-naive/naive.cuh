@@ -154,8 +154,10 @@ Count what one score costs. Its dot product does $2 \cdot 64 = 128$
 floating-point operations and loads $2 \cdot 64$ floats, 512 bytes: a
 quarter of an operation per byte. That ratio, operations per byte moved,
 is a kernel's *arithmetic intensity*, and it decides which of the GPU's
-two limits the kernel meets first: the H200 does 66.9 TFLOP/s of FP32
-arithmetic and moves about 4.8 TB/s, so it needs about 14 operations per
+two limits the kernel meets first: the {{gpu|naive|B=8 T=1024 C=768 NH=12}} does
+{{card_fp32_tflops|naive|B=8 T=1024 C=768 NH=12}} TFLOP/s of FP32
+arithmetic and moves about {{card_memory_tbs|naive|B=8 T=1024 C=768 NH=12}} TB/s, so it
+needs about {{card_balance|naive|B=8 T=1024 C=768 NH=12}} operations per
 byte of device memory traffic to keep its FP32 units busy; below that, the
 kernel waits for bytes. The caches rescue us from the worst of it, since
 neighbouring threads read the same rows, but not from all of it: every

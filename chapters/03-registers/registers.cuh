@@ -36,7 +36,8 @@ how many threads a block has, so it can budget registers.
 ## Arithmetic intensity
 
 Chapter 2 counted the naive kernel's arithmetic intensity: $0.25$ FLOP per
-byte loaded, where the H200 needs about 14 to keep its arithmetic busy.
+byte loaded, where the {{gpu|registers|B=8 T=1024 C=768 NH=12}} needs about
+{{card_balance|registers|B=8 T=1024 C=768 NH=12}} to keep its arithmetic busy.
 For a thread that owns an $m \times n$ patch and keeps its operands in registers, each step of $k$
 does $2mn$ operations on $m + n$ floats:
 

@@ -25,8 +25,9 @@ of scores whose operands, a $128 \times 64$ slice of $Q$ and one of $K$,
 weigh 64 KB.
 
 Every multiprocessor of the GPU has a small memory on the chip that the
-threads of a block share: *shared memory*, up to 227 KB per block on an
-H200, about as fast as the L1 cache and, unlike it, managed by the program.
+threads of a block share: *shared memory*, up to {{card_shared_kb|shared|B=8 T=1024 C=768 NH=12}} KB per
+block on the {{gpu|shared|B=8 T=1024 C=768 NH=12}}, about as fast as the L1 cache and, unlike it,
+managed by the program.
 The plan: the 256 threads of a block copy the block's query tile and key
 tile into shared memory once, cooperating so that the reads are coalesced;
 they wait for each other (`__syncthreads()`); then each thread runs chapter
@@ -49,7 +50,8 @@ values to `query_tile[k][i]` ... `query_tile[k+3][i]`.
 
 ## Is shared memory fast enough?
 
-A multiprocessor of the H200 does 128 FP32 fused multiply-adds per clock.
+A multiprocessor of a Hopper card (the H100, the H200) does 128 FP32 fused multiply-adds
+per clock; those of the A100 and the T4, 64.
 Its shared memory delivers 128 bytes per clock, in one *wavefront* of 32
 four-byte words. Per step of $k$, one warp issues 64 multiply-add
 instructions (2,048 multiply-adds: 16 clocks of the multiprocessor's
@@ -870,10 +872,11 @@ static inline int shared_rows_unfit(triangle_size size, const gpu_info *gpu, cha
 /*md
 ## Two floors, and where we stand
 
-Chapter 1 counted the floors at the default size: 0.096 ms of FP32
-multiply-adds (0.108 ms for the whole diagonal tiles our kernels compute)
-and 0.052 ms of memory traffic (252 MB at 4.8 TB/s). The problem is bound by
-multiply-adds. Each step at the default size, on {{gpu|shared|B=8 T=1024 C=768 NH=12}}:
+Chapter 1 counted the floors at the default size: on the {{gpu|shared|B=8 T=1024 C=768 NH=12}},
+{{floor_fp32_ms|shared|B=8 T=1024 C=768 NH=12}} ms of FP32 multiply-adds (an eighth more for the whole
+diagonal tiles our kernels compute) and {{floor_memory_ms|shared|B=8 T=1024 C=768 NH=12}} ms of memory
+traffic (252 MB at {{card_memory_tbs|shared|B=8 T=1024 C=768 NH=12}} TB/s). The floor of
+{{larger_floor|shared|B=8 T=1024 C=768 NH=12}} is the larger. Each step at the default size, on {{gpu|shared|B=8 T=1024 C=768 NH=12}}:
 
 | kernel | what changed | median ms |
 |---|---|---|

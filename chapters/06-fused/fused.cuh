@@ -51,9 +51,10 @@ softmax, the gating, the output linear). Our baseline, `unfused.cu` beside
 this file, does exactly this with cuBLAS in strict FP32: sixteen launches,
 each intermediate written to device memory by one and read by the next.
 
-The small case needs $B (10\, S N D^2 + 4\, N S^2 D) \approx 22$ MFLOP (a
-third of a microsecond at 67 TFLOP/s) and moves about 0.35 MB (70 ns at
-4.8 TB/s): far below the few microseconds a kernel takes to start and
+The small case needs $B (10\, S N D^2 + 4\, N S^2 D) \approx 22$ MFLOP
+({{floor_fp32_ms|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms at the {{card_fp32_tflops|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} TFLOP/s of the
+{{gpu|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}}) and moves about 0.35 MB ({{floor_memory_ms|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms at
+{{card_memory_tbs|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} TB/s): far below the few microseconds a kernel takes to start and
 finish, which the unfused layer pays sixteen times. CUDA graphs remove the
 CPU's share of that cost, not the GPU's. To race launch latency, launch once.
 
@@ -487,8 +488,8 @@ add their sums). The gated result overwrites the query row.
 /*md
 ## Splitting a column between two blocks
 
-With one block per column, the small case occupies 64 of the H200's 132
-multiprocessors. On Hopper the blocks of a *cluster*, guaranteed to run at
+With one block per column, the small case occupies 64 of the
+{{card_sms|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} multiprocessors of the {{gpu|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}}. On Hopper the blocks of a *cluster*, guaranteed to run at
 the same time on neighbouring multiprocessors, can read and write each
 other's shared memory. So when columns are few and $H$ is even, the
 launcher gives each column a cluster of two blocks, and block $r$ takes

@@ -50,19 +50,22 @@ refusal to send an $S \times S$ matrix through memory.
 The useful work is the one the previous chapter counted: $10\,S N D^2$
 floating-point operations for the five projections ($Q$, $K$, $V$, $G$ and
 the output, a multiply and an add for each of $D^2$ weights per row) and
-$4\,N S^2 D$ for the two attention products, per batch entry. The H200's
-132 multiprocessors each retire 128 FP32 fused multiply-adds per clock; at
-1.98 GHz that is 66.9 TFLOP/s, and dividing gives the time no FP32 kernel
-can beat:
+$4\,N S^2 D$ for the two attention products, per batch entry. The
+{{card_sms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} multiprocessors of the {{gpu|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}
+each retire {{card_fp32_lanes|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} FP32 fused multiply-adds per
+clock; at {{card_clock_ghz|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GHz that is
+{{card_fp32_tflops|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} TFLOP/s, and dividing gives the time no FP32
+kernel can beat:
 
 | shape | projections | attention | total | FP32 floor |
 |---|---|---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | 21.5 GFLOP | 4.3 GFLOP | 25.8 GFLOP | 0.385 ms |
-| B=1 S=512 N=256 D=256 H=8 | 85.9 GFLOP | 68.7 GFLOP | 154.6 GFLOP | 2.31 ms |
-| B=1 S=1024 N=384 D=64 H=8 | 16.1 GFLOP | 103.1 GFLOP | 119.3 GFLOP | 1.78 ms |
+| B=1 S=128 N=256 D=256 H=8 | 21.5 GFLOP | 4.3 GFLOP | 25.8 GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=512 N=256 D=256 H=8 | 85.9 GFLOP | 68.7 GFLOP | 154.6 GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | 16.1 GFLOP | 103.1 GFLOP | 119.3 GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
 
 The bytes are no obstacle by comparison: the input and the output of the
-second case are 134 MB each, 0.06 ms at the card's 4.8 TB/s. So this is an
+second case are 134 MB each, {{floor_memory_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at the
+{{card_memory_tbs|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} TB/s of the {{gpu|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}. So this is an
 arithmetic problem, and the two kinds of arithmetic are not alike. The
 projections are one big matrix product: every one of the $R = B S N$ rows
 is multiplied by the same $D \times 5D$ weights. Attention is a small
@@ -538,8 +541,8 @@ which multiplies that work by $S/64$ (at $S = 512$, 327 GFLOP of
 projections instead of 86), or one block keeps them, $2 S d$ floats: the
 size wall again. As GEMMs of their own they have the shape cuBLAS is tuned
 for. The price is the traffic of $P$, up to $4 R D$ floats (537 MB at
-$S = 512$) written and read once: about a quarter of a millisecond at
-4.8 TB/s, a tenth of the FP32 floor. The figure shows the whole layer.
+$S = 512$) written and read once: about a quarter of a millisecond at the
+H200's 4.8 TB/s, a tenth of its FP32 floor. The figure shows the whole layer.
 
 {{figure|tiled-launches}}
 
@@ -655,9 +658,9 @@ MSAs. The unfused layer ran in the same program, and PyTorch
 
 | shape | FP32 floor | unfused | `torch.compile` | fused-tiled |
 |---|---|---|---|---|
-| S=128 N=256 D=256 | 0.385 ms | {{median_ms|unfused|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
-| S=512 N=256 D=256 | 2.31 ms | {{median_ms|unfused|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
-| S=1024 N=384 D=64 | 1.78 ms | {{median_ms|unfused|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
+| S=128 N=256 D=256 | {{floor_fp32_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
+| S=512 N=256 D=256 | {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
+| S=1024 N=384 D=64 | {{floor_fp32_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
 
 Against compiled PyTorch the layer is
 {{speedup|fused-tiled|torch-compile|B=1 S=128 N=256 D=256 H=8 mask=kept}},
@@ -677,8 +680,8 @@ the race at the AlphaFold shape against the FP32 floor:
 
 {{figure|race-chapter7}}
 
-Which floor binds? Split the count by the engine that does it. At the
-FP32 peak the projections alone take 0.32, 1.28 and 0.24 ms at the three
+Which floor binds? Split the count by the engine that does it. On the
+H200, at the FP32 peak, the projections alone take 0.32, 1.28 and 0.24 ms at the three
 shapes, the two attention products 0.06, 1.03 and 1.54 ms. The
 exponentials run on another unit, the special-function unit, which
 returns 16 results per clock per multiprocessor (the CUDA programming

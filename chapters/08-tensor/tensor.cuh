@@ -9,8 +9,8 @@
 # Tensor cores: the same triangle, another engine
 
 Chapter 5 ended with the FP32 units busy on about two cycles in three and
-no single limit left to push against. The H200 has a second engine for
-exactly this kind of work: the *tensor cores*, which a warp drives with
+no single limit left to push against. Every card since Ampere has a second
+engine for exactly this kind of work: the *tensor cores*, which a warp drives with
 one instruction per small matrix product. This chapter uses one of them,
 `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`: the 32 lanes of a
 warp together multiply a $16 \times 8$ tile of $A$ by an $8 \times 8$ tile
@@ -33,11 +33,15 @@ row of tiles. What changes is the inner product, and with it the floor.
 
 - **arithmetic**: the same $6.45 \times 10^9$ floating-point operations.
   A Hopper multiprocessor's tensor cores do 2,048 dense TF32 operations per
-  clock, so the H200's 132 do about 535 TFLOP/s at 1.98 GHz (NVIDIA's
-  datasheet quotes 495, at a lower clock), eight times its FP32 rate: about
-  **0.012 ms**. This is the peak the tables measure TF32 kernels against.
+  clock (an A100's 1,024, the other Ampere and the Ada chips' 512, half that
+  on a GeForce card), so the {{card_sms|tf32+rows|B=8 T=1024 C=768 NH=12}} of the {{gpu|tf32+rows|B=8 T=1024 C=768 NH=12}} do
+  about {{card_tf32_tflops|tf32+rows|B=8 T=1024 C=768 NH=12}} TFLOP/s at {{card_clock_ghz|tf32+rows|B=8 T=1024 C=768 NH=12}} GHz
+  (NVIDIA's datasheet quotes the H200's as 495, at a lower clock), against
+  {{card_fp32_tflops|tf32+rows|B=8 T=1024 C=768 NH=12}} in FP32: about **{{floor_tf32_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms**.
+  This is the peak the tables measure TF32 kernels against.
 - **memory**: unchanged, 50 MB of queries and keys to read and 201.5 MB of
-  kept scores to write: **0.052 ms** at 4.8 TB/s.
+  kept scores to write: **{{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms** at
+  {{card_memory_tbs|tf32+rows|B=8 T=1024 C=768 NH=12}} TB/s.
 
 On the tensor cores the floor of this problem is the memory. A kernel that
 multiplied in no time at all would still spend about 0.05 ms writing its
@@ -505,9 +509,10 @@ a quarter of the instructions and bought only a few per cent: this kernel
 is not short of instructions either.
 
 What it is short of is memory traffic. Step 2 moves
-{{gbps|tf32+rows|B=8 T=1024 C=768 NH=12}} GB/s of compulsory traffic, about
-half of what the H200 can write, so it takes about twice the 0.052 ms
-floor. Nsight Compute shows why: the schedulers issue on fewer than half of
+{{gbps|tf32+rows|B=8 T=1024 C=768 NH=12}} GB/s of compulsory traffic,
+{{memory_pct|tf32+rows|B=8 T=1024 C=768 NH=12}} % of what the {{gpu|tf32+rows|B=8 T=1024 C=768 NH=12}} can move: its time is
+that share of the way to the {{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms floor. On the H200,
+Nsight Compute shows why: the schedulers issue on fewer than half of
 the cycles, with less than one warp ready per cycle, and the tensor pipe is
 idle most of the time. Each warp's products wait for their loads from
 shared memory, its stores wait for the memory pipeline, and two blocks of 8

@@ -359,7 +359,7 @@ tile: $3 \cdot 128 \cdot 128 \cdot 64$ multiply-adds, 3072 cycles at the
 1024 TF32 multiply-adds a cycle that a multiprocessor's tensor cores give;
 and 64 KB of scores, which at one multiprocessor's share of the card's
 memory bandwidth take about as long. Run side by side, a tile would cost
-the larger of the two; the walk pays closer to their sum. Nsight Compute
+the larger of the two; the walk pays closer to their sum. On the H200, Nsight Compute
 (`ncu --section SpeedOfLight build/chapter10 --kernel tf32x3+wgmma
 --check-only`) finds neither full: memory moves at 2.1 TB/s, 44% of the
 card's peak, and the L1 and shared-memory unit is 77% busy. That unit is

@@ -10,9 +10,11 @@
 
 The GEMM reads each operand many times; the triangle reads each input
 once and writes, at the default size, 201 MB of scores for 50 MB of
-queries and keys. Count it: 252 MB that must cross the memory bus, 0.0525
-ms at the H200's 4.8 TB/s, against 0.012 ms for its products at the dense
-TF32 rate and 0.036 ms for three of them. Both are under the memory floor:
+queries and keys. Count it: 252 MB that must cross the memory bus,
+{{floor_memory_ms|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} ms at the {{card_memory_tbs|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} TB/s of
+the {{gpu|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}}, against {{floor_tf32_ms|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} ms for its
+products at the dense TF32 rate and three times that for three of them.
+Both are under the memory floor:
 the triangle is a problem of moving bytes, and `tf32x3+wgmma` moves them
 at {{gbps|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} GB/s.
 

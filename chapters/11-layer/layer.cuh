@@ -738,15 +738,17 @@ The FP32 lanes are no way out for the projections. At the AlphaFold shape
 ($R = B S N = 131072$ rows, $D = 256$) they are
 $2 R D \cdot 4D + 2 R (D + 8) D$ = 68.7 + 17.7 GFLOP, more than half of
 the layer's 155 GFLOP, and the whole layer on the FP32 lanes has a floor
-of 2.31 ms at the 66.9 TFLOP/s of the H200: the target a layer on the
+of {{floor_fp32_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at the
+{{card_fp32_tflops|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} TFLOP/s of the {{gpu|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}}:
+the target a layer on the
 tensor cores must beat to be worth its complexity. So the 3xTF32 layer
 hands `tiled_layer` chapter 10's `tf32x3_wgmma_gemm` where the TF32 layer
 hands it cuBLAS (`tf32x3_gemm` picks the same GEMM on `mma.sync` on a card
 before Hopper).
 
 What the split costs there: three products for one, 259 GFLOP of
-tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense
-TF32 peak of 535 TFLOP/s. The lanes split too, but less than in the
+tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the H200's
+dense TF32 peak of 535 TFLOP/s. The lanes split too, but less than in the
 triangle: the weights are split once per call, before the GEMM, and a
 warp splits only its own 16 rows of $X$, 4 values a lane per step of 8
 values of $k$, for the step's three `wgmma`s of $64 \times 128 \times 8$.
@@ -836,7 +838,7 @@ arithmetic's floor shrank eightfold (the dense TF32 peak, chapter 8); the
 bytes did not. The intermediates
 that the split into launches sends through memory, up to 537 MB of
 $Q K V G$ written and read back and $\hat X$ and $O$ beside them, are some
-2 GB at $S = 512$, over 0.4 ms at 4.8 TB/s: a floor of its own for this
+2 GB at $S = 512$, over 0.4 ms at the H200's 4.8 TB/s: a floor of its own for this
 design. In FP32 it is a small part of the time; with TF32 it is a large
 share of it. That is the price of chapter 7's decision to take the
 projections out of the attention kernel, and it shows where to go next:

@@ -1,0 +1,81 @@
+# tests/suites/74-card-books.sh - your card, your book: the whole book woven
+# from another card's data, as after `make bench` on a student's card.
+#
+# For each card below, tests/stand_in_rows.sh (TEST FIXTURES, never in
+# plots/data) adds to the committed rows the same rows as that card would
+# measure them: only the kernels it can run (its compute capability against
+# the list's `needs`), slower by a factor, dated today. `make book-markdown`
+# must then weave every chapter with no error (the plots a card cannot draw
+# are drawn from the reference card's rows, their captions say so), and the
+# headline, the charts and a sample of the analysis must be that card's:
+# its peaks and floors, its name, never the H200's as "this card".
+# Scratch builds go to build/card-books/.
+# test-runner: about 120 s
+
+card_scratch=build/card-books
+rm -rf "$card_scratch"
+mkdir -p "$card_scratch"
+
+card_tool_missing() {  # NAME TOOL: 0 (and counted) when TOOL is absent
+    command -v "$2" >/dev/null 2>&1 && return 1
+    if [ -n "${CI:-}" ]; then fail "$1" "$2 is not installed (make deps)"; else skip "$1" "$2 is not installed"; fi
+    return 0
+}
+
+# The figures drawn from the code do not depend on the data: drawn once
+# (FIGURE_BIN shared with the real book's build) and copied by each book.
+card_book() {  # card_book SLUG: the woven book of $card_scratch/SLUG/data
+    local where=$card_scratch/$1
+    make --no-print-directory -s book-markdown WORKBOOK_DATA="$where/data" \
+        PLOTS_OUT="$where/plots" PLOTS_PNG="$where/png" PLOTS_WORK="$where/plotwork" \
+        BOOK_WORK="$where/book" BOOK_OUT="$where/out"
+}
+
+# SLUG | the name CUDA reports | its capability | times slower than the H200
+cards='t4|Tesla T4|sm_75|8
+a100|NVIDIA A100-SXM4-80GB|sm_80|2.5
+rtx4090|NVIDIA GeForce RTX 4090|sm_89|1.5
+h100|NVIDIA H100 80GB HBM3|sm_90a|1.2'
+
+if ! card_tool_missing "card books" gnuplot; then
+    while IFS='|' read -r slug card capability scale; do
+        tests/stand_in_rows.sh "$card" "$capability" "$scale" "$card_scratch/$slug/data"
+        expect_status "$card: the whole book weaves from its rows" 0 card_book "$slug"
+        book=$card_scratch/$slug/book/workbook.md
+        expect_output "$card: the headline is its own" \
+            "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12, the champions and each chapter's best kernel\. $card, CUDA" \
+            cat "$card_scratch/$slug/book/tables/headline.md"
+        expect_output "$card: the charts draw its rows" "^gpu = '$card'$" \
+            cat "$card_scratch/$slug/plotwork/trimul.vars.gp"
+        expect_output "$card: chapter 1's floors are its own" "^\`preatt\` once \(201\.5 MB\)\. The memory of the $card$" \
+            cat "$book"
+        expect_no_output "$card: no sentence takes the H200 for this card" \
+            "H200 (needs|does|has)|NVIDIA H200, .*this card" cat "$book"
+    done <<< "$cards"
+
+    # A card with no TF32 (the T4) runs no chapter 8 to 11 kernel: those
+    # charts are the H200's, and their captions say so; the others are its own.
+    t4=$card_scratch/t4
+    expect_output "T4: chapter 8's chart is the reference card's, named as such" \
+        "Drawn from the NVIDIA H200's measurements: the Tesla T4, whose numbers this book shows first, has none" \
+        cat "$t4/plots/race-chapter8.caption"
+    expect_output "T4: chapter 8's chart is drawn from the H200's rows" "^gpu = 'NVIDIA H200'$" \
+        cat "$t4/plotwork/trimul-card1/trimul.vars.gp"
+    expect_no_output "T4: chapter 5's chart is its own" "Drawn from" cat "$t4/plots/race-chapter5.caption"
+    expect_output "T4: its multiprocessors and lanes (40 SMs of 64 FP32 lanes at 1.59 GHz)" \
+        "^40 multiprocessors do$" sed -n '/^`preatt` once/,/^## /p' "$t4/book/workbook.md"
+    expect_output "T4: its FP32 floor (6.45 GFLOP at 8.14 TFLOP/s)" "^takes at least 0\.79[0-9] ms\. On this card$" \
+        cat "$t4/book/workbook.md"
+    # An RTX 4090 has TF32 but no wgmma: chapter 10's chart is the H200's,
+    # chapter 8's its own, and chapter 8's analysis takes its TF32 peak
+    # (a GeForce card: half the Ada rate per SM).
+    r=$card_scratch/rtx4090
+    expect_output "RTX 4090: chapter 10's chart is the reference card's" "Drawn from the NVIDIA H200's" \
+        cat "$r/plots/race-chapter10.caption"
+    expect_no_output "RTX 4090: chapter 8's chart is its own" "Drawn from" cat "$r/plots/race-chapter8.caption"
+    expect_output "RTX 4090: chapter 8's TF32 peak is its own (82.6 TFLOP/s)" "about 82\.6 TFLOP/s at 2\.52 GHz" \
+        cat "$r/book/workbook.md"
+    # A card the book was not measured on but runs everything (an H100):
+    # every chart its own.
+    expect_status "H100: every chart its own" 1 grep -l "Drawn from" $card_scratch/h100/plots/*.caption
+fi
