@@ -343,6 +343,9 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
             *p++ = '\0';
     }
     count += p != NULL; /* more parts than any placeholder has */
+    /* a last part card=NAME pins the card: one whose name holds NAME (a
+     * sentence that compares two cards), never another one */
+    const char *pinned = count > 1 && strncmp(part[count - 1], "card=", 5) == 0 ? part[--count] + 5 : NULL;
     int is_speedup = strcmp(part[0], "speedup") == 0, is_peak = strcmp(part[0], "peak_pct") == 0;
     card_fact fact = card_fact_named(part[0]);
     for (int k = 0; k < RESULT_FIELD_COUNT; k++)
@@ -351,6 +354,9 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     int accuracy_field = accuracy_placeholder(&accuracy, part, count, measured, sizeof measured);
     if (accuracy_field < 0)
         die_at(path, line, "placeholder {{%s}}: %s", inside, measured);
+    if (accuracy_field > 0 && pinned)
+        die_at(path, line, "placeholder {{%s}}: card= pins the card of a measurement or a card's "
+               "fact, not of an error", inside);
     if (accuracy_field > 0)
         return (void)fputs(measured, out), free(copy);
     if (column < 0 && !is_speedup && !is_peak && !fact)
@@ -373,12 +379,18 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     const kernel_entry *entry = &kernels.entries[any->kernel];
     const result_row *row = NULL, *base = NULL;
     for (int c = 0; cards[c] && !row; c++) {
+        if (pinned && !strstr(cards[c], pinned))
+            continue;
         row = csv_reader_newest(&results, part[1], shape, cards[c]);
         base = row && is_speedup ? csv_reader_newest(&results, part[2], shape, cards[c]) : NULL;
         if ((is_speedup && !base) || (is_peak && row && kernel_peak_gflops(entry, cards[c]) == 0) ||
             (fact && row && card_fact_value(fact, row) <= 0))
             row = NULL;
     }
+    if (!row && pinned)
+        die_at(path, line, "placeholder {{%s}}: no card whose name holds \"%s\" has what it needs "
+               "(the row of \"%s\" at shape \"%s\"%s)", inside, pinned, part[1], shape,
+               is_speedup ? " and its baseline's" : is_peak || fact ? " and a known peak" : "");
     if (!row && is_speedup)
         die_at(path, line, "placeholder {{%s}}: no card has rows of both \"%s\" and the baseline "
                "\"%s\" at shape \"%s\" (the newest \"%s\" is %s:%d, on the %s)", inside, part[1],
@@ -416,7 +428,7 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         die_at(path, line, "placeholder {{%s}}: %g, from %s:%d, cannot be printed", inside, value,
                row->file, row->line);
     fputs(value >= 0 ? number : "", out);
-    if ((value >= 0 || is_peak || fact) && strcmp(row->field[RESULT_GPU], cards[0]) != 0)
+    if ((value >= 0 || is_peak || fact) && !pinned && strcmp(row->field[RESULT_GPU], cards[0]) != 0)
     {
         char peak_lacked[64];
         snprintf(peak_lacked, sizeof peak_lacked, "known %s peak", gpu_pipe_name(entry->pipe));

@@ -437,6 +437,32 @@ times and the copy engine both ways
 GEMM whose operands are read many times over, the copy engine and the
 barriers are what let the tensor cores run.
 
+The two Hopper cards do not agree on the store. They share the chip's
+multiprocessors and clock; the H200's memory is faster. At the default size:
+
+| | H200 | H100 |
+|---|---|---|
+| memory bandwidth (data sheet) | {{card_memory_tbs|tf32+rows|B=8 T=1024 C=768 NH=12|card=H200}} TB/s | {{card_memory_tbs|tf32+rows|B=8 T=1024 C=768 NH=12|card=H100}} TB/s |
+| memory floor | {{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12|card=H200}} ms | {{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12|card=H100}} ms |
+| `tf32+rows` (chapter 8) | {{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12|card=H200}} ms | {{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12|card=H100}} ms |
+| `tf32+tma-store` | {{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12|card=H200}} ms | {{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12|card=H100}} ms |
+| `tf32x3` (chapter 9) | {{median_ms|tf32x3|B=8 T=1024 C=768 NH=12|card=H200}} ms | {{median_ms|tf32x3|B=8 T=1024 C=768 NH=12|card=H100}} ms |
+| `tf32x3+tma-store` | {{median_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12|card=H200}} ms | {{median_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12|card=H100}} ms |
+
+With three products a tile the copy engine's store pays on both cards:
+{{speedup|tf32x3+tma-store|tf32x3|B=8 T=1024 C=768 NH=12|card=H200}} times on the H200,
+{{speedup|tf32x3+tma-store|tf32x3|B=8 T=1024 C=768 NH=12|card=H100}} on the H100. With one it pays on
+neither: `tf32+tma-store` is {{speedup|tf32+rows|tf32+tma-store|B=8 T=1024 C=768 NH=12|card=H200}} times
+as slow as chapter 8's stores from the registers on the H200 and
+{{speedup|tf32+rows|tf32+tma-store|B=8 T=1024 C=768 NH=12|card=H100}} on the H100. The stores from the
+registers already keep the H100's slower memory
+{{memory_pct|tf32+rows|B=8 T=1024 C=768 NH=12|card=H100}} % busy, against
+{{memory_pct|tf32+rows|B=8 T=1024 C=768 NH=12|card=H200}} % of the H200's. Our reading of the
+two tables (not a profile): with one product a tile the multiprocessor has
+little to do while it waits for memory, so a store that costs it fewer
+instructions buys nothing; with three it has enough that taking the stores
+off its hands is worth a copy through shared memory.
+
 The race of the triangle, with the copy engine both ways:
 
 {{figure|race-chapter10}}
