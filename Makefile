@@ -346,7 +346,9 @@ print-build-archs:
 	@echo $(BUILD_ARCHS)
 print-nvcc:
 	@echo $(NVCC)
-.PHONY: FORCE print-build-archs print-nvcc
+print-main-cxxflags:
+	@echo $(MAIN_CXXFLAGS)
+.PHONY: FORCE print-build-archs print-nvcc print-main-cxxflags
 
 bench: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh bench $(CHAPTERS)

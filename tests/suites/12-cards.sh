@@ -29,8 +29,8 @@ mkdir -p "$cards_scratch/wrapper"
 printf '#!/bin/sh\nexec "%s" "$@"\n' "$(make -s --no-print-directory print-nvcc)" > "$cards_scratch/wrapper/nvcc"
 chmod +x "$cards_scratch/wrapper/nvcc"
 expect_status "a main compiles when nvcc is a wrapper outside the toolkit" 0 \
-    make -s --no-print-directory NVCC="$cards_scratch/wrapper/nvcc" BUILD="$cards_scratch/wrapped" \
-    "$cards_scratch/wrapped/obj/gen/chapter2.o"
+    sh -c "${CXX:-g++} \$(make -s --no-print-directory print-main-cxxflags NVCC='$cards_scratch/wrapper/nvcc') \
+        -x c++ -c build/gen/chapter2.cu -o '$cards_scratch/chapter2-main.o'"
 
 # Rows measured while keeping to another card's limits are the real card's
 # times: they must not be filed under its name.

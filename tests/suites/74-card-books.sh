@@ -31,10 +31,14 @@ card_book() {  # card_book SLUG: the woven book of $card_scratch/SLUG/data
         BOOK_WORK="$where/book" BOOK_OUT="$where/out"
 }
 
-# SLUG | the name CUDA reports | its capability | times slower than the H200
-cards='t4|Tesla T4|sm_75|8
-a100|NVIDIA A100-SXM4-80GB|sm_80|2.5
-rtx4090|NVIDIA GeForce RTX 4090|sm_89|1.5
+# SLUG | the name CUDA reports | its capability | times slower than the H200:
+# at least the larger ratio of the H200's peaks to the card's (FP32 66.9
+# and TF32 535 TFLOP/s against the T4's 8.1 and none, the A100's 19.5 and
+# 156, the RTX 4090's 82.6 and 82.6), so that no rate passes a peak of the
+# card, which the CSV reader refuses
+cards='t4|Tesla T4|sm_75|9
+a100|NVIDIA A100-SXM4-80GB|sm_80|4
+rtx4090|NVIDIA GeForce RTX 4090|sm_89|7
 h100|NVIDIA H100 80GB HBM3|sm_90a|1.2'
 
 if ! card_tool_missing "card books" gnuplot; then
