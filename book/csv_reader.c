@@ -479,6 +479,30 @@ int csv_reader_card_runs(const char *gpu, const kernel_entry *kernel)
            (card->major == kernel->needs_major && card->minor >= kernel->needs_minor);
 }
 
+/* Whether a card can run a kernel, as csv_reader_card_runs says for a card
+ * the peaks table knows; for one it does not, as its own rows say: a
+ * program measures every kernel the card can run and skips the others, so
+ * such a card runs what needs no more than the most any kernel it measured
+ * needs (an sm_90a kernel only if it measured one). */
+static int card_runs_as_measured(const result_set *set, const kernel_list *kernels, const char *gpu,
+                                 const kernel_entry *kernel)
+{
+    if (gpu_card_find(gpu))
+        return csv_reader_card_runs(gpu, kernel);
+    int most = 0, arch_specific = 0; /* major * 10 + minor */
+    for (int k = 0; k < set->count; k++) {
+        const result_row *row = &set->rows[k];
+        if (row->kernel < 0 || strcmp(row->field[RESULT_GPU], gpu) != 0)
+            continue;
+        const kernel_entry *measured = &kernels->entries[row->kernel];
+        int needs = measured->needs_major * 10 + measured->needs_minor;
+        most = needs > most ? needs : most;
+        arch_specific |= measured->needs_arch_specific;
+    }
+    int needs = kernel->needs_major * 10 + kernel->needs_minor;
+    return kernel->needs_arch_specific ? arch_specific && needs <= most : needs <= most;
+}
+
 /* What the order of the cards is decided by. */
 typedef struct {
     const char *gpu;
@@ -558,7 +582,7 @@ int csv_reader_cards(const result_set *set, const kernel_list *kernels, const ch
         ranks[c].full = 1;
         for (size_t k = 0; k < kernel_count; k++)
             if (measured[k] && !has[(size_t)c * kernel_count + k] &&
-                csv_reader_card_runs(ranks[c].gpu, &kernels->entries[k]))
+                card_runs_as_measured(set, kernels, ranks[c].gpu, &kernels->entries[k]))
                 ranks[c].full = 0;
         *full += ranks[c].full;
     }

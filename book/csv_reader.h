@@ -87,7 +87,9 @@ const char *csv_reader_headline_shape(const result_set *set, const kernel_list *
 
 /* Whether a card of that name can run a kernel: its compute capability
  * (common/device/gpu_peaks.c's table) against the `needs` of the list. A card the
- * table does not know is taken to run every kernel. */
+ * table does not know is taken to run every kernel here; csv_reader_cards
+ * asks its rows instead (it runs what needs no more than the most any
+ * kernel it measured needs). */
 int csv_reader_card_runs(const char *gpu, const kernel_entry *kernel);
 
 /* The cards that measured a problem, in the order the book shows them.

@@ -5,7 +5,8 @@
 # plots/data) adds to the committed rows the same rows as that card would
 # measure them: only the kernels it can run (its compute capability against
 # the list's `needs`), slower by a factor, dated today. `make book-markdown`
-# must then weave every chapter with no error (the plots a card cannot draw
+# must then weave every chapter with no error (also for a card the peaks
+# table does not know) (the plots a card cannot draw
 # are drawn from the reference card's rows, their captions say so), and the
 # headline, the charts and a sample of the analysis must be that card's:
 # its peaks and floors, its name, never the H200's as "this card".
@@ -79,6 +80,24 @@ if ! card_tool_missing "card books" gnuplot; then
     expect_no_output "RTX 4090: chapter 8's chart is its own" "Drawn from" cat "$r/plots/race-chapter8.caption"
     expect_output "RTX 4090: chapter 8's TF32 peak is its own (82.6 TFLOP/s)" "about 82\.6 TFLOP/s at 2\.52 GHz" \
         cat "$r/book/workbook.md"
+    # A card the peaks table does not know (an RTX 4070, compute capability
+    # 8.9): its rows say what it runs (everything but chapter 10's sm_90a
+    # kernels), so its headline and charts are its own; a peak or floor it
+    # does not know comes from the H200, with a footnote that says so.
+    slug=rtx4070 card="NVIDIA GeForce RTX 4070"
+    tests/stand_in_rows.sh "$card" sm_89 3 "$card_scratch/$slug/data"
+    expect_status "a card in no table: the whole book weaves from its rows" 0 card_book "$slug"
+    expect_output "a card in no table: the headline is its own" \
+        "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12, the champions and each chapter's best kernel\. $card, CUDA" \
+        cat "$card_scratch/$slug/book/tables/headline.md"
+    expect_output "a card in no table: the charts draw its rows" "^gpu = '$card'$" \
+        cat "$card_scratch/$slug/plotwork/trimul.vars.gp"
+    expect_output "a card in no table: chapter 10's chart is the reference card's" "Drawn from the NVIDIA H200's" \
+        cat "$card_scratch/$slug/plots/race-chapter10.caption"
+    expect_output "a card in no table: a peak it does not know is the H200's, and says so" \
+        "Measured on the NVIDIA H200; the $card, whose numbers this book shows, has no known memory bandwidth" \
+        cat "$card_scratch/$slug/book/workbook.md"
+
     # A card the book was not measured on but runs everything (an H100):
     # every chart its own.
     expect_status "H100: every chart its own" 1 grep -l "Drawn from" $card_scratch/h100/plots/*.caption
