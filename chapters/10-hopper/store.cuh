@@ -405,8 +405,9 @@ level with chapter 8's `tf32+rows`
 
 That is far from the floor: {{gbps|tf32+tma-store|B=8 T=1024 C=768 NH=12}}
 GB/s for TF32 and {{gbps|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} GB/s for
-3xTF32, where the card moves 4800. The stores are no longer the whole
-story. Timed with the products and the stores of whole tiles taken out,
+3xTF32, where the {{gpu|tf32+tma-store|B=8 T=1024 C=768 NH=12}} moves
+{{card_memory_tbs|tf32+tma-store|B=8 T=1024 C=768 NH=12}} TB/s. The stores are no longer the whole
+story. On the H200, timed with the products and the stores of whole tiles taken out,
 the walk alone (a block per row of tiles, the queries split, a block
 barrier per tile, the ring) already costs about 70% of the memory floor,
 and with the stores put back, without products, it costs nearly all of
