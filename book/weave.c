@@ -345,7 +345,9 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     count += p != NULL; /* more parts than any placeholder has */
     /* a last part card=NAME pins the card: one whose name holds NAME (a
      * sentence that compares two cards), never another one */
-    const char *pinned = count > 1 && strncmp(part[count - 1], "card=", 5) == 0 ? part[--count] + 5 : NULL;
+    const char *pinned = count > 1 && count <= 5 && strncmp(part[count - 1], "card=", 5) == 0
+                             ? part[--count] + 5
+                             : NULL;
     int is_speedup = strcmp(part[0], "speedup") == 0, is_peak = strcmp(part[0], "peak_pct") == 0;
     card_fact fact = card_fact_named(part[0]);
     for (int k = 0; k < RESULT_FIELD_COUNT; k++)
