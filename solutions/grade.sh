@@ -85,7 +85,8 @@
 #   GRADE_KEEP      1: keep the scratch folder (BUILD/grade/runs/grade.*) to look into
 #   BUILD (build), MAKE (make), ARCH, NVCC   as for make
 # Logs of every build and run: BUILD/grade-logs/FOLDER/ (FOLDER with every
-# character but letters, digits, '.', '_' and '-' written '_').
+# character but letters, digits, '.', '_' and '-' written '_', and a hash of
+# the exact name after it where that changed the name).
 # The cache of builds: BUILD/grade/base-HASH/cache/, one folder per file,
 # name and target (program with its object, PTX and ptxas report; host
 # check), under the hash of the handout, the file's bytes, its name and the
@@ -985,7 +986,13 @@ else
     fi
 fi
 
-logs=$BUILD/grade-logs/$(printf '%s' "$folder" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')
+# The logs' folder: the folder's name made safe, and, unless it was safe as
+# it is, a hash of the exact name, so that folders whose safe names are
+# alike (`p q`, `p,q`, `p_q`, `a/b` and `a_b`, graded side by side in a
+# class) never share their logs.
+logs=$(printf '%s' "$folder" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')
+[ "$logs" = "$folder" ] || logs=$logs-$(printf '%s' "$folder" | sha256sum | cut -c 1-8)
+logs=$BUILD/grade-logs/$logs
 mkdir -p "$logs" "$work/runs" || exit 2
 scratch=$(mktemp -d "$PWD/$work/runs/grade.XXXXXX") || exit 2
 [ "${GRADE_KEEP:-}" = 1 ] || trap 'rm -rf "$scratch"' EXIT

@@ -645,6 +645,19 @@ if [ -n "$solution_files" ]; then
     fi
     expect_status "grade-class: a table per student" 0 \
         test -s "$(dirname "$class_csv")/bob_smith.txt"
+
+    # Four right answers in folders whose safe names are alike, graded four
+    # at a time: each keeps its own logs, so each is graded as it would be
+    # alone (PASS, or SKIP with no GPU); sharing a log folder failed them all.
+    alike=$exercise_tmp/alike
+    for student in "p q" "p,q" "p_q" "p=q"; do
+        mkdir -p "$alike/$student" && cp "$class/alice/02-triangle-grid.cu" "$alike/$student/"
+    done
+    GRADE_JOBS=4 ${MAKE:-make} -s --no-print-directory grade-class DIR="$alike/" EX=02-triangle-grid \
+        > "$(log_of "grade-class: alike names")" 2>&1
+    alike_csv=build/grade-class/$(printf '%s' "$alike" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')/class.csv
+    expect_output "grade-class: four folders with alike names, four at a time, each graded as alone" \
+        "^4$" sh -c "grep -cE '^\"p[ ,_=]q\",\"02-triangle-grid\",\"(PASS|SKIP)\"' '$alike_csv'"
 fi
 
 # make handout: the tracked files only, written whole or not at all.
