@@ -1005,7 +1005,10 @@ mkdir -p "$scratch/build/submission"
 
 # Each file into the scratch folder: a regular file only (a link could
 # point at a solution), a solution with its markers as a student would hand
-# it in (generate.sh --solved).
+# it in (generate.sh --solved). Right work saved by another editor is right
+# work: a UTF-8 byte-order mark at the start is dropped and CRLF line
+# endings become LF, before the comparison and the compiler read the file
+# (both read a line the same way either way).
 declare -A missing=()
 for name in "${names[@]}"; do
     source=$folder/$name.cu
@@ -1017,7 +1020,7 @@ for name in "${names[@]}"; do
         solutions/generate.sh --solved "$scratch/submission" "$source" >> "$scratch/solved.log" 2>&1 ||
             missing[$name]="a solution with malformed markers (solutions/generate.sh --solved)"
     else
-        cp "$source" "$scratch/submission/$name.cu"
+        LC_ALL=C sed -e '1s/^\xef\xbb\xbf//' -e 's/\r$//' "$source" > "$scratch/submission/$name.cu"
     fi
 done
 chmod -R a+rX "$scratch/submission"   # the sandbox's user reads them, whatever their modes

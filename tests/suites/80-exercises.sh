@@ -658,6 +658,14 @@ if [ -n "$solution_files" ]; then
     alike_csv=build/grade-class/$(printf '%s' "$alike" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')/class.csv
     expect_output "grade-class: four folders with alike names, four at a time, each graded as alone" \
         "^4$" sh -c "grep -cE '^\"p[ ,_=]q\",\"02-triangle-grid\",\"(PASS|SKIP)\"' '$alike_csv'"
+
+    # Right work saved by another editor: a byte-order mark and CRLF line
+    # endings (refused before: "a second // TODO: before the // TODO end").
+    crlf=$exercise_tmp/crlf
+    mkdir -p "$crlf"
+    { printf '\357\273\277'; sed 's/$/\r/' "$class/alice/02-triangle-grid.cu"; } > "$crlf/02-triangle-grid.cu"
+    expect_output "a right answer with a BOM and CRLF line endings is graded as the same answer" \
+        "^02-triangle-grid +(PASS|SKIP) +PASS" env GRADE_DIR="$crlf" solutions/grade.sh
 fi
 
 # make handout: the tracked files only, written whole or not at all.
