@@ -96,6 +96,14 @@ expect_refused_running_nothing() {
     fi
 }
 
+# tool_missing NAME TOOL: 0 (and NAME counted) when TOOL is absent: on CI
+# a failure, elsewhere a skip with the reason; 1 when TOOL is there.
+tool_missing() {
+    command -v "$2" >/dev/null 2>&1 && return 1
+    if [ -n "${CI:-}" ]; then fail "$1" "$2 is not installed (make deps)"; else skip "$1" "$2 is not installed"; fi
+    return 0
+}
+
 have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
 
 # msa_write_npy FILE SHAPE COUNT [DESCR [FORTRAN [FILL]]]: a version 1.0 .npy

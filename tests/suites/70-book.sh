@@ -22,13 +22,6 @@ results=build/book/results
 rm -rf "$scratch"
 mkdir -p "$scratch"
 
-# The tools: on CI a missing one is a failure, elsewhere the tests that need
-# it are skipped with the reason.
-tool_missing() {  # tool_missing NAME TOOL: 0 (and counted) when TOOL is absent
-    command -v "$2" >/dev/null 2>&1 && return 1
-    if [ -n "${CI:-}" ]; then fail "$1" "$2 is not installed (make deps)"; else skip "$1" "$2 is not installed"; fi
-    return 0
-}
 
 # expect_failure NAME PATTERN COMMAND...: COMMAND must fail, and print a
 # line matching PATTERN (the file and line of what is wrong).

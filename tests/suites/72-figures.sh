@@ -21,16 +21,11 @@ figure_bin=build/figures/bin
 rm -rf "$figure_scratch"
 mkdir -p "$figure_scratch"
 
-figure_tool_missing() {  # NAME TOOL: 0 (and counted) when TOOL is absent
-    command -v "$2" >/dev/null 2>&1 && return 1
-    if [ -n "${CI:-}" ]; then fail "$1" "$2 is not installed (make deps)"; else skip "$1" "$2 is not installed"; fi
-    return 0
-}
 
 figure_names=$(make --no-print-directory -s figure-names 2>/dev/null)
 expect_status "the list of figures is read from plots/figures.mk" 0 test -n "$figure_names"
 
-if ! figure_tool_missing "make figures" gnuplot && ! figure_tool_missing "make figures" dot; then
+if ! tool_missing "make figures" gnuplot && ! tool_missing "make figures" dot; then
     out=$figure_scratch/out
     expect_status "make figures builds every figure" 0 \
         make --no-print-directory figures PLOTS_OUT=$out FIGURES_WORK=$figure_scratch/work FIGURE_BIN=$figure_bin

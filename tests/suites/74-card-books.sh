@@ -17,14 +17,8 @@ card_scratch=build/card-books
 rm -rf "$card_scratch"
 mkdir -p "$card_scratch"
 
-card_tool_missing() {  # NAME TOOL: 0 (and counted) when TOOL is absent
-    command -v "$2" >/dev/null 2>&1 && return 1
-    if [ -n "${CI:-}" ]; then fail "$1" "$2 is not installed (make deps)"; else skip "$1" "$2 is not installed"; fi
-    return 0
-}
-
 # The figures drawn from the code do not depend on the data: drawn once
-# (FIGURE_BIN shared with the real book's build) and copied by each book.
+# in build/figures (shared with the real book's build) and copied by each book.
 card_book() {  # card_book SLUG: the woven book of $card_scratch/SLUG/data
     local where=$card_scratch/$1
     make --no-print-directory -s book-markdown WORKBOOK_DATA="$where/data" \
@@ -42,7 +36,7 @@ a100|NVIDIA A100-SXM4-80GB|sm_80|4
 rtx4090|NVIDIA GeForce RTX 4090|sm_89|7
 h100|NVIDIA H100 80GB HBM3|sm_90a|1.2'
 
-if ! card_tool_missing "card books" gnuplot; then
+if ! tool_missing "card books" gnuplot; then
     while IFS='|' read -r slug card capability scale; do
         tests/stand_in_rows.sh "$card" "$capability" "$scale" "$card_scratch/$slug/data"
         expect_status "$card: the whole book weaves from its rows" 0 card_book "$slug"
