@@ -32,8 +32,9 @@ fi
 
 partials=()
 partial_of() {  # partial_of FILE: the temporary name FILE is written under
-    local file=$1
-    printf '%s/.%s.partial' "$(dirname "$file")" "$(basename "$file")"
+    local file=$1 folder=.
+    [[ $file == */* ]] && folder=${file%/*}
+    printf '%s/.%s.partial' "$folder" "${file##*/}"
 }
 finish() {  # finish FILE...: each FILE's temporary file, complete, renamed to FILE
     local file

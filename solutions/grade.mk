@@ -37,55 +37,74 @@ all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
 #                            the library's symbols (a submission may not
 #                            replace compare_results and the like)
 #   $(BUILD)/F/NAME          the program (the object against the library)
-#   $(BUILD)/F/NAME.host     the host-side check: solutions/host/EXERCISE.cu with
-#                            F/NAME.cu included and its main renamed (EXERCISE is
-#                            NAME up to a "--", so that a fixture
-#                            EXERCISE--what.cu is checked as EXERCISE); PTX
-#                            only, since it launches nothing
+#   $(BUILD)/F/NAME.host     the host-side check, where the exercise has one
+#                            (solutions/host/EXERCISE.cu, EXERCISE being NAME
+#                            up to a "--", so that a fixture EXERCISE--what.cu
+#                            is checked as EXERCISE)
 #   $(BUILD)/F/NAME.ptx      its PTX, for the width of its loads and stores
 #   $(BUILD)/F/NAME.ptxas    what ptxas -v says of its kernels (stack frame, spills)
+# An exercise with a host check is compiled once for both programs: the
+# object is solutions/host/EXERCISE.cu, which includes F/NAME.cu with its
+# main renamed exercise_main (and holds the check's own entry,
+# host_check_main); the program links it with main_program.o, the check
+# with main_check.o. Its kernels are the file's alone (a check launches
+# nothing), so its PTX and ptxas report are the file's.
 # -I. lets an exercise include a chapter's header ("chapters/08-tensor/tensor.cuh");
 # a predict exercise races a chapter's kernel as the chapter built it, from
 # the chapters' archive (CHAPTER_ARCHIVE), which the link takes it from.
 # Every file name a recipe hands the shell is quoted.
 EXERCISE_HEADERS := $(wildcard common/*/*.h) $(wildcard solutions/*.cuh)
 EXERCISE_FLAGS := $(NVCCFLAGS) -I.
-HOST_CHECK_FLAGS := $(filter-out -arch=% -lineinfo,$(NVCCFLAGS)) -I. \
-    -gencode arch=compute_$(ARCH:sm_%=%),code=compute_$(ARCH:sm_%=%)
 HOST_CHECK_HEADERS := $(wildcard solutions/host/*.h)
+GRADE_MAINS := $(BUILD)/obj/grade/main_program.o $(BUILD)/obj/grade/main_check.o
 exercise_of = $(firstword $(subst --, ,$(1)))
 q = $(call shell_quote,$(1))
+# host_check_of NAME: solutions/host/EXERCISE.cu, or nothing
+host_check_of = $(wildcard solutions/host/$(call exercise_of,$(1)).cu)
+# compile_input FOLDER NAME: what the object's one compile reads
+compile_input = $(if $(call host_check_of,$(2)),-DEXERCISE_FILE=$(call q,"$(1)/$(2).cu") \
+    -Dmain=exercise_main $(call host_check_of,$(2)),$(call q,$(1)/$(2).cu))
+# program_main NAME: main_program.o where the object's main was renamed
+program_main = $(if $(call host_check_of,$(1)),$(BUILD)/obj/grade/main_program.o)
+
+$(BUILD)/obj/grade/%.o: solutions/host/%.cpp
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 define exercise_object_rule
-$(BUILD)/$(1)/%.o: $(1)/%.cu $(EXERCISE_HEADERS)
+$(BUILD)/$(1)/%.o: $(1)/%.cu $$$$(call host_check_of,$$$$*) $(HOST_CHECK_HEADERS) $(EXERCISE_HEADERS)
 	@mkdir -p $$(call q,$$(dir $$@))
-	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -c $$(call q,$$<) -o $$(call q,$$@)
+	$(NVCC) $(EXERCISE_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -c $$(call compile_input,$(1),$$*) \
+	    -o $$(call q,$$@)
 endef
 $(foreach folder,exercises solutions,$(eval $(call exercise_object_rule,$(folder))))
 
 # In the grader's sandbox (the folder `submission`) the object's one compile
-# also leaves its PTX (kept with -keep, the same text -ptx writes) and what
-# ptxas -v says of its kernels: NAME.ptx and NAME.ptxas come with NAME.o,
-# and their own rules below find them up to date. Its messages are printed
-# only when it fails (the grader reads the first error from them).
-$(BUILD)/submission/%.o: submission/%.cu $(EXERCISE_HEADERS)
+# also leaves its PTX (kept with -keep, the same text -ptx writes, named for
+# the file compiled) and what ptxas -v says of its kernels: NAME.ptx and
+# NAME.ptxas come with NAME.o, and their own rules below find them up to
+# date. Its messages are printed only when it fails (the grader reads the
+# first error from them).
+kept_ptx = $(if $(call host_check_of,$(1)),$(call exercise_of,$(1)),$(1)).ptx
+$(BUILD)/submission/%.o: submission/%.cu $$(call host_check_of,$$*) $(HOST_CHECK_HEADERS) \
+        $(EXERCISE_HEADERS)
 	@rm -rf $(call q,$@.keep) && mkdir -p $(call q,$@.keep)
-	$(NVCC) $(EXERCISE_FLAGS) -Xptxas -v -keep -keep-dir $(call q,$@.keep) -c $(call q,$<) \
-	    -o $(call q,$@) 2> $(call q,$@.messages) \
+	$(NVCC) $(EXERCISE_FLAGS) -Xptxas -v -keep -keep-dir $(call q,$@.keep) \
+	    -c $(call compile_input,submission,$*) -o $(call q,$@) 2> $(call q,$@.messages) \
 	    || { cat $(call q,$@.messages) >&2; rm -rf $(call q,$@.keep) $(call q,$@.messages); exit 1; }
-	@mv $(call q,$@.keep/$*.ptx) $(call q,$(@:.o=.ptx)) \
+	@mv $(call q,$@.keep/$(call kept_ptx,$*)) $(call q,$(@:.o=.ptx)) \
 	    && mv $(call q,$@.messages) $(call q,$(@:.o=.ptxas)) && rm -rf $(call q,$@.keep)
 
 define exercise_folder_rule
-$(BUILD)/$(1)/%: $(BUILD)/$(1)/%.o $(CHAPTER_ARCHIVE) $(LIBRARY)
-	$(NVCC) $(EXERCISE_FLAGS) $$(call q,$$<) $(CHAPTER_ARCHIVE) $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
+$(BUILD)/$(1)/%: $(BUILD)/$(1)/%.o $$$$(call program_main,$$$$*) $(CHAPTER_ARCHIVE) $(LIBRARY)
+	$(NVCC) $(EXERCISE_FLAGS) $$(call q,$$<) $$(call program_main,$$*) $(CHAPTER_ARCHIVE) $(LIBRARY) \
+	    $(NVCCLIBS) -o $$(call q,$$@)
 
-$(BUILD)/$(1)/%.host: $(1)/%.cu solutions/host/$$$$(call exercise_of,$$$$*).cu \
-        $(HOST_CHECK_HEADERS) $(CHAPTER_ARCHIVE) $(LIBRARY) $(EXERCISE_HEADERS)
-	@mkdir -p $$(call q,$$(dir $$@))
-	$(NVCC) $(HOST_CHECK_FLAGS) -MMD -MP -MF $$(call q,$$@.d) -DEXERCISE_FILE=$$(call q,"$$<") \
-	    -Dmain=exercise_main $$(call q,solutions/host/$$(call exercise_of,$$*).cu) \
-	    $(CHAPTER_ARCHIVE) $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
+$(BUILD)/$(1)/%.host: $(BUILD)/$(1)/%.o $(BUILD)/obj/grade/main_check.o $(CHAPTER_ARCHIVE) $(LIBRARY)
+	$$(if $$(call host_check_of,$$*),,$$(error $$*: exercise $$(call exercise_of,$$*) has no host \
+	    check (no solutions/host/$$(call exercise_of,$$*).cu)))
+	$(NVCC) $(EXERCISE_FLAGS) $$(call q,$$<) $(BUILD)/obj/grade/main_check.o $(CHAPTER_ARCHIVE) \
+	    $(LIBRARY) $(NVCCLIBS) -o $$(call q,$$@)
 
 $(BUILD)/$(1)/%.ptx: $(1)/%.cu $(EXERCISE_HEADERS)
 	@mkdir -p $$(call q,$$(dir $$@))

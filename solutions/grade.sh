@@ -130,8 +130,10 @@ PREDICTION_FACTOR=2
 # A line of text a submission may have written, made safe for a terminal
 # and a table: control characters (\r, ESC, ...) and anything outside
 # printable ASCII become '?', and it is cut at 400 characters.
-clean() {
-    printf '%s' "$1" | LC_ALL=C tr '\n\t' '  ' | LC_ALL=C tr -c '\040-\176' '?' | cut -c 1-400
+clean() {   # (in bash alone: the grader cleans every line it prints)
+    local LC_ALL=C text=${1//[$'\n\t']/ }
+    text=${text//[^ -~]/?}
+    printf '%s' "${text:0:400}"
 }
 say() { printf '%s\n' "$(clean "$*")"; }
 
@@ -380,12 +382,13 @@ prepare_base() {
         mkdir -p "$tree/build" "$tree/submission" "$tree/run"
         chmod -R a+rX "$tree"
         seed_library "$base/build"
-        [ "$(id -u)" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$base/build"
+        [ "$EUID" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$base/build"
         echo "grading: building the handout's library (once for this handout)" >&2
         if ! timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
                 --rw "$base/build" "$tree/build" --cd "$tree" -- \
                 make -s -j"$(nproc)" --no-print-directory BUILD=build ${ARCH:+ARCH="$ARCH"} \
                 ${NVCC:+NVCC="$NVCC"} build/libworkbook.a build/libchapters.a build/gen/programs.mk \
+                build/obj/grade/main_program.o build/obj/grade/main_check.o \
                 > "$base/build.log" 2>&1; then
             echo "grade: the handout's library does not build (see $base/build.log)" >&2
             flock -u 9; return 2
@@ -410,8 +413,9 @@ prepare_base() {
 }
 
 # seed_library DIR: the instructor's build of the library copied into DIR
-# with its dates (objects and .d files of common/ and the chapters, the
-# archives, build/gen's list of programs and ARCH stamp, build/tools), where
+# with its dates (objects and .d files of common/, the chapters and the
+# grader's two mains, the archives, build/gen's list of programs and ARCH
+# stamp, build/tools), where
 # BUILD is build/ (the .d files name their targets build/...) and holds
 # the archives. What is stale there make rebuilds in the sandbox.
 seed_library() {
@@ -419,7 +423,8 @@ seed_library() {
     [ "$BUILD" = build ] || [ "$BUILD" = build/ ] || return 0
     [ -f build/libworkbook.a ] && [ -f build/libchapters.a ] && [ -f build/gen/programs.mk ] &&
         [ -f build/gen/arch ] && [ -f build/gen/mutant_sources.mk ] && [ -d build/obj/common ] && [ -d build/obj/chapters ] || return 0
-    (cd build && find obj/common obj/chapters -path '*/tried' -prune -o -type f \
+    local grade_mains=(); [ -d build/obj/grade ] && grade_mains=(obj/grade)
+    (cd build && find obj/common obj/chapters "${grade_mains[@]}" -path '*/tried' -prune -o -type f \
          \( -name '*.o' -o -name '*.d' \) -print0 |
          xargs -0 -r cp -a --parents -t "$into" &&
      cp -a --parents -t "$into" libworkbook.a libchapters.a gen/programs.mk gen/mutant_sources.mk gen/arch \
@@ -468,7 +473,10 @@ build_target() {
     key=$(cache_key "$name" "$target") entry=$cache/$key
     if [ -f "$entry/ready" ]; then
         for file in "${files[@]}"; do
-            [ -e "$entry/$file" ] && cp -p "$entry/$file" "$scratch/build/submission/$file"
+            # (dated now, not as kept: newer than the submission's fresh
+            # copy, so that make links the host check from the program's
+            # object instead of compiling it again)
+            [ -e "$entry/$file" ] && cp "$entry/$file" "$scratch/build/submission/$file"
         done
         echo "== $program$suffix: the build of the same file from the cache ($key)" >> "$log"
         return 0
@@ -611,7 +619,7 @@ grade() {
     local program=build/submission/$name
     log=$logs/$name.log run=$scratch/run/$name
     : > "$log"
-    mkdir -p "$run" && [ "$(id -u)" -eq 0 ] && chown "${GRADE_SANDBOX_USER:-65534:65534}" "$run"
+    mkdir -p "$run" && [ "$EUID" -eq 0 ] && chown "${GRADE_SANDBOX_USER:-65534:65534}" "$run"
     result=FAIL host_part=- gpu_part=- reason=""
     start_draws "$name"
     card=$(card_here)   # the grader's own look, each exercise afresh
@@ -645,7 +653,7 @@ grade() {
             local source=solutions/host/$exercise.cu
             if [ ! -f "$tree/$source" ]; then fail_with host "host: $source is missing"; break; fi
             if ! build_target "$name" host; then
-                fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
+                fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
                 break
             fi
             nonce=$(new_nonce) seed=$(new_seed)
@@ -769,7 +777,7 @@ at least $minimum wanted"
         unwritten)
             [ -n "$card" ] || { gpu_skipped=1; continue; }
             if ! build_target "$name" host; then
-                fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
+                fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
                 break
             fi
             nonce=$(new_nonce)
@@ -860,7 +868,7 @@ $conflicts in $total wavefronts, $excess extra per conflict-free one (at most 0.
             IFS='|' read -r kernel size <<< "$rest"
             [ -n "$card" ] && on=(--card live)
             if ! build_target "$name" host; then
-                fail_with host "host: the host check does not compile: $(grep -m1 'error' "$log")"
+                fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
                 break
             fi
             run_program "$log" "$timeout_s" "$([ -n "$card" ] && echo shared || echo none)" -- \
@@ -1001,7 +1009,7 @@ mkdir -p "$scratch/submission" "$scratch/build" "$scratch/run" "$scratch/grading
 # submission's programs are built afresh (or come from the cache).
 cp -a "$base/build/." "$scratch/build/"
 mkdir -p "$scratch/build/submission"
-[ "$(id -u)" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$scratch/build" "$scratch/run"
+[ "$EUID" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$scratch/build" "$scratch/run"
 
 # Each file into the scratch folder: a regular file only (a link could
 # point at a solution), a solution with its markers as a student would hand

@@ -42,60 +42,63 @@ usage() {
 bwrap=${GRADE_BWRAP:-$(command -v bwrap 2>/dev/null)}
 user=${GRADE_SANDBOX_USER:-65534:65534}
 
-# The arguments bwrap gets for the system: read-only /usr, /etc, /opt and
-# the like (a symbolic link such as /bin -> usr/bin stays a link), the
-# toolkit nvcc belongs to wherever it is, /dev with the GPU's nodes, /proc,
-# /sys read-only, an empty /tmp.
+# The functions below fill arrays with bash's own means (no dirname,
+# readlink or subshell per call): the grader starts a sandbox hundreds of
+# times, and each process started is CPU time on a small machine.
+
+# system_mounts: the system's folders, /dev, /proc, /sys and /tmp, and the
+# CUDA toolkit where it lives outside /usr and /opt, into the array system.
 system_mounts() {
     local dir node toolkit nvcc
+    system=()
     for dir in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc /opt; do
         if [ -L "$dir" ]; then
-            printf '%s\0' --symlink "$(readlink "$dir")" "$dir"
+            system+=(--symlink "$(readlink "$dir")" "$dir")
         elif [ -d "$dir" ]; then
-            printf '%s\0' --ro-bind "$dir" "$dir"
+            system+=(--ro-bind "$dir" "$dir")
         fi
     done
-    nvcc=$(command -v "${NVCC:-nvcc}" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+    nvcc=$(type -P "${NVCC:-nvcc}") || nvcc=/usr/local/cuda/bin/nvcc
     if [ -x "$nvcc" ]; then
-        toolkit=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
+        toolkit=$(realpath "$nvcc") toolkit=${toolkit%/*} toolkit=${toolkit%/*}
         case $toolkit in
             /usr/*|/opt/*) ;;
-            *) printf '%s\0' --ro-bind "$toolkit" "$toolkit" ;;
+            *) system+=(--ro-bind "$toolkit" "$toolkit") ;;
         esac
     fi
-    printf '%s\0' --dev /dev --proc /proc --ro-bind /sys /sys --perms 1777 --tmpfs /tmp
+    system+=(--dev /dev --proc /proc --ro-bind /sys /sys --perms 1777 --tmpfs /tmp)
     for node in /dev/nvidia*; do
-        [ -e "$node" ] && printf '%s\0' --dev-bind "$node" "$node"
+        [ -e "$node" ] && system+=(--dev-bind "$node" "$node")
     done
 }
 
-# The namespaces, and the command's user where the grader is root.
+# identity: the namespaces, into the array names.
 identity() {
-    if [ "$(id -u)" -eq 0 ]; then
-        printf '%s\0' --unshare-net --unshare-ipc --unshare-pid --unshare-uts --unshare-cgroup-try
+    if [ "$EUID" -eq 0 ]; then
+        names=(--unshare-net --unshare-ipc --unshare-pid --unshare-uts --unshare-cgroup-try)
     else
-        printf '%s\0' --unshare-all
+        names=(--unshare-all)
     fi
-    printf '%s\0' --die-with-parent --new-session --hostname sandbox
+    names+=(--die-with-parent --new-session --hostname sandbox)
 }
 
-# What runs inside: the command, preceded where the grader is root by
-# setpriv, which drops to the unprivileged user for good.
+# drop_privileges: setpriv's words, where the grader is root, into the
+# array privileges.
 drop_privileges() {
-    if [ "$(id -u)" -eq 0 ]; then
-        printf '%s\0' "$(command -v setpriv)" --reuid="${user%%:*}" --regid="${user##*:}" \
-            --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs --
+    privileges=()
+    if [ "$EUID" -eq 0 ]; then
+        privileges=("$(type -P setpriv)" --reuid="${user%%:*}" --regid="${user##*:}"
+                    --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs --)
     fi
 }
 
-# Whether a sandbox can start: names the tool and the user, or says why not.
 check() {
     if [ -z "$bwrap" ] || [ ! -x "$bwrap" ]; then
         echo "sandbox: no bwrap${GRADE_BWRAP:+ at $GRADE_BWRAP}: install bubblewrap (make deps)," \
              "or set GRADE_BWRAP to a bwrap unpacked from its .deb (solutions/README.md)" >&2
         return 2
     fi
-    if [ "$(id -u)" -eq 0 ] && ! command -v setpriv >/dev/null 2>&1; then
+    if [ "$EUID" -eq 0 ] && ! command -v setpriv >/dev/null 2>&1; then
         echo "sandbox: the grader is root and there is no setpriv (util-linux) to drop" \
              "to an unprivileged user with" >&2
         return 2
@@ -103,14 +106,14 @@ check() {
     local why
     if ! why=$(run_sandboxed -- true 2>&1); then
         echo "sandbox: $bwrap cannot start here: $why" >&2
-        if [ "$(id -u)" -ne 0 ]; then
+        if [ "$EUID" -ne 0 ]; then
             echo "sandbox: as a user that is not root bwrap needs user namespaces" \
                  "(sysctl kernel.unprivileged_userns_clone=1, or grade as root)" >&2
         fi
         return 2
     fi
     local who="as $(id -un)"
-    [ "$(id -u)" -eq 0 ] && who="as uid ${user%%:*} (the grader is root)"
+    [ "$EUID" -eq 0 ] && who="as uid ${user%%:*} (the grader is root)"
     echo "sandbox: $("$bwrap" --version 2>/dev/null || echo bwrap), submissions run $who," \
          "without network"
 }
@@ -135,20 +138,25 @@ run_sandboxed() {
     ulimit -S -f $((4 * 1024 * 1024))
     # The folders above each DEST, made readable by anyone: bwrap would make
     # them for root alone, and the unprivileged user could not walk through.
-    local system=() names=() privileges=() parents=() dest parent k
+    local system=() names=() privileges=() chain=() dest parent k j
+    local -A seen=()
     for ((k = 2; k < ${#binds[@]}; k += 3)); do
-        dest=${binds[$k]} parent=$(dirname "$dest")
-        while [ "$parent" != / ] && [ "$parent" != . ]; do
-            parents+=("$parent") parent=$(dirname "$parent")
+        dest=${binds[$k]} chain=()
+        parent=${dest%/*}
+        [ "$parent" = "$dest" ] && parent=.   # (a name with no /)
+        while [ -n "$parent" ] && [ "$parent" != / ] && [ "$parent" != . ]; do
+            chain+=("$parent") parent=${parent%/*}
+        done
+        for ((j = ${#chain[@]} - 1; j >= 0; j--)); do   # each folder after the one above it
+            parent=${chain[$j]}
+            [ -n "${seen[$parent]:-}" ] && continue
+            seen[$parent]=1
+            system_parent+=(--perms 0755 --dir "$parent")
         done
     done
-    mapfile -t parents < <(printf '%s\n' "${parents[@]}" | sort -u)
-    for parent in "${parents[@]}"; do
-        [ -n "$parent" ] && system_parent+=(--perms 0755 --dir "$parent")
-    done
-    mapfile -d '' system < <(system_mounts)
-    mapfile -d '' names < <(identity)
-    mapfile -d '' privileges < <(drop_privileges)
+    system_mounts
+    identity
+    drop_privileges
     exec "$bwrap" "${names[@]}" "${system[@]}" "${system_parent[@]}" "${binds[@]}" --chdir "$directory" --clearenv \
         --setenv PATH "$PATH" --setenv LANG C "${environment[@]}" \
         ${CUDA_VISIBLE_DEVICES:+--setenv CUDA_VISIBLE_DEVICES "$CUDA_VISIBLE_DEVICES"} \

@@ -135,7 +135,7 @@ static int check_size(triangle_size s, char *why, size_t capacity, double *share
     return failed;
 }
 
-int main(void)
+int host_check_main(int, char **)
 {
     triangle_size sizes[8] = {{1, 128, 1, 32}, {2, 256, 2, 16}, {1, 200, 3, 8},
                               {3, 384, 2, 24}, {1, 300, 1, 64}};

@@ -93,7 +93,7 @@ static int check_sampled(int n, unsigned long long *state, char *why, size_t cap
     return 0;
 }
 
-int main(void)
+int host_check_main(int, char **)
 {
     char why[256] = "";
     int failed = 0;

@@ -54,7 +54,7 @@ static int unwritten_main(int argc, char **argv)
     return host_check_status();
 }
 
-int main(int argc, char **argv)
+int host_check_main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "unwritten") == 0)
         return unwritten_main(argc, argv);

@@ -17,7 +17,7 @@ static double enumerated_flops(triangle_size s)
     return tiles * s.B * s.NH * SHARED_TILE * SHARED_TILE * s.HS * 2;
 }
 
-int main(int argc, char **argv)
+int host_check_main(int argc, char **argv)
 {
     if (argc > 1)
         return predict_main(argc, argv);

@@ -7,7 +7,7 @@
 
 #include "host_check.h"
 
-int main(void)
+int host_check_main(int, char **)
 {
     char why[200] = "";
     int copies[TILE][QUADS] = {{0}};

@@ -6,7 +6,7 @@
 
 #include "host_check.h"
 
-int main(void)
+int host_check_main(int, char **)
 {
     const int widths[] = {32, 48, 64, 96, 128};
     int worst = 0, worst_D = 0;

@@ -37,7 +37,7 @@ static void check(const char *name, double (*count)(msa_size), double (*referee)
     host_check(1, name, "right at %d sizes (%.4g at S=%d)", n, count(sizes[0]), sizes[0].S);
 }
 
-int main(int argc, char **argv)
+int host_check_main(int argc, char **argv)
 {
     if (argc > 1) {
         gpu_info card;

@@ -7,7 +7,7 @@
 
 #include "host_check.h"
 
-int main(void)
+int host_check_main(int, char **)
 {
     /* The PTX ISA's table: row = groupID for c0, c1 and groupID + 8 for c2, c3;
      * col = threadID_in_group * 2 + (i & 1). */

@@ -7,7 +7,7 @@
 
 #include "host_check.h"
 
-int main(void)
+int host_check_main(int, char **)
 {
     /* The PTX ISA's table, lane by lane: groupID = lane >> 2, threadID_in_group = lane % 4;
      * A: row = groupID for a0, a2 and groupID + 8 for a1, a3; col = threadID_in_group

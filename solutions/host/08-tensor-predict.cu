@@ -30,7 +30,7 @@ static double referee_rows_flops(triangle_size s)
     return tiles * s.B * s.NH * TF32_TILE * TF32_TILE * s.HS * 2;
 }
 
-int main(int argc, char **argv)
+int host_check_main(int argc, char **argv)
 {
     if (argc > 1)
         return predict_main(argc, argv);

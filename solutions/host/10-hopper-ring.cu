@@ -326,7 +326,7 @@ static int passes_at_once(int stages, int ahead, int target, int lag, char *why,
     return 1;
 }
 
-int main(void)
+int host_check_main(int, char **)
 {
     unsigned long long state = host_seed();
     char why[480] = "";

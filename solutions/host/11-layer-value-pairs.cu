@@ -47,7 +47,7 @@ static int pair_wavefronts(const int *offsets, int stride)
     return total;
 }
 
-int main(void)
+int host_check_main(int, char **)
 {
     /* 1. weights_as_a: A's rows, one key for each k, the same in every lane. */
     int key_of[8], lane_of[8];

@@ -2,10 +2,11 @@
  * share (solutions/host/NN-slug.cu, one per exercise that has one).
  *
  * A host check is a small program that includes an exercise's file (its
- * main renamed exercise_main, so that the check has its own) and runs the
- * exercise's __host__ __device__ functions on the CPU: no GPU needed. The
- * grader builds it as build/FOLDER/NAME.host (solutions/grade.mk) and runs
- * it; it prints one line per check,
+ * main renamed exercise_main) and runs the exercise's __host__ __device__
+ * functions on the CPU: no GPU needed. Its entry is host_check_main(argc,
+ * argv): the one compile of the file serves the exercise's program and its
+ * check (solutions/grade.mk, main_program.cpp). The grader builds it as
+ * build/FOLDER/NAME.host and runs it; it prints one line per check,
  *
  *     ok   tile_of_block: every tile on or below the diagonal once, up to 600 tiles a side
  *     FAIL tile_of_block: block 1 of 3 (2 tiles a side) is tile (0, 1), above the diagonal
