@@ -74,7 +74,10 @@ WGMMA_ARCH := $(if $(filter sm_90,$(ARCH)),sm_90a,$(ARCH))
 $(foreach chapter,$(WGMMA_CHAPTERS),$(BUILD)/obj/chapters/$(chapter)/%.o \
     $(BUILD)/obj/mutant/$(chapter)%.o): KERNEL_ARCH = $(WGMMA_ARCH)
 $(BUILD)/obj/common/device/gpu.o: NVCCFLAGS += -DWORKBOOK_ARCH='"$(ARCH)"'
-NVCCLIBS := -lcublas -lgomp
+# cuBLAS is loaded by common/device/cublas_loader.cpp when first called;
+# libcublas itself is linked only "as needed": where a program calls a
+# cuBLAS function the loader does not define.
+NVCCLIBS := -lgomp -ldl -Xlinker --push-state,--as-needed,-lcublas,--pop-state
 # `make PTXAS_VERBOSE=1` prints registers, shared memory and spills per kernel.
 ifeq ($(PTXAS_VERBOSE),1)
 NVCCFLAGS += -Xptxas -v
@@ -114,8 +117,10 @@ mutant_objects = $(foreach source,$(wildcard $(call dir_of,$(1))/*.cu),\
     $(call mutant_or_own,$(1),$(2),$(source),$(call mutant_sources,$(1),$(2))))
 
 COMMON_C := $(wildcard common/*/*.c)
+COMMON_CPP := $(wildcard common/*/*.cpp)
 COMMON_CU := $(wildcard common/*/*.cu)
-COMMON_OBJECTS := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj/%.o) \
+COMMON_OBJECTS := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CPP:%.cpp=$(BUILD)/obj/%.o) \
+    $(COMMON_CU:%.cu=$(BUILD)/obj/%.o) \
     $(CHAPTER_LIBRARY_SOURCES:%.cu=$(BUILD)/obj/%.o)
 LIBRARY := $(BUILD)/libworkbook.a
 
@@ -154,7 +159,8 @@ include $(BUILD)/gen/programs.mk
         verify-cards verify-forward build-archs arch same-kernels test-programs check \
         $(CHAPTERS:%=chapter%)
 
-HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+HOST_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c)) \
+    $(patsubst tests/%.cpp,$(BUILD)/tests/%,$(wildcard tests/test_*.cpp))
 GPU_TESTS := $(patsubst tests/%.cu,$(BUILD)/tests/%,$(wildcard tests/test_*.cu))
 
 all: $(CHAPTER_PROGRAMS) $(TRIED_PROGRAMS) $(MUTANT_PROGRAMS) $(HOST_TESTS) $(GPU_TESTS)
@@ -203,6 +209,13 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.cu
 	@mkdir -p $(dir $@)
 	$(CXX) $(MAIN_CXXFLAGS) -x c++ -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
+# The library's host C++ (common/*/*.cpp: no device code), the same way;
+# the toolkit's lib folder is where cuBLAS is looked for last.
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(MAIN_CXXFLAGS) -DWORKBOOK_CUDA_LIBRARY_DIR='"$(CUDA_INCLUDE)/../lib"' -MMD -MP \
+	    -MF $(@:.o=.d) -c $< -o $@
+
 # A mutant is its chapter with one of its patches applied (chapters/NN-slug/
 # mutant.patch, or mutant-NAME.patch), in a scratch copy of its sources and
 # headers: build/mutant/ROOT/chapters/NN-slug/. Each copy has a root of its
@@ -228,8 +241,9 @@ $(BUILD)/mutant/%/.patched: $$(call root_patch,$$*) \
 root_of = $(firstword $(subst /, ,$(1)))
 # A mutant exists to be rejected by its check, never to be timed, and each
 # of its bugs is in what the code computes: its device code is compiled with
-# nvcc's fast-compile (-Ofc max), in about half the time.
-MUTANT_NVCCFLAGS := -Ofc max
+# nvcc's fast compile where nvcc has one (NVCC_FAST_COMPILE, plots/figures.mk),
+# in about half the time.
+MUTANT_NVCCFLAGS = $(NVCC_FAST_COMPILE)
 $(BUILD)/obj/mutant/%.o: $(BUILD)/mutant/$$(call root_of,$$*)/.patched $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(MUTANT_NVCCFLAGS) -Ichapters/$(call root_dir,$(call root_of,$*)) -MMD -MP -MF $(@:.o=.d) \
@@ -387,6 +401,11 @@ HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/accuracy_reader.c tools/
 $(BUILD)/tests/%: tests/%.c $(HOST_TEST_SOURCES) $(wildcard common/*/*.h book/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Icommon -Ibook -Itools $< $(HOST_TEST_SOURCES) -lcmocka -lm -o $@
+
+# (tests/test_*.cpp: host C++ over the library, with the CUDA headers)
+$(BUILD)/tests/%: tests/%.cpp $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CXX) $(MAIN_CXXFLAGS) $< $(LIBRARY) -lcmocka -ldl -o $@
 
 $(BUILD)/tests/%: tests/%.cu $(LIBRARY) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)

@@ -47,7 +47,15 @@ FIGURES := tile-grid thread-patches outer-product warp-sectors bank-map layer-fl
     store-pipeline key-order $(FIGURE_JOINS)
 FIGURE_GRAPHS := layer-flow tiled-launches
 FIGURE_PROGRAMS := $(filter-out $(FIGURE_GRAPHS) $(FIGURE_JOINS),$(FIGURES))
-FIGURE_NVCCFLAGS := -std=c++17 -Icommon -arch=compute_90 -code=compute_90 \
+# nvcc's fast compile of device code (-Ofc max, CUDA 12.8 and later;
+# nothing with an older nvcc), asked once, when a recipe first needs it.
+# The Makefile's mutants use it too (this file is included there).
+NVCC_FAST_COMPILE = $(eval NVCC_FAST_COMPILE := $(shell $(NVCC) --help 2>/dev/null \
+    | grep -q -e '--Ofast-compile' && echo '-Ofc max'))$(NVCC_FAST_COMPILE)
+# A figure program runs the chapters' host-side functions and launches
+# nothing: its device code is PTX only, compiled fast, which the figures'
+# data never sees.
+FIGURE_NVCCFLAGS = -std=c++17 -Icommon -arch=compute_90 -code=compute_90 $(NVCC_FAST_COMPILE) \
     -Xcompiler -ffunction-sections,-fdata-sections -Xlinker --gc-sections
 # Host C sources a figure program links besides its own.
 FIGURE_LINK_online_softmax := common/harness/rng.c

@@ -4,7 +4,7 @@
 for program in build/tests/test_*; do
     [ -x "$program" ] || continue
     name=$(basename "$program")
-    [ -f "tests/$name.c" ] || continue # tests/test_*.cu are GPU tests (suite 15)
+    [ -f "tests/$name.c" ] || [ -f "tests/$name.cpp" ] || continue # tests/test_*.cu: GPU tests (suite 15)
     log=$(log_of "$name")
     CMOCKA_MESSAGE_OUTPUT=TAP "$program" >"$log" 2>&1
     status=$?

@@ -44,14 +44,15 @@ expect_output "the refusal says why" "WORKBOOK_CARD is set" \
 # copy engine); the default build above is Hopper's. `make build-archs`
 # compiles each source once for all the targets (a -gencode each), here
 # three; with no BUILD_ARCHS, every target of the cards this nvcc knows.
-# Here with the device code's fast-compile (-Ofc max): the front end and
+# Here with the device code's fast compile where nvcc has one (-Ofc max,
+# CUDA 12.8 and later; NVCC_FAST_COMPILE in plots/figures.mk): the front end and
 # ptxas still translate every kernel for each target, so what does not
 # compile for a card fails here, in a third of the time the optimizer takes;
 # the programs a student builds are compiled in full.
 card_archs=${CARD_ARCHS:-sm_75 sm_80 sm_89}
 expect_status "every chapter and tried variant compiles for $card_archs" 0 \
     make -s --no-print-directory -j"$(nproc)" build-archs BUILD_ARCHS="$card_archs" \
-    ARCHS_FLAGS="-Ofc max"
+    ARCHS_FLAGS='$(NVCC_FAST_COMPILE)'
 # Each fat binary holds machine code for each target: ptxas leaves its
 # command line ("-arch sm_75 ...") in every cubin it makes.
 archs_objects=$(find build-archs/fatbin -name '*.fatbin' 2>/dev/null | sort)

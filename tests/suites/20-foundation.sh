@@ -19,6 +19,22 @@ expect_output "README's exit statuses: 2 is bad arguments, sizes or files" \
 expect_output "--help gives the same exit statuses" "2 bad arguments, sizes or files" \
     build/chapter2 --help
 
+# cuBLAS is loaded at its first call (common/device/cublas_loader.cpp), so
+# that --help, a refusal or a machine without a GPU never pay for loading
+# it: no program needs libcublas at its start. A program that calls a
+# cuBLAS function the loader does not define still links, against libcublas.
+foundation_scratch=build/foundation
+rm -rf "$foundation_scratch" && mkdir -p "$foundation_scratch"
+expect_no_output "no chapter program loads cuBLAS at its start" "NEEDED.*libcublas" \
+    sh -c 'for program in build/chapter[0-9] build/chapter[0-9][0-9]; do readelf -d "$program"; done'
+printf '#include <cublas_v2.h>\nint main(void) { return cublasSscal(0, 0, 0, 0, 1) != 0; }\n' \
+    > "$foundation_scratch/other_cublas.cpp"
+expect_output "a program calling another cuBLAS function links against libcublas" \
+    "NEEDED.*libcublas" sh -c "$(make -s --no-print-directory print-nvcc) \
+        '$foundation_scratch/other_cublas.cpp' build/libworkbook.a \
+        $(make -s --no-print-directory --eval 'nvcclibs: ; @echo $(NVCCLIBS)' nvcclibs) \
+        -o '$foundation_scratch/other_cublas' && readelf -d '$foundation_scratch/other_cublas'"
+
 # Sizes are int in every kernel, and their products are computed without
 # wrapping: B*T*3*C below wraps a 64-bit long to 0, which once passed every
 # limit. The input is indexed with int (chapter 4's row stride, cuBLAS's
