@@ -38,35 +38,62 @@ cpus=$(nproc 2>/dev/null || echo 2)
 jobs=${GRADE_JOBS:-$(( cpus / 2 > 0 ? cpus / 2 : 1 ))}
 case $jobs in ''|0|*[!0-9]*) echo "grade-class: GRADE_JOBS='$jobs' is not a number of jobs" >&2; exit 2 ;; esac
 exercise_jobs=$(( cpus / jobs > 0 ? cpus / jobs : 1 ))
-safe() { printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//'; }
-out=$BUILD/grade-class/$(safe "$dir")
+# clean, csv_field, safe_file_name: solutions/gradebook.sh.
+. solutions/gradebook.sh
+out=$BUILD/grade-class/$(safe_file_name "$dir")
 rm -rf "$out" && mkdir -p "$out/.rows" || exit 2
 
-# The students: every folder of DIR (a link to one is refused: it could be
-# another student's). Their tables get file names made safe and unique.
-students=() tables=()
+# The exercises each student is graded on: those named, or every one of the
+# handout (what grade.sh grades with GRADE_EVERY).
+if [ $# -gt 0 ]; then
+    class_exercises=("$@")
+else
+    class_exercises=()
+    for file in exercises/[0-9][0-9]-*.cu; do
+        [ -f "$file" ] && class_exercises+=("$(basename "$file" .cu)")
+    done
+fi
+# not_graded ROWS STUDENT REASON: a FAIL row for each of the class's
+# exercises, so that the gradebook has the student, and why.
+not_graded() {
+    local exercise
+    for exercise in "${class_exercises[@]}"; do
+        printf '%s,%s,"FAIL",%s\n' "$(csv_field "$2")" "$(csv_field "$exercise")" \
+            "$(csv_field "not graded: $3")"
+    done > "$1"
+}
+
+# The students: every folder of DIR. A link to one is not graded (it could
+# be another student's), but gets its rows, FAIL with the reason. Their
+# tables get file names made safe and unique (safe_file_name; -2, -3, ...
+# where two students' names still meet).
+students=() tables=() refused=0 links=()
 declare -A taken=()
 for folder in "$dir"/*/ "$dir"/.[!.]*/; do
     folder=${folder%/}
     [ -d "$folder" ] || continue
+    student=$(basename "$folder")
     if [ -L "$folder" ]; then
-        echo "grade-class: $(safe "$folder") is a link, not a student's folder: not graded" >&2
+        echo "grade-class: $(clean "$student") is a link, not a student's folder: not graded" >&2
+        not_graded "$out/.rows/link-$(printf '%05d' "$refused").csv" "$student" \
+            "the student's folder is a link, not a folder: hand in the folder itself"
+        refused=$((refused + 1)) links+=("$student")
         continue
     fi
-    name=$(safe "$(basename "$folder")") table=$name k=1
+    name=$(safe_file_name "$student") table=$name k=1
     while [ -n "${taken[$table]:-}" ]; do k=$((k + 1)) table=$name-$k; done
     taken[$table]=1
     students+=("$folder") tables+=("$table")
 done
-if [ ${#students[@]} -eq 0 ]; then
-    echo "grade-class: no student folders in $(safe "$dir")/" >&2
+if [ ${#students[@]} -eq 0 ] && [ "$refused" -eq 0 ]; then
+    echo "grade-class: no student folders in $(clean "$dir")/" >&2
     exit 2
 fi
 
 # The sandbox and the handout's library, once, before the students start.
 solutions/sandbox.sh --check > /dev/null || exit 2
 
-echo "grading ${#students[@]} students of $(safe "$dir")/, $jobs at a time; every exercise" \
+echo "grading ${#students[@]} students of $(clean "$dir")/, $jobs at a time; every exercise" \
      "of the handout${*:+ among $*}, a missing one failing"
 running=0
 for k in "${!students[@]}"; do
@@ -77,8 +104,17 @@ for k in "${!students[@]}"; do
     running=$((running + 1))
 done
 wait
+# A student whose grading ended with no row (grade.sh refused the folder:
+# its message says why) gets the rows of one not graded.
+for k in "${!students[@]}"; do
+    rows=$out/.rows/$(printf '%05d' "$k").csv
+    [ -s "$rows" ] && continue
+    why=$(grep -m1 -E '^(grade|sandbox): ' "$out/${tables[$k]}.txt" 2>/dev/null)
+    not_graded "$rows" "$(basename "${students[$k]}")" "${why:-the grader gave no result (see ${tables[$k]}.txt)}"
+done
 
-# One CSV, the students in the order of their folders' names.
+# One CSV, the students in the order of their folders' names (the links
+# refused at the end).
 {
     echo "student,exercise,result,property"
     cat "$out"/.rows/*.csv 2>/dev/null
@@ -101,6 +137,10 @@ for k in "${!students[@]}"; do
                                LC_ALL=C tr -c '\040-\176' '?')"
     fi
     printf '%-24s %s\n' "${tables[$k]}" "$summary"
+done
+for student in "${links[@]}"; do
+    failed=$((failed + 1))
+    printf '%-24s %s\n' "$(safe_file_name "$student")" "not graded: the folder is a link"
 done
 echo
 echo "class: $passed passed, $failed failed, $skipped skipped; tables in $out/STUDENT.txt," \

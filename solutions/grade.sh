@@ -127,14 +127,8 @@ PREDICTION_FACTOR=2
 
 # ---------------------------------------------------------------- text
 
-# A line of text a submission may have written, made safe for a terminal
-# and a table: control characters (\r, ESC, ...) and anything outside
-# printable ASCII become '?', and it is cut at 400 characters.
-clean() {   # (in bash alone: the grader cleans every line it prints)
-    local LC_ALL=C text=${1//[$'\n\t']/ }
-    text=${text//[^ -~]/?}
-    printf '%s' "${text:0:400}"
-}
+# clean, csv_field, safe_file_name: solutions/gradebook.sh.
+. "$(dirname "$0")/gradebook.sh"
 say() { printf '%s\n' "$(clean "$*")"; }
 
 # Lines from stdin joined with SEPARATOR.
@@ -144,13 +138,6 @@ joined() {
 
 # A name is NN-name (a fixture NN-name--what): letters, digits, '_' and '-'.
 valid_name() { [[ $1 =~ ^[0-9][0-9]-[A-Za-z0-9_-]+$ ]]; }
-
-# A CSV field, quoted; one a spreadsheet would take for a formula gets a '.
-csv_field() {
-    local text; text=$(clean "$1")
-    case $text in [=+@-]*) text="'$text" ;; esac
-    printf '"%s"' "${text//\"/\"\"}"
-}
 
 # ---------------------------------------------------------------- draws
 
@@ -525,6 +512,19 @@ run_program() {
     { echo "== $*: exit $status"; cat "$log.run"; } >> "$log"
 }
 
+# How a sandboxed run ended that did not exit 0, in words: timed out (the
+# grader's limit, LIMIT seconds: timeout's 124, or 137 where it had to kill),
+# crashed (a signal: bwrap exits 128 + N), or its exit status.
+ended() { # ended STATUS LIMIT
+    case $1 in
+        124) echo "timed out after $2 s" ;;
+        137) echo "killed (signal 9, SIGKILL): past the time limit of $2 s, or out of memory" ;;
+        129|13[0-9]|1[4-5][0-9]) echo "crashed (signal $(( $1 - 128 ))$(kill -l $(( $1 - 128 )) 2>/dev/null |
+                                  sed 's/^/, SIG/'))" ;;
+        *) echo "exited $1" ;;
+    esac
+}
+
 # The first line of LOG.run matching a pattern, cleaned.
 first_line() { clean "$(grep -m1 -E -- "$1" "$2" | sed "${3:-}")"; }
 
@@ -553,7 +553,7 @@ run_reason() {
            else
                echo "failed $at: $(clean "$(tail -n 1 "$run_log")")"
            fi ;;
-        *) echo "crashed (exit $status) $at" ;;
+        *) echo "$(ended "$status" "$timeout_s") $at" ;;
     esac
 }
 
@@ -662,7 +662,11 @@ grade() {
             local closing="host checks done: [0-9]+ passed, 0 failed, nonce $nonce"
             if [ $status -ne 0 ]; then
                 why=$(first_line '^FAIL' "$log.run" 's/^FAIL *//')
-                fail_with host "host: ${why:-the check exited $status: $(tail -n 1 "$log.run")}"
+                if [ -z "$why" ]; then
+                    why="the check $(ended "$status" "$timeout_s")"
+                    [ -s "$log.run" ] && why="$why: $(tail -n 1 "$log.run")"
+                fi
+                fail_with host "host: $why"
                 break
             fi
             if ! tail -n 1 "$log.run" | grep -Eqx "$closing"; then
@@ -786,7 +790,7 @@ at least $minimum wanted"
             if [ $status -ne 0 ] || ! tail -n 1 "$log.run" |
                     grep -Eqx "host checks done: [0-9]+ passed, 0 failed, nonce $nonce"; then
                 why=$(first_line '^FAIL' "$log.run" 's/^FAIL *//')
-                fail_with gpu "${why:-masked scores: the check exited $status without its result}"
+                fail_with gpu "${why:-masked scores: the check $(ended "$status" "$timeout_s") without its result}"
                 break
             fi
             gpu_done+=("masked runs unwritten") ;;
@@ -994,13 +998,12 @@ else
     fi
 fi
 
-# The logs' folder: the folder's name made safe, and, unless it was safe as
-# it is, a hash of the exact name, so that folders whose safe names are
-# alike (`p q`, `p,q`, `p_q`, `a/b` and `a_b`, graded side by side in a
-# class) never share their logs.
-logs=$(printf '%s' "$folder" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')
-[ "$logs" = "$folder" ] || logs=$logs-$(printf '%s' "$folder" | sha256sum | cut -c 1-8)
-logs=$BUILD/grade-logs/$logs
+# The logs' folder: the folder's name made safe (safe_file_name: a hash of
+# the exact name where that changed it or it is long), so that folders
+# whose safe names are alike (`p q`, `p,q`, `p_q`, `a/b` and `a_b`, graded
+# side by side in a class) never share their logs, and a 250-character
+# name still makes a folder.
+logs=$BUILD/grade-logs/$(safe_file_name "$folder")
 mkdir -p "$logs" "$work/runs" || exit 2
 scratch=$(mktemp -d "$PWD/$work/runs/grade.XXXXXX") || exit 2
 [ "${GRADE_KEEP:-}" = 1 ] || trap 'rm -rf "$scratch"' EXIT

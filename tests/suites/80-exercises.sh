@@ -212,6 +212,14 @@ if [ -n "$solution_files" ]; then
     sed 's/TOLERANCE_FP32}/1e-2}/' "$class/alice/02-triangle-grid.cu" > "$class/dave/02-triangle-grid.cu"
     cp "$class/alice/02-triangle-grid.cu" "$class/eve/"
     ln -s "$PWD/solutions/03-registers-counts.cu" "$class/eve/03-registers-counts.cu"
+    # A student's folder that is a link, and a name of 250 characters with a
+    # space (its log folder's name was 259 characters, more than a file
+    # name may have): each
+    # still gets its rows in the gradebook (a FAIL naming the link; the long
+    # name graded as any other).
+    ln -s "$class/alice" "$class/frank"
+    long_student="$(printf 'l%.0s' $(seq 124)) $(printf 'l%.0s' $(seq 125))"   # (a space: made safe, hashed)
+    mkdir -p "$class/$long_student" && cp "$class/alice/02-triangle-grid.cu" "$class/$long_student/"
     class_log=$(log_of "make grade-class")
     rm -f "$solutions_table.status" "$spaced_table.status" "$stale_table.status" "$class_log.status"
     {
@@ -422,6 +430,8 @@ graded_host "property: every tile below the diagonal once (host)" "$reasons_tabl
     02-triangle-grid--tiles-above-diagonal "host: tile_of_block: block [0-9]+ .*above the diagonal"
 graded_host "property: the counts of a kernel (host, enumerated grid)" "$reasons_table" \
     03-registers-counts--dense-count "host: working_threads: .*the grid has 792576"
+graded_host "grader: a host check that crashes is named with its signal" "$reasons_table" \
+    03-registers-counts--crashes "host: the check crashed \(signal 11, SIGSEGV\)"
 graded_host "property: no local memory (ptxas)" "$reasons_table" \
     03-registers-epilogue--local-memory \
     "local memory \(ptxas\): registers_epilogue_scores has a [1-9][0-9]*-byte stack frame"
@@ -629,9 +639,9 @@ fi
 # A class in one command: five students, one table each, one CSV.
 if [ -n "$solution_files" ]; then
     await_table "$class_log"
-    class_csv=build/grade-class/$(printf '%s' "$class" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')/class.csv
+    class_csv=build/grade-class/$(. solutions/gradebook.sh; safe_file_name "$class")/class.csv
     expect_status "grade-class: one CSV, a header and a row per student and exercise" 0 \
-        test "$(wc -l < "$class_csv" 2>/dev/null)" -eq 11
+        test "$(wc -l < "$class_csv" 2>/dev/null)" -eq 15
     class_row() { grep -E -- "^\"$1\",\"$2\",\"$3\",\"$4" "$class_csv" >/dev/null; }
     if class_row alice 02-triangle-grid "(PASS|SKIP)" "" && class_row alice 03-registers-counts "(PASS|SKIP)" "" &&
        class_row "bob smith" 02-triangle-grid FAIL "host: tile_of_block" &&
@@ -643,8 +653,20 @@ if [ -n "$solution_files" ]; then
     else
         fail "grade-class: the rows" "see the CSV" "$class_csv"
     fi
+    if class_row frank 02-triangle-grid FAIL "not graded: the student's folder is a link" &&
+       class_row frank 03-registers-counts FAIL "not graded: the student's folder is a link"; then
+        pass "grade-class: a student's folder that is a link gets its rows, FAIL with the reason"
+    else
+        fail "grade-class: a student's folder that is a link gets its rows" "see the CSV" "$class_csv"
+    fi
+    if class_row "$long_student" 02-triangle-grid "(PASS|SKIP)" "" &&
+       class_row "$long_student" 03-registers-counts FAIL "missing: no 03-registers-counts.cu"; then
+        pass "grade-class: a student's name of 250 characters is graded, with its rows"
+    else
+        fail "grade-class: a student's name of 250 characters is graded" "see the CSV" "$class_csv"
+    fi
     expect_status "grade-class: a table per student" 0 \
-        test -s "$(dirname "$class_csv")/bob_smith.txt"
+        test -s "$(dirname "$class_csv")/$(. solutions/gradebook.sh; safe_file_name "bob smith").txt"
 
     # Four right answers in folders whose safe names are alike, graded four
     # at a time: each keeps its own logs, so each is graded as it would be
@@ -655,7 +677,7 @@ if [ -n "$solution_files" ]; then
     done
     GRADE_JOBS=4 ${MAKE:-make} -s --no-print-directory grade-class DIR="$alike/" EX=02-triangle-grid \
         > "$(log_of "grade-class: alike names")" 2>&1
-    alike_csv=build/grade-class/$(printf '%s' "$alike" | tr -c 'A-Za-z0-9._-' '_' | sed 's/^\.*//')/class.csv
+    alike_csv=build/grade-class/$(. solutions/gradebook.sh; safe_file_name "$alike")/class.csv
     expect_output "grade-class: four folders with alike names, four at a time, each graded as alone" \
         "^4$" sh -c "grep -cE '^\"p[ ,_=]q\",\"02-triangle-grid\",\"(PASS|SKIP)\"' '$alike_csv'"
 
