@@ -79,6 +79,9 @@
 #   GRADE_LOCK      the file GPU runs lock (BUILD/grade/gpu.lock): runs share
 #                   the card, a timing or ncu run has it alone
 #   GRADE_BWRAP, GRADE_SANDBOX_USER   the sandbox's bwrap and user (sandbox.sh)
+#   GRADE_MEMORY_MB  address space of a compile or a host check (4096 MiB);
+#                   GRADE_FILE_MB, GRADE_PROCESSES the sandbox's file size and
+#                   processes (256 MiB, 512: sandbox.sh)
 #   COMPUTE_SANITIZER, NCU, CUOBJDUMP   the tools, found on the PATH or beside
 #                   nvcc; "none" grades as if one were missing
 #   GRADE_JOBS      exercises graded at a time (the number of CPUs)
@@ -105,6 +108,9 @@ BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
 timeout_s=${GRADE_TIMEOUT:-120}
 compile_timeout_s=${GRADE_COMPILE_TIMEOUT:-600}
+# The address space of a compile or a host check, in MiB (solutions/sandbox.sh
+# --memory; GPU runs have none, the CUDA driver reserves terabytes).
+memory_mb=${GRADE_MEMORY_MB:-4096}
 compare=${GRADE_COMPARE:-yes}
 every=${GRADE_EVERY:-no}
 csv=${GRADE_CSV:-}
@@ -485,7 +491,7 @@ build_target() {
 # read-only, the scratch build folder writable; its output appended to LOG.
 sandboxed_build() {
     local log=$1; shift
-    timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
+    timeout -k 10 "$compile_timeout_s" "$sandbox" --memory "$memory_mb" --ro "$tree" "$tree" \
         --ro "$scratch/submission" "$tree/submission" --rw "$scratch/build" "$tree/build" \
         --cd "$tree" -- make -s --no-print-directory BUILD=build GRADE_DIR=submission \
         ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" < /dev/null >> "$log" 2>&1
@@ -499,7 +505,8 @@ run_program() {
     local log=$1 limit=$2 mode=$3 environment=(); shift 3
     while [ "$1" != -- ]; do environment+=(--env "$1"); shift; done
     shift
-    local command=(timeout -k 10 "$limit" "$sandbox" --ro "$tree" "$tree"
+    local memory=(); [ "$mode" = none ] && memory=(--memory "$memory_mb")   # (not a GPU run)
+    local command=(timeout -k 10 "$limit" "$sandbox" "${memory[@]}" --ro "$tree" "$tree"
                    --ro "$scratch/submission" "$tree/submission" --ro "$scratch/build" "$tree/build"
                    --rw "$run" "$tree/run" --cd "$tree" --env HOME="$tree/run"
                    "${environment[@]}" -- "$@")
@@ -509,7 +516,12 @@ run_program() {
         *) "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
     esac
     status=$?
-    { echo "== $*: exit $status"; cat "$log.run"; } >> "$log"
+    # what it printed, kept in the log up to 1 MiB (the sandbox's file-size
+    # limit bounds the rest)
+    local size; size=$(stat -c %s "$log.run" 2>/dev/null || echo 0)
+    { echo "== $*: exit $status"; head -c 1048576 "$log.run"
+      [ "$size" -gt 1048576 ] && echo "== (its output was $size bytes: the log keeps the first MiB)"
+    } >> "$log"
 }
 
 # How a sandboxed run ended that did not exit 0, in words: timed out (the
@@ -519,6 +531,8 @@ ended() { # ended STATUS LIMIT
     case $1 in
         124) echo "timed out after $2 s" ;;
         137) echo "killed (signal 9, SIGKILL): past the time limit of $2 s, or out of memory" ;;
+        153) echo "stopped (signal 25, SIGXFSZ): it wrote past the sandbox's file-size limit of \
+${GRADE_FILE_MB:-256} MiB" ;;
         129|13[0-9]|1[4-5][0-9]) echo "crashed (signal $(( $1 - 128 ))$(kill -l $(( $1 - 128 )) 2>/dev/null |
                                   sed 's/^/, SIG/'))" ;;
         *) echo "exited $1" ;;

@@ -4,7 +4,7 @@
 # grader (solutions/grade.sh):
 #
 #   solutions/sandbox.sh [--ro SRC DEST]... [--rw SRC DEST]... [--cd DIR]
-#                        [--env NAME=VALUE]... -- COMMAND [ARG...]
+#                        [--env NAME=VALUE]... [--memory MB] -- COMMAND [ARG...]
 #   solutions/sandbox.sh --check      can a sandbox start here? says how, or why not
 #
 # Inside, the command sees the system's programs and libraries read-only
@@ -35,7 +35,7 @@ set -u
 
 usage() {
     echo "usage: $0 [--ro SRC DEST]... [--rw SRC DEST]... [--cd DIR] [--env NAME=VALUE]..." \
-         "-- COMMAND [ARG...] | --check" >&2
+         "[--memory MB] -- COMMAND [ARG...] | --check" >&2
     exit 2
 }
 
@@ -119,12 +119,13 @@ check() {
 }
 
 run_sandboxed() {
-    local binds=() environment=() system_parent=() directory=/
+    local binds=() environment=() system_parent=() directory=/ memory_mb=""
     while [ $# -gt 0 ]; do
         case $1 in
             --ro) [ $# -ge 3 ] || usage; binds+=(--ro-bind "$2" "$3"); shift 3 ;;
             --rw) [ $# -ge 3 ] || usage; binds+=(--bind "$2" "$3"); shift 3 ;;
             --cd) [ $# -ge 2 ] || usage; directory=$2; shift 2 ;;
+            --memory) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage; memory_mb=$2; shift 2 ;;
             --env) [ $# -ge 2 ] || usage
                    case $2 in *=*) ;; *) usage ;; esac
                    environment+=(--setenv "${2%%=*}" "${2#*=}"); shift 2 ;;
@@ -133,9 +134,19 @@ run_sandboxed() {
         esac
     done
     [ $# -ge 1 ] || usage
-    # No core files, and no file larger than 4 GiB: a full disk is no way to fail others.
-    ulimit -S -c 0
-    ulimit -S -f $((4 * 1024 * 1024))
+    # Hard limits, which the command cannot raise again (a soft one it can):
+    # no core files; no file (its output included) over GRADE_FILE_MB, 256
+    # MiB by default: a full disk is no way to fail others (past it, the
+    # write kills the command with SIGXFSZ); where the grader is root, at
+    # most GRADE_PROCESSES processes, 512 by default, for the sandbox's user
+    # (all its sandboxes together: a fork bomb stops there); with --memory,
+    # at most MB of address space (the grader's compiles and host checks:
+    # a compiler fed /dev/zero stops there; not the GPU runs, for which the
+    # CUDA driver reserves terabytes of addresses).
+    ulimit -c 0 || exit 2
+    ulimit -f $(( ${GRADE_FILE_MB:-256} * 1024 )) || exit 2
+    if [ "$EUID" -eq 0 ]; then ulimit -u "${GRADE_PROCESSES:-512}" || exit 2; fi
+    if [ -n "$memory_mb" ]; then ulimit -v $(( memory_mb * 1024 )) || exit 2; fi
     # The folders above each DEST, made readable by anyone: bwrap would make
     # them for root alone, and the unprivileged user could not walk through.
     local system=() names=() privileges=() chain=() dest parent k j

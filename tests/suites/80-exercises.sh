@@ -635,6 +635,18 @@ if [ "$(id -u)" -eq 0 ]; then
     expect_output "sandbox: the grader is root, the submission runs as nobody" "^65534$" \
         solutions/sandbox.sh -- id -u
 fi
+# Its limits are hard: the command cannot raise them (a soft one it could).
+expect_status "sandbox: the file-size limit is hard, the command cannot raise it" 1 \
+    solutions/sandbox.sh -- sh -c 'ulimit -f unlimited 2>/dev/null && exit 0; exit 1'
+expect_status "sandbox: a file past the limit stops the command (SIGXFSZ: 128 + 25)" 153 \
+    env GRADE_FILE_MB=1 solutions/sandbox.sh --rw "$sandbox_rw" /scratch --cd /scratch -- \
+    sh -c 'head -c 2000000 /dev/zero > big'
+expect_output "sandbox: --memory bounds the address space (a 100 MiB buffer in 64 MiB)" \
+    "memory exhausted" solutions/sandbox.sh --memory 64 -- dd if=/dev/zero of=/dev/null bs=100M count=1
+if [ "$(id -u)" -eq 0 ]; then
+    expect_output "sandbox: at most GRADE_PROCESSES processes (a fork bomb stops)" "[Cc]annot fork|fork: " \
+        env GRADE_PROCESSES=20 solutions/sandbox.sh -- sh -c 'for i in $(seq 40); do sleep 1 & done; wait'
+fi
 
 # A class in one command: five students, one table each, one CSV.
 if [ -n "$solution_files" ]; then
