@@ -14,8 +14,17 @@
 # so that a changed tolerance, refused size, #include or macro is caught.
 # Inside a region the code is the student's, less what a kernel exercise
 # never needs and a submission could use to fool the grader: a preprocessor
-# line other than #pragma unroll, __attribute__ and asm, and the calls that
-# end the process, start others, read the environment or open files.
+# line other than #pragma unroll, __attribute__ and asm, the calls that
+# end the process, start others, read the environment or open files, and a
+# `}` that closes a scope opened before the region (code outside any
+# function: a static object's constructor, another function).
+#
+# The comparison reads tokens as this file splits them; where the
+# compiler's translation would read the text otherwise, the submission is
+# refused, anywhere in the file: a \ at the end of a line (a line splice,
+# which carries a // comment onto the next line), trigraphs (??=, ...),
+# digraphs (%:, <%, %>, <:, :>), raw string literals (R"(...)"), digit
+# separators (1'000). The exercises use none of them.
 #
 # Prints the first problem, "line N: what is wrong" (N a line of the
 # submission), and exits 1; exits 0 when the submission is an exercise
@@ -55,6 +64,9 @@ function tokenize(which, line, number,    i, n, c, j, d, first) {
         if (substr(line, i, 2) == "/*") { in_comment = 1; i += 2; continue }
         if (c == "\\" && i == n) { continued = 1; break }
         if (c == "\"" || c == "'") {
+            if (which == "s" && c == "'" && i > 1 && substr(line, i - 1, 1) ~ /[0-9A-Za-z_]/ &&
+                token[which, count[which]] ~ /^[0-9]/)
+                refuse(number, "a digit separator (" token[which, count[which]] "'...)")
             for (j = i + 1; j <= n; j++) {
                 d = substr(line, j, 1)
                 if (d == "\\") j++
@@ -66,15 +78,28 @@ function tokenize(which, line, number,    i, n, c, j, d, first) {
         }
         if (c ~ /[A-Za-z0-9_.]/) {
             match(substr(line, i), /^[A-Za-z0-9_.]+/)
+            if (which == "s" && substr(line, i, RLENGTH) ~ /^(u8|u|U|L)?R$/ &&
+                substr(line, i + RLENGTH, 1) == "\"")
+                refuse(number, "a raw string literal (" substr(line, i, RLENGTH) "\"...)")
             add(which, substr(line, i, RLENGTH), number)
             i += RLENGTH; first = 0
             continue
         }
+        if (which == "s" && substr(line, i, 2) ~ /^(%:|<%|%>|<:|:>)$/)
+            refuse(number, "the digraph `" substr(line, i, 2) "`")
         add(which, c, number)
         if (c == "#" && first) { in_directive = 1; starts_directive[which, count[which]] = 1 }
         i++; first = 0
     }
     if (in_directive && !continued) { add(which, "<eol>", number); in_directive = 0 }
+}
+
+# The first form the compiler would read otherwise than this file's
+# tokens (see the top), kept to be said once the line is read.
+function refuse(number, what) {
+    if (refused == "")
+        refused = "line " number ": " what " is refused: the grader compares the tokens as " \
+                  "written, and the compiler would read them otherwise; write it plainly"
 }
 
 # Reads a file into tokens, each with its line and its region (0 outside
@@ -84,6 +109,11 @@ function scan(which, path,    line, number, opened) {
     number = 0; region = 0; regions[which] = 0; in_comment = 0; in_directive = 0; continued = 0
     while ((getline line < path) > 0) {
         number++
+        if (which == "s" && line ~ /\\$/)
+            refuse(number, "a \\ at the end of a line (a line splice)")
+        if (which == "s" && line ~ /\?\?[=\/'()!<>-]/)
+            refuse(number, "a trigraph (" substr(line, match(line, /\?\?[=\/'()!<>-]/), 3) ")")
+        if (refused != "") return refused
         if (!in_comment && line ~ /^[ \t]*\/\/[ \t]*TODO:/) {
             if (region) return "line " number ": a second // TODO: before the // TODO end " \
                                "of the one at line " opened
@@ -96,6 +126,7 @@ function scan(which, path,    line, number, opened) {
             continue
         }
         tokenize(which, line, number)
+        if (refused != "") return refused
     }
     close(path)
     last_line[which] = number
@@ -164,6 +195,24 @@ BEGIN {
             complain("line " line_of["s", k] ": `" token["s", k] "` inside a TODO: a kernel " \
                      "exercise needs no " token["s", k] ", and the grader allows none (it could " \
                      "end the program, reach files or fool the harness)")
+    }
+
+    # A region's braces: each `}` closes a `{` of the region, and none is
+    # left open, so that the code stays inside the function it is in.
+    current = 0; depth = 0
+    for (k = 1; k <= count["s"] + 1; k++) {
+        r = k <= count["s"] ? region_of["s", k] : 0
+        if (r != current) {
+            if (current && depth > 0)
+                complain("line " opened_at["s", current] ": the TODO here leaves " depth " `{` " \
+                         "open at its end: a TODO's code stays inside its function")
+            current = r; depth = 0
+        }
+        if (!r) continue
+        if (token["s", k] == "{") depth++
+        else if (token["s", k] == "}" && --depth < 0)
+            complain("line " line_of["s", k] ": this `}` inside a TODO closes a scope opened " \
+                     "before the TODO: a TODO's code stays inside its function")
     }
 
     # Outside: the exercise's tokens, in order, segment by segment (the

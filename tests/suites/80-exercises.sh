@@ -534,6 +534,20 @@ else
         02-triangle-grid--fake-harness "line [0-9]+: #define inside a TODO"
     refused_for "exit() in a TODO is refused" "$reasons_table" \
         02-naive-any-length--exits-77 "line [0-9]+: \`exit\` inside a TODO"
+    # What the compiler reads otherwise than the comparison's tokens, each
+    # accepted by the comparison before these checks.
+    refused_for "a line splice (a \\ ending a // comment) is refused" "$reasons_table" \
+        02-triangle-grid--line-splice "line 50: a \\\\ at the end of a line \(a line splice\)"
+    refused_for "a trigraph is refused" "$reasons_table" \
+        02-triangle-grid--trigraph "line 56: a trigraph \(\?\?/\)"
+    refused_for "a digraph (%:define) is refused" "$reasons_table" \
+        02-triangle-grid--digraph "line 56: the digraph \`%:\`"
+    refused_for "a raw string literal is refused" "$reasons_table" \
+        02-triangle-grid--raw-string "line 56: a raw string literal"
+    refused_for "a digit separator is refused" "$reasons_table" \
+        02-triangle-grid--digit-separator "line 56: a digit separator"
+    refused_for "a TODO that closes its function's scope is refused" "$reasons_table" \
+        02-triangle-grid--closes-scope "line 57: this \`\}\` inside a TODO closes a scope"
     line=$(table_line "$reasons_table" 06-msa-softmax--fake-comparison)
     if echo "$line" | grep -Eq "^06-msa-softmax--fake-comparison +FAIL +- +- +defines the library's own compare_print, compare_results"; then
         pass "the harness's own functions defined in a submission are refused (nm)"
