@@ -12,7 +12,8 @@
 # nodes (/dev/nvidia*) added, an empty /tmp, and of everything else only
 # the folders bound with --ro (read-only) and --rw (writable), at DEST. It
 # has no network (a network namespace of its own, with only a loopback
-# device that is down), no other process in sight (a PID namespace), no
+# device, which bwrap brings up: it reaches nothing but the sandbox itself),
+# no other process in sight (a PID namespace), no
 # terminal (a new session), no environment but PATH, LANG and the --env
 # settings, and dies with the grader.
 #
