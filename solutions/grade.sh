@@ -71,6 +71,8 @@
 #                   run of nm or cuobjdump over what was built (600)
 #   GRADE_EVERY     yes: grade every exercise of the handout, one missing from
 #                   the folder failing (make grade-class sets it)
+#   GRADE_GRADESCOPE, GRADE_PRAIRIELEARN  a file to write the results to as
+#                   that autograder reads them (solutions/README.md)
 #   GRADE_CSV       a file to append student,exercise,result,property rows to;
 #                   GRADE_STUDENT the student's name in them (the folder's)
 #   GRADE_COMPARE   no: skip step 1, for the instructor's fixtures that change
@@ -1123,6 +1125,19 @@ for file in "${refused[@]}"; do
     [ -n "$csv" ] && printf '%s,%s,%s,%s\n' "$(csv_field "$student")" "$(csv_field "$file")" \
         '"FAIL"' "$(csv_field "not named NN-name.cu: not graded")" >> "$csv"
 done
+for file in "${refused[@]}"; do   # (in the autograders' results too)
+    names+=("$file") results+=(FAIL) reasons+=("'$file' is not named NN-name.cu: it was not graded")
+done
+summary="$folder/: $passed passed, $failed failed, $skipped skipped"
+[ -n "$card" ] || summary+=" (no GPU here: the GPU checks did not run)"
+if [ -n "${GRADE_GRADESCOPE:-}" ]; then
+    autograder_json gradescope "$GRADE_GRADESCOPE" "$summary" ||
+        echo "grade: cannot write $GRADE_GRADESCOPE" >&2
+fi
+if [ -n "${GRADE_PRAIRIELEARN:-}" ]; then
+    autograder_json prairielearn "$GRADE_PRAIRIELEARN" "$summary" ||
+        echo "grade: cannot write $GRADE_PRAIRIELEARN" >&2
+fi
 echo
 say "$folder/: $passed passed, $failed failed, $skipped skipped (logs in $logs/)"
 [ $failed -gt 0 ] && exit 1

@@ -33,3 +33,47 @@ safe_file_name() {
     fi
     printf '%s' "$safe"
 }
+
+# TEXT as a JSON string: cleaned first (printable ASCII only), so that a
+# backslash and a double quote are all there is to escape.
+json_string() {
+    local text; text=$(clean "$1")
+    text=${text//\\/\\\\}
+    printf '"%s"' "${text//\"/\\\"}"
+}
+
+# autograder_json FORMAT FILE SUMMARY: the grading's results for a course's
+# autograder, one test per exercise worth 1 point (PASS, else 0), from the
+# grader's arrays names, results and reasons: FORMAT gradescope (its
+# results.json: score, output, and per test name, status, score, max_score,
+# output) or prairielearn (its external grader's results.json: gradable,
+# score as a fraction, message, output, and per test name, points,
+# max_points, message, output). Written whole or not at all.
+autograder_json() {
+    local format=$1 file=$2 summary=$3 k points=0 total=${#names[@]} separator="" tests=""
+    local name result reason status score
+    for k in "${!names[@]}"; do
+        name=${names[$k]} result=${results[$k]} reason=${reasons[$k]}
+        score=0 status=failed
+        [ "$result" = PASS ] && score=1 status=passed
+        points=$((points + score))
+        [ -n "$reason" ] || reason=$result
+        [ "$result" = SKIP ] && reason="not graded in full: $reason"
+        if [ "$format" = gradescope ]; then
+            tests+="$separator{\"name\": $(json_string "$name"), \"status\": \"$status\", \"score\": $score, \"max_score\": 1, \"output\": $(json_string "$result: $reason")}"
+        else
+            tests+="$separator{\"name\": $(json_string "$name"), \"points\": $score, \"max_points\": 1, \"message\": $(json_string "$result"), \"output\": $(json_string "$reason")}"
+        fi
+        separator=", "
+    done
+    {
+        if [ "$format" = gradescope ]; then
+            printf '{"score": %d, "output": %s, "tests": [%s]}\n' "$points" "$(json_string "$summary")" "$tests"
+        else
+            local fraction=0
+            [ "$total" -gt 0 ] && fraction=$(awk -v p="$points" -v t="$total" 'BEGIN { printf "%.6g", p / t }')
+            printf '{"gradable": true, "score": %s, "message": %s, "output": %s, "tests": [%s]}\n' \
+                "$fraction" "$(json_string "$summary")" "$(json_string "$summary")" "$tests"
+        fi
+    } > "$file.partial" && mv -f "$file.partial" "$file"
+}

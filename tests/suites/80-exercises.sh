@@ -714,6 +714,27 @@ if [ -n "$solution_files" ]; then
     { printf '\357\273\277'; sed 's/$/\r/' "$class/alice/02-triangle-grid.cu"; } > "$crlf/02-triangle-grid.cu"
     expect_output "a right answer with a BOM and CRLF line endings is graded as the same answer" \
         "^02-triangle-grid +(PASS|SKIP) +PASS" env GRADE_DIR="$crlf" solutions/grade.sh
+
+    # The results as the courses' autograders read them (Gradescope's
+    # results.json, PrairieLearn's external grader's): a passing answer
+    # (10.1 is graded on the host alone) and a refused one whose reason
+    # holds a backslash, read back with every documented field checked.
+    autograder=$exercise_tmp/autograder
+    mkdir -p "$autograder"
+    solutions/generate.sh --solved "$autograder" solutions/10-hopper-ring.cu
+    cp "$fixture_dir/02-triangle-grid--line-splice.cu" "$autograder/"
+    env GRADE_DIR="$autograder" GRADE_GRADESCOPE="$exercise_tmp/gradescope.json" \
+        GRADE_PRAIRIELEARN="$exercise_tmp/prairielearn.json" solutions/grade.sh \
+        > "$(log_of "grade for the autograders")" 2>&1
+    expect_status "Gradescope's results.json: every documented field, a pass and a failure" 0 \
+        python3 tests/autograder_json.py gradescope "$exercise_tmp/gradescope.json" \
+        10-hopper-ring=passed 02-triangle-grid--line-splice=failed
+    expect_status "PrairieLearn's results.json: every documented field, a pass and a failure" 0 \
+        python3 tests/autograder_json.py prairielearn "$exercise_tmp/prairielearn.json" \
+        10-hopper-ring=passed 02-triangle-grid--line-splice=failed
+    expect_status "... and the check of them fails on a field left out" 1 sh -c \
+        "sed 's/\"max_score\": 1, //' '$exercise_tmp/gradescope.json' > '$exercise_tmp/broken.json' &&
+         python3 tests/autograder_json.py gradescope '$exercise_tmp/broken.json'"
 fi
 
 # make handout: the tracked files only, written whole or not at all.
