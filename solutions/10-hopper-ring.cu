@@ -57,8 +57,8 @@ Hints:
 
 Check it with `make grade EX=10-hopper-ring`: it needs no GPU. The grader
 simulates the ring on the CPU, 8 warps, thread 0 and the copy engine,
-with rings of 2 to 8 buffers, every `ahead` from 1 to your largest, and
-from 1 to 40 stages, under thousands of orders of events drawn from the
+with rings of 2 to 8 buffers (every `ahead` up to your largest) and of 16 to
+64 (some), each up to 3 rings' worth of stages, in orders of events drawn from the
 grading's seed (copies that land late, warps that run ahead or lag). It
 stops at the first warp that reads a buffer before its stage has landed,
 the first copy that starts into a buffer a warp still needs, or a

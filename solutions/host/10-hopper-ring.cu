@@ -13,7 +13,9 @@
  *
  * The checks: the parities are 0 or 1; the ring runs clean for 2 to 8
  * buffers, every ahead from 1 to largest_ahead, 1 to 40 stages, many
- * orders each; ahead = largest_ahead + 1 fails; and the slack, measured by
+ * orders each, and for 16, 64 and one size drawn between them, with a few
+ * aheads each and fewer orders (an answer right only up to 8 buffers fails
+ * there); ahead = largest_ahead + 1 fails; and the slack, measured by
  * holding warps 1 to 7 back by n stages while warp 0 reaches a stage s,
  * is slack(). */
 #include EXERCISE_FILE
@@ -21,9 +23,10 @@
 
 #include "host_check.h"
 
-#define MAX_STAGES 8
-#define MAX_COUNT 64
-#define ORDERS 120 /* orders of events per ring, size and count */
+#define MAX_STAGES 64  /* the most buffers checked */
+#define EVERY_STAGES 8 /* every size up to this one, every ahead; beyond, some of each */
+#define ORDERS 120      /* orders of events per ring, size and count, up to EVERY_STAGES */
+#define ORDERS_LARGE 12 /* beyond it */
 
 enum { STEP_COPY, STEP_WAIT_FULL, STEP_READ, STEP_DONE };
 
@@ -281,8 +284,9 @@ static int run_orders(int stages, int ahead, int count, unsigned long long *stat
                       size_t capacity)
 {
     static const double speeds[] = {1.0, 1e3, 1e6};
+    const int orders = stages <= EVERY_STAGES ? ORDERS : ORDERS_LARGE;
     int failed = 0;
-    for (int order = 0; order < ORDERS; order++) {
+    for (int order = 0; order < orders; order++) {
         ring r;
         start(&r, stages, ahead, count);
         for (int a = 0; a <= RING_WARPS; a++)
@@ -326,15 +330,34 @@ static int passes_at_once(int stages, int ahead, int target, int lag, char *why,
     return 1;
 }
 
+/* The ahead after A to check for S buffers: every one up to EVERY_STAGES
+ * buffers; beyond, 1, 2, the middle, and the last two up to `largest`. */
+static int next_ahead(int S, int A, int largest)
+{
+    if (S <= EVERY_STAGES || A + 1 >= largest - 1)
+        return A + 1;
+    if (A < 2)
+        return 2;
+    return A < largest / 2 ? largest / 2 : largest - 1;
+}
+
 int host_check_main(int, char **)
 {
     unsigned long long state = host_seed();
     char why[480] = "";
+    /* The ring sizes: every one up to EVERY_STAGES, then 16, one drawn
+     * between 17 and 63, and 64. */
+    int sizes[EVERY_STAGES + 2], n_sizes = 0;
+    for (int S = 2; S <= EVERY_STAGES; S++)
+        sizes[n_sizes++] = S;
+    sizes[n_sizes++] = 16;
+    sizes[n_sizes++] = (int)host_draw(&state, 17, MAX_STAGES - 1);
+    sizes[n_sizes++] = MAX_STAGES;
 
     /* 1. The parities are parities. */
     int failed = 0;
-    for (int S = 2; S <= MAX_STAGES && !failed; S++)
-        for (int c = 0; c < 6 * S && !failed; c++) {
+    for (int i = 0; i < n_sizes && !failed; i++)
+        for (int S = sizes[i], c = 0; c < 6 * S && !failed; c++) {
             const int p = empty_parity(c, S);
             if (p != 0 && p != 1) {
                 snprintf(why, sizeof why, "empty_parity(%d, %d) = %d: a parity is 0 or 1", c, S, p);
@@ -350,11 +373,12 @@ int host_check_main(int, char **)
     /* 2. The ring runs clean up to the largest ahead, in every order drawn. */
     failed = 0;
     int runs = 0;
-    for (int S = 2; S <= MAX_STAGES && !failed; S++) {
+    for (int i = 0; i < n_sizes && !failed; i++) {
+        const int S = sizes[i];
         int largest = largest_ahead(S);
         if (largest > S + 1)
             largest = S + 1; /* past S + 1 nothing new happens */
-        for (int A = 1; A <= (largest < 1 ? 1 : largest) && !failed; A++) {
+        for (int A = 1; A <= (largest < 1 ? 1 : largest) && !failed; A = next_ahead(S, A, largest)) {
             const int counts[] = {1, 2, S - 1, S, S + 1, 2 * S + 1, 3 * S + 2, 40};
             for (int k = 0; k < (int)(sizeof counts / sizeof counts[0]) && !failed; k++) {
                 if (counts[k] < 1 || (k > 0 && counts[k] <= counts[k - 1]))
@@ -364,20 +388,21 @@ int host_check_main(int, char **)
                 if (failed)
                     snprintf(why, sizeof why, "%s%s", A > 1 && A == largest ? "with ahead = "
                              "largest_ahead: " : "", ring_why);
-                runs += ORDERS;
+                runs += S <= EVERY_STAGES ? ORDERS : ORDERS_LARGE;
             }
         }
     }
     if (failed)
         host_check(0, "the ring", "%s", why);
     else
-        host_check(1, "the ring", "%d orders of events, 2 to %d buffers, ahead 1 to "
-                   "largest_ahead, 1 to 40 stages: no race, no deadlock", runs, MAX_STAGES);
+        host_check(1, "the ring", "%d orders of events, 2 to %d buffers (every size to %d, then 16, %d and "
+                   "%d), ahead 1 to largest_ahead, 1 to %d stages: no race, no deadlock", runs,
+                   MAX_STAGES, EVERY_STAGES, sizes[n_sizes - 2], MAX_STAGES, 3 * MAX_STAGES + 2);
 
     /* 3. One stage more ahead fails. */
     failed = 0;
-    for (int S = 2; S <= MAX_STAGES && !failed; S++) {
-        const int largest = largest_ahead(S);
+    for (int i = 0; i < n_sizes && !failed; i++) {
+        const int S = sizes[i], largest = largest_ahead(S);
         if (largest < 1) {
             snprintf(why, sizeof why, "largest_ahead(%d) = %d: ahead is at least 1", S, largest);
             failed = 1;
@@ -397,11 +422,12 @@ int host_check_main(int, char **)
 
     /* 4. The slack, measured: warps 1-7 held back by 0, 1, ... stages. */
     failed = 0;
-    for (int S = 2; S <= MAX_STAGES && !failed; S++) {
+    for (int i = 0; i < n_sizes && !failed; i++) {
+        const int S = sizes[i];
         int largest = largest_ahead(S);
         if (largest > S + 1)
             largest = S + 1;
-        for (int A = 1; A <= (largest < 1 ? 1 : largest) && !failed; A++) {
+        for (int A = 1; A <= (largest < 1 ? 1 : largest) && !failed; A = next_ahead(S, A, largest)) {
             const int target = 3 * S + 1;
             int measured = -1;
             for (int lag = 0; lag <= S + 1; lag++) {

@@ -466,6 +466,9 @@ graded_host "property: a ring's waits on empty that pass too early (host, simula
 graded_host "property: a ring copied so far ahead that it deadlocks (host, simulated ring)" \
     "$reasons_table" 10-hopper-ring--ahead-a-whole-ring \
     "host: the ring: with ahead = largest_ahead: stages=2 ahead=2, .*a deadlock: thread 0 waits on empty\[0\] with parity 0 to copy stage 2"
+graded_host "property: a ring right only up to 8 buffers fails beyond (host, rings to 64 buffers)" \
+    "$reasons_table" 10-hopper-ring--wrong-past-8 \
+    "host: the ring: with ahead = largest_ahead: stages=16 ahead=16, .*a deadlock"
 graded_host "property: a pair of values that one load cannot bring in order (host)" \
     "$reasons_table" 11-layer-value-pairs--keys-swapped \
     "host: value_pair: lane 0 \(g 0, t 0\), key group 0: b0 is key 1, b1 = B\[4\]\[0\] key 0, which is not the float after it"
