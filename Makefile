@@ -437,7 +437,7 @@ deps:
 	@tests/install_deps.sh
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-sm_* $(BUILD)-compute_* $(ARCHS_BUILD)
+	rm -rf $(BUILD) $(BUILD)-sm_* $(BUILD)-compute_* $(ARCHS_BUILD) $(BUILD)-cuda12
 
 -include $(shell find $(BUILD)/obj $(ARCHS_BUILD)/fatbin -name '*.d' 2>/dev/null)
 -include book/book.mk
