@@ -155,7 +155,7 @@ $(BUILD)/gen/mutant_sources.mk: $(wildcard chapters/*/mutant*.patch) $(CHAPTER_C
 include $(BUILD)/gen/mutant_sources.mk
 include $(BUILD)/gen/programs.mk
 
-.PHONY: all help clean deps test verify bench sanitize profile ptxas programs gpu-programs \
+.PHONY: all help clean deps test verify bench sanitize profile nsight ptxas programs gpu-programs \
         verify-cards verify-forward build-archs arch same-kernels test-programs check \
         $(CHAPTERS:%=chapter%)
 
@@ -176,6 +176,7 @@ help:
 	@echo "make bench          time every chapter and size, append rows to plots/data/*.csv"
 	@echo "make sanitize       compute-sanitizer memcheck and racecheck at small sizes"
 	@echo "make profile CH=N   Nsight Compute summary of chapter N's kernels"
+	@echo "make nsight         the Nsight Compute readings the book quotes, into plots/data/nsight/"
 	@echo "make ptxas          registers, shared memory and spills of every kernel"
 	@echo "make programs       the chapter programs: name, problem, chapter, kind, chapters linked"
 	@echo "make plots | book | grade | exercises   (see README.md)"
@@ -375,6 +376,11 @@ bench: $(GPU_PROGRAMS)
 sanitize: $(GPU_PROGRAMS)
 	@tests/gpu_runs.sh sanitize $(CHAPTERS)
 
+# The Nsight Compute readings the book quotes (plots/nsight.list), rows to
+# plots/data/nsight/nsight.csv; needs ncu and leave to read the counters.
+nsight: $(GPU_PROGRAMS)
+	@tests/gpu_runs.sh nsight
+
 # CH as typed, never expanded; only one of the chapters' numbers is taken.
 PROFILE_CHAPTER := $(strip $(value CH))
 profile: $(GPU_PROGRAMS)
@@ -397,7 +403,7 @@ ptxas:
 # Every tests/test_*.c is a cmocka program over the host code of common/;
 # every tests/test_*.cu a GPU test of common/'s device helpers.
 # The book's readers and the list's reader are host code the tests cover too.
-HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/accuracy_reader.c tools/kernel_list.c
+HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c
 $(BUILD)/tests/%: tests/%.c $(HOST_TEST_SOURCES) $(wildcard common/*/*.h book/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Icommon -Ibook -Itools $< $(HOST_TEST_SOURCES) -lcmocka -lm -o $@

@@ -1,6 +1,8 @@
 /* csv_reader.c - reads and checks the CSV files of plots/data. See csv_reader.h. */
 #include "csv_reader.h"
 
+#include "card_reader.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -371,6 +373,15 @@ int csv_reader_folder(const char *dir, const kernel_list *kernels, result_set *s
     closedir(folder);
     if (set->file_count > 1) /* qsort wants a real array, even of none */
         qsort(set->files, (size_t)set->file_count, sizeof *set->files, by_name);
+    /* The cards' facts first: checking a row's share of peak needs its card's peaks. */
+    char *cards = malloc(strlen(dir) + sizeof "/cards/cards.csv");
+    if (!cards)
+        return fail(error, capacity, dir, ": out of memory");
+    sprintf(cards, "%s/cards/cards.csv", dir);
+    int learned = card_reader_learn(cards, error, capacity);
+    free(cards);
+    if (learned != 0)
+        return -1;
     for (int k = 0; k < set->file_count; k++) {
         size_t length;
         char *text = read_whole_file(set->files[k], &length);

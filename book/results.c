@@ -2,7 +2,7 @@
  * them: the tables (a short headline, and all of them) and the data gnuplot
  * draws the plots from, all read from the CSV files of plots/data.
  *
- * Built by book/book.mk (with book/csv_reader.c, kernel_list.c, gpu_peaks.c).
+ * Built by book/book.mk (with book/csv_reader.c, card_reader.c, kernel_list.c, gpu_peaks.c).
  *
  *   results table headline  > headline.md   the champions and each chapter's best, default sizes
  *   results table all       > all.md        every kernel at every size
@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "card_reader.h"
 #include "csv_reader.h"
 #include "kernel_list.h"
 
@@ -250,12 +251,17 @@ static void put_peaks_note(FILE *out, const char *gpu)
         fprintf(out, "Each share of peak is against the pipe its kernel runs on: FP32 kernels "
                 "against the FP32 peak of the ");
         csv_reader_put_markdown(out, gpu);
-        fprintf(out, ", %.1f TFLOP/s, tensor-core kernels against its dense TF32 peak, %s.\n\n",
-                fp32 / 1000, tensor);
+        char source[256];
+        fprintf(out, ", %.1f TFLOP/s, tensor-core kernels against its dense TF32 peak, %s; both "
+                "derived from ", fp32 / 1000, tensor);
+        csv_reader_put_markdown(out, card_reader_source(gpu, source, sizeof source));
+        fprintf(out, ".\n\n");
     } else {
-        fprintf(out, "The peaks of the ");
+        fprintf(out, "The ");
         csv_reader_put_markdown(out, gpu);
-        fprintf(out, " are not in `common/device/gpu_peaks.c`, so no share of peak is shown.\n\n");
+        fprintf(out, " recorded no facts (`plots/data/cards/cards.csv`, which `make bench` "
+                "writes) and has no data sheet in `common/device/gpu_peaks.c`, so no share of "
+                "peak is shown.\n\n");
     }
 }
 

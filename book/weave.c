@@ -24,11 +24,14 @@
 #include <unistd.h>
 
 #include "accuracy_reader.h"
+#include "card_reader.h"
 #include "csv_reader.h"
 #include "kernel_list.h"
+#include "nsight_reader.h"
 
 static result_set results;
 static accuracy_set accuracy;
+static nsight_set nsight;
 static kernel_list kernels;
 static const char *figures_dir = "plots/out", *tables_dir = "build/book/tables";
 static int keep_placeholders; /* the faithfulness test's weave: no data is read */
@@ -273,11 +276,13 @@ static void put_other_card_note(FILE *out, const result_row *row, const char *bo
  * larger_floor, which of the FP32 and memory floors is the larger ("the
  * arithmetic" or "the memory traffic": 1 or 2); memory_pct, the row's
  * compulsory traffic as a percentage of the card's bandwidth; the shared
- * memory a block may opt in to. 0: not known on that card. */
+ * memory a block may opt in to; card_source, where the card's facts come
+ * from (book/card_reader.h: what CUDA reported on it, or its data sheet).
+ * 0: not known on that card. */
 typedef enum { FACT_NONE, FACT_FP32_TFLOPS, FACT_TF32_TFLOPS, FACT_MEMORY_TBS, FACT_SMS,
                FACT_FP32_LANES, FACT_CLOCK_GHZ, FACT_BALANCE, FACT_FLOOR_FP32_MS,
                FACT_FLOOR_TF32_MS, FACT_FLOOR_MEMORY_MS, FACT_LARGER_FLOOR, FACT_MEMORY_PCT,
-               FACT_SHARED_KB } card_fact;
+               FACT_SHARED_KB, FACT_SOURCE } card_fact;
 static const struct {
     const char *name, *lacks; /* lacks: what a card the fact is not known on has no */
 } card_facts[] = {
@@ -294,6 +299,7 @@ static const struct {
     [FACT_LARGER_FLOOR] = {"larger_floor", "known FP32 peak and memory bandwidth"},
     [FACT_MEMORY_PCT] = {"memory_pct", "known memory bandwidth"},
     [FACT_SHARED_KB] = {"card_shared_kb", "known shared memory per block"},
+    [FACT_SOURCE] = {"card_source", "known facts"},
 };
 
 static card_fact card_fact_named(const char *name)
@@ -328,6 +334,7 @@ static double card_fact_value(card_fact fact, const result_row *row)
     case FACT_MEMORY_PCT: return memory > 0 && row->gbps > 0 ? 100 * row->gbps / memory : 0;
     case FACT_SHARED_KB:
         return card ? (double)gpu_shared_per_block_optin(card->major, card->minor) / 1024 : 0;
+    case FACT_SOURCE: return card ? 1 : 0;
     default: return 0;
     }
 }
@@ -352,6 +359,21 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
     card_fact fact = card_fact_named(part[0]);
     for (int k = 0; k < RESULT_FIELD_COUNT; k++)
         column = strcmp(part[0], result_field_names[k]) == 0 ? k : column;
+    if (strcmp(part[0], "ncu") == 0) { /* a profiler's reading, on the card it names */
+        const char *problem = NULL;
+        for (int k = 0; count > 2 && k < kernels.count && !problem; k++)
+            if (strcmp(kernels.entries[k].name, part[2]) == 0)
+                problem = kernels.entries[k].problem;
+        if (count > 2 && !problem)
+            die_at(path, line, "placeholder {{%s}}: no kernel \"%s\" in the list", inside, part[2]);
+        char reading[512];
+        if (nsight_placeholder(&nsight, part, count, problem ? cards_of(problem) : NULL, pinned,
+                               reading, sizeof reading) < 0)
+            die_at(path, line, "placeholder {{%s}}: %s", inside, reading);
+        csv_reader_put_markdown(out, reading);
+        free(copy);
+        return;
+    }
     char measured[512]; /* an error of a check: {{rel_l2|...}}, {{max_abs|...}} */
     int accuracy_field = accuracy_placeholder(&accuracy, part, count, measured, sizeof measured);
     if (accuracy_field < 0)
@@ -411,6 +433,9 @@ static void fill_placeholder(FILE *out, const char *inside, const char *path, in
         value = base->median_ms / row->median_ms;
     } else if (fact == FACT_LARGER_FLOOR) {
         fputs(card_fact_value(fact, row) == 1 ? "the arithmetic" : "the memory traffic", out);
+    } else if (fact == FACT_SOURCE) {
+        char source[256];
+        csv_reader_put_markdown(out, card_reader_source(row->field[RESULT_GPU], source, sizeof source));
     } else if (fact == FACT_SMS || fact == FACT_FP32_LANES || fact == FACT_SHARED_KB) {
         fprintf(out, "%.0f", card_fact_value(fact, row)); /* counts */
     } else if (fact >= FACT_FP32_TFLOPS && fact <= FACT_BALANCE) {
@@ -969,7 +994,8 @@ int main(int argc, char **argv)
     char error[2048], *text = NULL;
     if (!keep_placeholders && (kernel_list_read(kernels_path, &kernels, error, sizeof error) ||
                                csv_reader_folder(data_dir, &kernels, &results, error, sizeof error) ||
-                               accuracy_read(data_dir, &accuracy, error, sizeof error)))
+                               accuracy_read(data_dir, &accuracy, error, sizeof error) ||
+                               nsight_read(data_dir, &nsight, error, sizeof error)))
         return fprintf(stderr, "%s\n", error), 1;
     size_t length = 0;
     FILE *out = open_memstream(&text, &length);

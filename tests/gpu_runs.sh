@@ -7,9 +7,12 @@
 #
 #   verify    every program of each chapter at its sizes, --check-only
 #   bench     every program's kernels at the benchmark sizes, rows appended
-#             to plots/data/<problem>.csv
+#             to plots/data/<problem>.csv, the card's facts (what the book
+#             derives its peaks from) to plots/data/cards/cards.csv
 #   sanitize  compute-sanitizer memcheck and racecheck at a small size
 #   profile   Nsight Compute summary of one chapter's own kernels
+#   nsight    the Nsight Compute readings the book quotes (plots/nsight.list),
+#             rows appended to plots/data/nsight/nsight.csv (no chapters)
 #   torch     PyTorch on the inputs chapter 7's program saves, at the sizes
 #             of MSA_TORCH and both bench masks (tests/torch_race.py);
 #             rows appended to plots/data/msa.csv; said and skipped where
@@ -56,6 +59,25 @@ no_gpu() { grep -q 'no usable CUDA GPU' "$log"; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+if [ "$mode" = nsight ]; then
+    command -v ncu >/dev/null || { echo "ncu (Nsight Compute) not found"; exit 1; }
+    mkdir -p "$DATA/nsight" build
+    while read -r program kernel shape; do
+        case $program in ''|'#'*) continue ;; esac
+        report=build/nsight-$program-${kernel//+/_}
+        label="$program $kernel $shape ncu"
+        run ncu --clock-control none --metrics "$(python3 tests/nsight_rows.py --metrics)" \
+            -f -o "$report" ${BUILD:-build}/$program $shape --kernel "$kernel" --check-only \
+            || continue
+        ncu -i "$report.ncu-rep" --csv --page raw --print-units base > "$report.csv" &&
+            python3 tests/nsight_rows.py "$report.csv" "$kernel" "$shape" \
+                "${WORKBOOK_COMMIT:-unknown}" "$DATA/nsight/nsight.csv" ||
+            { echo "FAILED   $label: its readings"; failed=1; }
+    done < plots/nsight.list
+    [ $failed -ne 0 ] && exit 1
+    exit 0
+fi
+
 if [ "$mode" = torch ]; then
     python=${PYTHON:-python3}
     if ! "$python" -c 'import torch, numpy' >/dev/null 2>&1; then
@@ -97,7 +119,9 @@ for chapter in "$@"; do
         flags=$(bench_flags_of "$problem" "$chapter")
         while IFS= read -r size; do
             label="$name $size"
-            run $program $size $flags --reps "${BENCH_REPS:-30}" --csv "$DATA/$problem.csv"
+            mkdir -p "$DATA/cards"
+            run $program $size $flags --reps "${BENCH_REPS:-30}" --csv "$DATA/$problem.csv" \
+                --card "$DATA/cards/cards.csv"
             [ $? -eq 77 ] && no_gpu && break
         done < <(sizes_of bench "$problem" "$chapter") ;;
     sanitize)

@@ -46,14 +46,14 @@ computed from, whoever computes the rest.
 Before writing a line of CUDA, count. A kernel must at least read $Q$ and
 $K$ once (2 of the 3 parts of `inp`: 50 MB) and write the kept half of
 `preatt` once (201.5 MB). The memory of the {{gpu|cublas-permute|B=8 T=1024 C=768 NH=12}}
-moves about {{card_memory_tbs|cublas-permute|B=8 T=1024 C=768 NH=12}} TB/s on its
-datasheet, so moving those 252 MB takes at least
+moves about {{card_memory_tbs|cublas-permute|B=8 T=1024 C=768 NH=12}} TB/s, so moving those 252 MB takes at least
 {{floor_memory_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms. Its
 {{card_sms|cublas-permute|B=8 T=1024 C=768 NH=12}} multiprocessors do
 {{card_fp32_lanes|cublas-permute|B=8 T=1024 C=768 NH=12}} fused multiply-adds each per
 clock at up to {{card_clock_ghz|cublas-permute|B=8 T=1024 C=768 NH=12}} GHz,
 {{card_fp32_tflops|cublas-permute|B=8 T=1024 C=768 NH=12}} TFLOP/s in FP32, so 6.45 GFLOP
-takes at least {{floor_fp32_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms. On this card
+takes at least {{floor_fp32_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms (these figures
+are derived from {{card_source|cublas-permute|B=8 T=1024 C=768 NH=12}}). On this card
 the floor of {{larger_floor|cublas-permute|B=8 T=1024 C=768 NH=12}} is the larger. On
 the H100 and the H200 this book was measured on, it is the arithmetic: a compute-bound
 problem, if we can feed it. Every chapter compares its time with these floors.

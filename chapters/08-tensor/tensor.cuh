@@ -349,8 +349,10 @@ is what dropping the 13 low bits of the mantissa would give, rounding
 toward zero: the kernel that skips the rounding passes the TF32 check, with
 a relative error (which the check prints) about two and a half times that
 of the rounding kernel. The template parameter `ROUND` chooses;
-`tf32+rows+cut` is step 2 without the rounding. Nsight Compute counts about
-a quarter fewer instructions for it. Relying on unspecified behaviour is a
+`tf32+rows+cut` is step 2 without the rounding. Nsight Compute (`make nsight`)
+counts {{ncu|instructions_m|tf32+rows+cut|B=8 T=1024 C=768 NH=12}} million warp instructions for it
+against step 2's {{ncu|instructions_m|tf32+rows|B=8 T=1024 C=768 NH=12}} million, on the
+{{ncu|gpu|tf32+rows+cut|B=8 T=1024 C=768 NH=12}}. Relying on unspecified behaviour is a
 choice a library could not make; chapters 9 and 11 return to it.
 */
 
@@ -511,10 +513,11 @@ is not short of instructions either.
 What it is short of is memory traffic. Step 2 moves
 {{gbps|tf32+rows|B=8 T=1024 C=768 NH=12}} GB/s of compulsory traffic,
 {{memory_pct|tf32+rows|B=8 T=1024 C=768 NH=12}} % of what the {{gpu|tf32+rows|B=8 T=1024 C=768 NH=12}} can move: its time is
-that share of the way to the {{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms floor. On the H200,
-Nsight Compute shows why: the schedulers issue on fewer than half of
-the cycles, with less than one warp ready per cycle, and the tensor pipe is
-idle most of the time. Each warp's products wait for their loads from
+that share of the way to the {{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms floor. Nsight
+Compute shows why, on the {{ncu|gpu|tf32+rows|B=8 T=1024 C=768 NH=12}}: the schedulers issue on
+{{ncu|issue_pct|tf32+rows|B=8 T=1024 C=768 NH=12}}% of the cycles, with {{ncu|eligible_warps|tf32+rows|B=8 T=1024 C=768 NH=12}}
+warps ready to issue per scheduler per cycle, and the tensor pipe is busy
+{{ncu|tensor_pct|tf32+rows|B=8 T=1024 C=768 NH=12}}% of the time. Each warp's products wait for their loads from
 shared memory, its stores wait for the memory pipeline, and two blocks of 8
 warps per multiprocessor are too few to hide all of it. The next steps are
 the ones the profile points at: load the fragments of the next step of $k$

@@ -359,10 +359,11 @@ tile: $3 \cdot 128 \cdot 128 \cdot 64$ multiply-adds, 3072 cycles at the
 1024 TF32 multiply-adds a cycle that a multiprocessor's tensor cores give;
 and 64 KB of scores, which at one multiprocessor's share of the card's
 memory bandwidth take about as long. Run side by side, a tile would cost
-the larger of the two; the walk pays closer to their sum. On the H200, Nsight Compute
-(`ncu --section SpeedOfLight build/chapter10 --kernel tf32x3+wgmma
---check-only`) finds neither full: memory moves at 2.1 TB/s, 44% of the
-card's peak, and the L1 and shared-memory unit is 77% busy. That unit is
+the larger of the two; the walk pays closer to their sum. On the
+{{ncu|gpu|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}}, Nsight Compute (`make nsight`) finds
+neither full: memory moves at {{ncu|dram_tbs|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} TB/s,
+{{ncu|dram_pct|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}}% of the card's peak, and the L1 and
+shared-memory unit is {{ncu|l1_pct|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}}% busy. That unit is
 the one to watch. Every `wgmma` reads its $B$ from shared memory, $8
 \cdot N$ values for $64 \cdot N \cdot 8$ multiply-adds: a sixteenth of a
 byte per multiply-add whatever the tile's width, three times per step for

@@ -412,9 +412,10 @@ the walk alone (a block per row of tiles, the queries split, a block
 barrier per tile, the ring) already costs about 70% of the memory floor,
 and with the stores put back, without products, it costs nearly all of
 `tf32+tma-store`'s time: the warps spend their time waiting on each
-other and on memory, not moving bytes (Nsight Compute finds the DRAM
-about half busy, and the warps' issue stalls at the block barrier
-and on memory). Only eight warps fit on a multiprocessor, since each
+other and on memory, not moving bytes (on the {{ncu|gpu|tf32+tma-store|B=8 T=1024 C=768 NH=12}},
+Nsight Compute finds the DRAM {{ncu|dram_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% busy and
+the schedulers issuing on {{ncu|issue_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% of the cycles;
+notes/tma-store.md has the stalls, at the block barrier and on memory). Only eight warps fit on a multiprocessor, since each
 holds its split queries and two sets of sums in registers, and when all
 eight wait, nothing hides the wait.
 

@@ -94,16 +94,16 @@ gpu_info gpu_query(void)
                                             info.compute_major, info.compute_minor, geforce);
     info.tf32_peak_gflops = gpu_peak_gflops(GPU_PIPE_TENSOR, info.sm_count, info.clock_khz * 1e-3,
                                             info.compute_major, info.compute_minor, geforce);
-    /* The data sheet's bandwidth where the card is known (the number the
-     * book's floors use too), else what the memory clock and bus say. */
-    info.memory_gbps = gpu_card_memory_gbps(info.name);
-    if (info.memory_gbps == 0) {
-        int memory_khz = 0, bus_bits = 0;
-        if (cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
-            cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
-            info.memory_gbps = gpu_memory_gbps_from(memory_khz, bus_bits);
-        (void)cudaGetLastError();
-    }
+    /* The bandwidth from the memory clock and bus width CUDA reports (the
+     * number recorded with the results, and so the book's floors); the data
+     * sheet only where CUDA reports neither. */
+    if (cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
+        info.memory_clock_khz = info.bus_width_bits = 0;
+    (void)cudaGetLastError();
+    info.memory_gbps = gpu_memory_gbps_from(info.memory_clock_khz, info.bus_width_bits);
+    if (info.memory_gbps == 0)
+        info.memory_gbps = gpu_card_memory_gbps(info.name);
     cudaFuncAttributes probe;
     CUDA_CHECK(cudaFuncGetAttributes(&probe, gpu_probe_kernel));
     info.code_major = probe.ptxVersion / 10;

@@ -62,6 +62,8 @@ typedef struct {
     size_t shared_per_block_optin;     /* the card's, or the emulated card's */
     double fp32_peak_gflops;  /* the FP32 lanes: sm_count * lanes per SM * 2 * clock */
     double tf32_peak_gflops;  /* the tensor cores, dense TF32 (0 where there are none) */
+    int memory_clock_khz;     /* as CUDA reports them (0: not reported) */
+    int bus_width_bits;
     double memory_gbps;       /* from the memory clock and bus width CUDA reports, else
                                  the data sheet (gpu_peaks.c); 0 where neither knows */
     char emulated[64];        /* WORKBOOK_CARD's card ("T4"), or "" */

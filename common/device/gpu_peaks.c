@@ -3,6 +3,7 @@
  * workbook knows by name. See gpu_peaks.h. */
 #include "device/gpu_peaks.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int gpu_fp32_lanes_per_sm(int major, int minor)
@@ -71,31 +72,67 @@ size_t gpu_shared_per_block_optin(int major, int minor)
  * the more specific parts come first ("H100 PCIe" before "H100", "A100"
  * before "A10", "L40S" before "L4", "RTX 4090" before "RTX 40"). */
 static const gpu_card known_cards[] = {
-    {"H200 NVL", 132, 1785, 9, 0, 0, 4800},      /* NVL: the PCIe card, at a lower clock */
-    {"H200", 132, 1980, 9, 0, 0, 4800},          /* SXM; also GH200 */
-    {"H100 NVL", 132, 1785, 9, 0, 0, 3900},
-    {"H100 PCIe", 114, 1755, 9, 0, 0, 2000},
-    {"H100", 132, 1980, 9, 0, 0, 3350},          /* SXM */
-    {"B200", 148, 1965, 10, 0, 0, 8000},
-    {"A100-SXM4-80GB", 108, 1410, 8, 0, 0, 2039},
-    {"A100 80GB PCIe", 108, 1410, 8, 0, 0, 1935},
-    {"A100-PCIE-80GB", 108, 1410, 8, 0, 0, 1935},
-    {"A100", 108, 1410, 8, 0, 0, 1555},          /* 40 GB, SXM4 or PCIe */
-    {"L40S", 142, 2520, 8, 9, 0, 864},
-    {"L4", 58, 2040, 8, 9, 0, 300},
-    {"RTX 5090", 170, 2407, 12, 0, 1, 1792},
-    {"RTX 4090", 128, 2520, 8, 9, 1, 1008},
-    {"RTX 3090", 82, 1695, 8, 6, 1, 936},
-    {"A10", 72, 1695, 8, 6, 0, 600},
-    {"T4", 40, 1590, 7, 5, 0, 320},
+    {"H200 NVL", 132, 1785, 9, 0, 0, 4800, 0},      /* NVL: the PCIe card, at a lower clock */
+    {"H200", 132, 1980, 9, 0, 0, 4800, 0},          /* SXM; also GH200 */
+    {"H100 NVL", 132, 1785, 9, 0, 0, 3900, 0},
+    {"H100 PCIe", 114, 1755, 9, 0, 0, 2000, 0},
+    {"H100", 132, 1980, 9, 0, 0, 3350, 0},          /* SXM */
+    {"B200", 148, 1965, 10, 0, 0, 8000, 0},
+    {"A100-SXM4-80GB", 108, 1410, 8, 0, 0, 2039, 0},
+    {"A100 80GB PCIe", 108, 1410, 8, 0, 0, 1935, 0},
+    {"A100-PCIE-80GB", 108, 1410, 8, 0, 0, 1935, 0},
+    {"A100", 108, 1410, 8, 0, 0, 1555, 0},          /* 40 GB, SXM4 or PCIe */
+    {"L40S", 142, 2520, 8, 9, 0, 864, 0},
+    {"L4", 58, 2040, 8, 9, 0, 300, 0},
+    {"RTX 5090", 170, 2407, 12, 0, 1, 1792, 0},
+    {"RTX 4090", 128, 2520, 8, 9, 1, 1008, 0},
+    {"RTX 3090", 82, 1695, 8, 6, 1, 936, 0},
+    {"A10", 72, 1695, 8, 6, 0, 600, 0},
+    {"T4", 40, 1590, 7, 5, 0, 320, 0},
 };
+
+/* The cards learned from what CUDA reported (gpu_card_learn). */
+static gpu_card learned_cards[64];
+static int learned_count;
 
 const gpu_card *gpu_card_find(const char *name)
 {
+    for (int k = 0; name && k < learned_count; k++)
+        if (strcmp(name, learned_cards[k].name_part) == 0)
+            return &learned_cards[k];
     for (size_t k = 0; name && k < sizeof known_cards / sizeof known_cards[0]; k++)
         if (strstr(name, known_cards[k].name_part))
             return &known_cards[k];
     return NULL;
+}
+
+int gpu_card_learn(const gpu_card *card)
+{
+    if (!card->name_part || !card->name_part[0] || gpu_fp32_lanes_per_sm(card->major, card->minor) == 0)
+        return -1;
+    int slot = 0;
+    while (slot < learned_count && strcmp(learned_cards[slot].name_part, card->name_part) != 0)
+        slot++;
+    if (slot == (int)(sizeof learned_cards / sizeof learned_cards[0]))
+        return -1;
+    char *name = strdup(card->name_part);
+    if (!name)
+        return -1;
+    if (slot < learned_count)
+        free((char *)learned_cards[slot].name_part);
+    else
+        learned_count++;
+    learned_cards[slot] = *card;
+    learned_cards[slot].name_part = name;
+    learned_cards[slot].reported = 1;
+    return 0;
+}
+
+void gpu_card_forget_learned(void)
+{
+    for (int k = 0; k < learned_count; k++)
+        free((char *)learned_cards[k].name_part);
+    learned_count = 0;
 }
 
 double gpu_card_peak_gflops(const char *name, gpu_pipe pipe)

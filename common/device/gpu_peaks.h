@@ -1,11 +1,14 @@
 /* gpu_peaks.h - what a card can do at most, and what a kernel may ask of it:
  * the peak rates a kernel's share of peak is taken against, the memory
  * bandwidth its floor is taken at, and the shared memory a block may opt in
- * to. One formula from a card's SMs, clock and compute capability; one table
- * of the cards the workbook knows by name, for the tools that know a card
- * only by the name CUDA reported (the book tools read it from the CSV's gpu
- * column) and for the switch that makes a program keep to a smaller card's
- * limits (WORKBOOK_CARD, gpu.h).
+ * to. One formula from a card's SMs, clock and compute capability, which
+ * the programs apply to what CUDA reports (gpu.cu) and record with their
+ * results (plots/data/cards/cards.csv, which the book tools read back and
+ * hand to gpu_card_learn). One table of data sheets, for what was not
+ * recorded: the cards of rows measured before the record existed and of
+ * test fixtures, and the smaller card a program keeps to (WORKBOOK_CARD,
+ * gpu.h). The exceptions the formula cannot know are the GeForce halving
+ * of TF32 (by name) and nothing else so far.
  *
  *   double fp32 = gpu_peak_gflops(GPU_PIPE_SIMT, 132, 1980.0, 9, 0, 0);  66908 (H200)
  *   double tf32 = gpu_card_peak_gflops("NVIDIA H200", GPU_PIPE_TENSOR);  535265
@@ -29,12 +32,15 @@ typedef enum { GPU_PIPE_SIMT, GPU_PIPE_TENSOR } gpu_pipe;
 
 /* A card of the data sheets. */
 typedef struct {
-    const char *name_part;   /* matched in the name CUDA reports ("T4" in "Tesla T4") */
+    const char *name_part;   /* matched in the name CUDA reports ("T4" in "Tesla T4");
+                                a learned card's whole name */
     int sm_count;
     double clock_mhz;        /* boost clock */
     int major, minor;        /* compute capability */
     int geforce;             /* 1: a GeForce card, dense TF32 at half its architecture's rate */
     double memory_gbps;      /* device memory bandwidth, GB/s */
+    int reported;            /* 1: learned from what CUDA reported on the card
+                                (gpu_card_learn); 0: from its data sheet */
 } gpu_card;
 
 /* FP32 lanes per SM: 64 on Turing (7.5) and the A100 (8.0), 128 from the
@@ -60,9 +66,21 @@ int gpu_name_is_geforce(const char *name);
  * specifications); 0 for a capability the table does not have. */
 size_t gpu_shared_per_block_optin(int major, int minor);
 
-/* The first card of the table whose name_part occurs in `name` (the more
- * specific parts come first: "H100 PCIe" before "H100"), or NULL. */
+/* The card learned under exactly this name (gpu_card_learn), else the
+ * first card of the data sheets' table whose name_part occurs in `name`
+ * (the more specific parts come first: "H100 PCIe" before "H100"), or NULL. */
 const gpu_card *gpu_card_find(const char *name);
+
+/* Learns a card from what CUDA reported on it (the book tools, from
+ * plots/data/cards/cards.csv): from then on gpu_card_find(card->name_part)
+ * finds it, before any data sheet. A card learned again replaces the
+ * earlier one. The name is copied. Returns 0, or -1 when the table of
+ * learned cards (64) is full, out of memory, or the card has no name or a
+ * capability before 7.5. */
+int gpu_card_learn(const gpu_card *card);
+
+/* Forgets every learned card (for tests). */
+void gpu_card_forget_learned(void);
 
 /* The pipe's peak on the named card, 0 when unknown. */
 double gpu_card_peak_gflops(const char *name, gpu_pipe pipe);

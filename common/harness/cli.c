@@ -127,7 +127,7 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
                           strcmp(arg, "--reps") == 0 || strcmp(arg, "--seed") == 0 ||
                           strcmp(arg, "--load") == 0 || strcmp(arg, "--save") == 0 ||
                           strcmp(arg, "--errors") == 0 || strcmp(arg, "--input-scale") == 0 ||
-                          strcmp(arg, "--logits") == 0;
+                          strcmp(arg, "--logits") == 0 || strcmp(arg, "--card") == 0;
         if ((is_flag || takes_value) && given_twice(arg, given, &given_count)) {
             snprintf(message, capacity, "%s: %s is given twice; give it once", spec->program, arg);
             return CLI_ERROR;
@@ -153,6 +153,8 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
                 options->csv_path = value;
             } else if (strcmp(arg, "--errors") == 0) {
                 options->errors_path = value;
+            } else if (strcmp(arg, "--card") == 0) {
+                options->card_path = value;
             } else if (strcmp(arg, "--input-scale") == 0 || strcmp(arg, "--logits") == 0) {
                 const int logits = strcmp(arg, "--logits") == 0;
                 if (!(logits ? spec->scales_logits : spec->scales_inputs)) {
@@ -229,6 +231,8 @@ void cli_print_usage(const cli_spec *spec, FILE *out)
         fprintf(out, " (default %s)\n", spec->choice_names[spec->choice_default]);
     }
     fprintf(out, "  --errors FILE      append each check's error to FILE (plots/data/accuracy/)\n");
+    fprintf(out, "  --card FILE        record the card's facts, as CUDA reports them, in FILE\n"
+                 "                     (plots/data/cards/cards.csv): the book's peaks and floors\n");
     if (spec->scales_inputs)
         fprintf(out, "  --input-scale X    draw the inputs in +-X instead of +-1\n");
     if (spec->scales_logits)
@@ -314,6 +318,11 @@ int cli_start(const cli_spec *spec, int argc, char **argv, const char *const *na
     if (options->errors_path && csv_check_destination_for(options->errors_path, CSV_ACCURACY_HEADER,
                                                           message, sizeof message)) {
         fprintf(stderr, "%s: --errors: %s\n", spec->program, message);
+        return 2;
+    }
+    if (options->card_path && csv_check_destination_for(options->card_path, CSV_CARD_HEADER,
+                                                        message, sizeof message)) {
+        fprintf(stderr, "%s: --card: %s\n", spec->program, message);
         return 2;
     }
     return cli_choose_kernels(spec->program, options, names, chapters, wheres, count, first, last);

@@ -57,6 +57,7 @@ typedef struct {
     int choice;                  /* an index into cli_spec.choice_names */
     int choice_given;
     const char *errors_path;     /* NULL: no accuracy rows */
+    const char *card_path;       /* NULL: the card's facts are not recorded */
     double input_scale;          /* the triangle's inputs are drawn in +-input_scale (1) */
     double logits;               /* 0, or the largest logit (+L) the MSA weights are scaled to */
 } cli_options;

@@ -20,6 +20,11 @@ extern "C" {
  * of an MSA layer scaled by --logits (0 where not used). */
 #define CSV_ACCURACY_HEADER \
     "chapter,kernel,problem,shape,input_scale,largest_logit,rel_l2,max_abs,gpu,cuda,commit,date"
+/* The card a run measured on, as CUDA reported it (--card FILE): what the
+ * book derives its peaks, floors and bandwidth from (gpu_peaks.h). */
+#define CSV_CARD_HEADER \
+    "gpu,compute_capability,sm_count,clock_mhz,memory_clock_mhz,bus_width_bits," \
+    "shared_per_block_kb,l2_kb,cuda,date"
 #define CSV_MAX_LINE 2048
 
 typedef struct {

@@ -191,9 +191,10 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         return 2;
     }
     /* The destinations, so that a run is not lost to a path that cannot be written. */
-    if (options.csv_path && gpu_emulation_requested()) {
-        fprintf(stderr, "%s: --csv: WORKBOOK_CARD is set; rows measured while keeping to "
-                        "another card's limits would be filed under this card's name\n", program);
+    if ((options.csv_path || options.card_path) && gpu_emulation_requested()) {
+        fprintf(stderr, "%s: --%s: WORKBOOK_CARD is set; rows measured while keeping to "
+                        "another card's limits would be filed under this card's name\n", program,
+                options.csv_path ? "csv" : "card");
         return 2;
     }
     if (options.csv_path && csv_check_destination(options.csv_path, message, sizeof message)) {
@@ -376,6 +377,8 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         }
     }
     if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
+        outcome.failed = 1;
+    if (options.card_path && report_append_card(options.card_path, &context.gpu))
         outcome.failed = 1;
     if (options.errors_path && report_append_errors(options.errors_path, &context, entries,
                                                     entry_count, 1.0, options.logits))

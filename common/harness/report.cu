@@ -164,6 +164,33 @@ int report_append_csv(const char *path, const report_context *context,
     return 0;
 }
 
+int report_append_card(const char *path, const gpu_info *gpu)
+{
+    char line[CSV_MAX_LINE], date[16];
+    today_iso(date, sizeof date);
+    /* CUDA's device names hold no comma or quote: no field needs quoting. */
+    int facts = snprintf(line, sizeof line, "%s,%d.%d,%d,%d,%d,%d,%zu,%d,", gpu->name,
+                         gpu->compute_major, gpu->compute_minor, gpu->sm_count,
+                         gpu->clock_khz / 1000, gpu->memory_clock_khz / 1000,
+                         gpu->bus_width_bits, gpu->shared_per_block_optin / 1024,
+                         gpu->l2_bytes / 1024);
+    if (facts < 0 || (size_t)facts >= sizeof line)
+        return -1;
+    FILE *file = fopen(path, "r");
+    char known[CSV_MAX_LINE];
+    int recorded = 0;
+    while (file && !recorded && fgets(known, sizeof known, file))
+        recorded = strncmp(known, line, (size_t)facts) == 0;
+    if (file)
+        fclose(file);
+    if (recorded)
+        return 0;
+    int n = snprintf(line + facts, sizeof line - (size_t)facts, "%s,%s", gpu->cuda_version, date);
+    if (n < 0 || (size_t)(facts + n) >= sizeof line)
+        return -1;
+    return csv_append_line(path, CSV_CARD_HEADER, line);
+}
+
 int report_append_errors(const char *path, const report_context *context,
                          const report_entry *entries, int count, double input_scale,
                          double largest_logit)

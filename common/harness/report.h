@@ -64,6 +64,11 @@ const report_entry *report_timed_entry(const report_entry *entries, int count,
 int report_append_csv(const char *path, const report_context *context,
                       const report_entry *entries, int count);
 
+/* The card's facts as CUDA reported them, one CSV_CARD_HEADER row, unless
+ * FILE already has a row of this card with the same facts (only the CUDA
+ * version or the date would differ). Returns 0, or -1 with a message. */
+int report_append_card(const char *path, const gpu_info *gpu);
+
 /* One accuracy row (CSV_ACCURACY_HEADER) per checked entry: its relative L2
  * and largest absolute error against the referee, with the input scale and
  * the largest logit of the run (0: not scaled). Returns 0, or -1. */

@@ -100,9 +100,10 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
         return 2;
     }
     /* The destination, so that a run is not lost to a path that cannot be written. */
-    if (options.csv_path && gpu_emulation_requested()) {
-        fprintf(stderr, "%s: --csv: WORKBOOK_CARD is set; rows measured while keeping to "
-                        "another card's limits would be filed under this card's name\n", program);
+    if ((options.csv_path || options.card_path) && gpu_emulation_requested()) {
+        fprintf(stderr, "%s: --%s: WORKBOOK_CARD is set; rows measured while keeping to "
+                        "another card's limits would be filed under this card's name\n", program,
+                options.csv_path ? "csv" : "card");
         return 2;
     }
     if (options.csv_path && csv_check_destination(options.csv_path, message, sizeof message)) {
@@ -203,6 +204,8 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     if (!options.check_only)
         report_print_table(&context, entries, entry_count);
     if (options.csv_path && report_append_csv(options.csv_path, &context, entries, entry_count))
+        outcome.failed = 1;
+    if (options.card_path && report_append_card(options.card_path, &context.gpu))
         outcome.failed = 1;
     if (options.errors_path && report_append_errors(options.errors_path, &context, entries,
                                                     entry_count, options.input_scale, 0.0))

@@ -74,12 +74,14 @@ if ! tool_missing "card books" gnuplot; then
     expect_no_output "RTX 4090: chapter 8's chart is its own" "Drawn from" cat "$r/plots/race-chapter8.caption"
     expect_output "RTX 4090: chapter 8's TF32 peak is its own (82.6 TFLOP/s)" "about 82\.6 TFLOP/s at 2\.52 GHz" \
         cat "$r/book/workbook.md"
-    # A card the peaks table does not know (an RTX 4070, compute capability
+    # A card the data sheets do not know (an RTX 4070, compute capability
     # 8.9): its rows say what it runs (everything but chapter 10's sm_90a
-    # kernels), so its headline and charts are its own; a peak or floor it
-    # does not know comes from the H200, with a footnote that says so.
+    # kernels), so its headline and charts are its own; its peaks and floors
+    # are derived from what its stand-in `--card` row says CUDA reported
+    # (TEST FIXTURE: 46 SMs at 2475 MHz, a 192-bit bus at 10501 MHz).
     slug=rtx4070 card="NVIDIA GeForce RTX 4070"
-    tests/stand_in_rows.sh "$card" sm_89 3 "$card_scratch/$slug/data"
+    tests/stand_in_rows.sh "$card" sm_89 3 "$card_scratch/$slug/data" \
+        "8.9,46,2475,10501,192,99,36864,12.4,$(date -u +%F)"
     expect_status "a card in no table: the whole book weaves from its rows" 0 card_book "$slug"
     expect_output "a card in no table: the headline is its own" \
         "^\*\*The triangle\*\* at B=8 T=1024 C=768 NH=12, the champions and each chapter's best kernel\. $card, CUDA" \
@@ -88,9 +90,18 @@ if ! tool_missing "card books" gnuplot; then
         cat "$card_scratch/$slug/plotwork/trimul.vars.gp"
     expect_output "a card in no table: chapter 10's chart is the reference card's" "Drawn from the NVIDIA H200's" \
         cat "$card_scratch/$slug/plots/race-chapter10.caption"
-    expect_output "a card in no table: a peak it does not know is the H200's, and says so" \
-        "Measured on the NVIDIA H200; the $card, whose numbers this book shows, has no known memory bandwidth" \
+    expect_output "a card in no table: its bandwidth and floors derived from what CUDA reported" \
+        "^\`preatt\` once \(201\.5 MB\)\. The memory of the $card$" cat "$card_scratch/$slug/book/workbook.md"
+    expect_output "a card in no table: its bandwidth (2 x 10.501 GHz x 24 bytes)" \
+        "^moves about 0\.504 TB/s, so moving those 252 MB takes at least$" cat "$card_scratch/$slug/book/workbook.md"
+    expect_output "a card in no table: the book says where its figures come from" \
+        "derived from what CUDA reported on it \(46 SMs at 2\.48 GHz, compute" \
         cat "$card_scratch/$slug/book/workbook.md"
+    expect_no_output "a card in no table: no figure of the H200 stands in for it" \
+        "Measured on the NVIDIA H200; the $card, whose numbers this book shows, has no known" \
+        cat "$card_scratch/$slug/book/workbook.md"
+    expect_output "T4: its figures come from its data sheet (nothing recorded)" \
+        "are derived from its data sheet\)\. On this card" cat "$t4/book/workbook.md"
 
     # A card the book was not measured on but runs everything (an H100):
     # every chart its own.
