@@ -44,7 +44,7 @@ run() { # run LABEL COMMAND...: prints one line per run
         77) echo "skipped  $label: $(grep -m1 SKIPPED "$log")"; skipped=1 ;;
         # 2 is a size the chapter does not support (listed, not a failure),
         # unless it is the destination of the results that was refused.
-        2) if grep -q -- ': --csv: \|: --save: ' "$log"; then
+        2) if grep -q -- ': --csv: \|: --save: \|: --card: ' "$log"; then
                echo "FAILED   $label: $(tail -n 1 "$log")"; failed=1
            else
                echo "refused  $label: $(tail -n 1 "$log")"
@@ -119,7 +119,7 @@ for chapter in "$@"; do
         flags=$(bench_flags_of "$problem" "$chapter")
         while IFS= read -r size; do
             label="$name $size"
-            mkdir -p "$DATA/cards"
+            [ ! -d "$DATA" ] || mkdir -p "$DATA/cards" # never the results' folder itself
             run $program $size $flags --reps "${BENCH_REPS:-30}" --csv "$DATA/$problem.csv" \
                 --card "$DATA/cards/cards.csv"
             [ $? -eq 77 ] && no_gpu && break
