@@ -122,6 +122,7 @@ work=$BUILD/grade
 jobs=${GRADE_JOBS:-$(nproc 2>/dev/null || echo 1)}
 lock=${GRADE_LOCK:-$work/gpu.lock}
 sandbox=$PWD/solutions/sandbox.sh
+sandbox_user=$("$sandbox" --user)   # who owns the folders a submission writes
 
 # The sizes: TRIANGLE_GRADE, MSA_GRADE, TRIANGLE_SANITIZE and MSA_SANITIZE.
 . tests/sizes.sh || exit 2
@@ -377,7 +378,7 @@ prepare_base() {
         mkdir -p "$tree/build" "$tree/submission" "$tree/run"
         chmod -R a+rX "$tree"
         seed_library "$base/build"
-        [ "$EUID" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$base/build"
+        [ "$EUID" -eq 0 ] && chown -R "$sandbox_user" "$base/build"
         echo "grading: building the handout's library (once for this handout)" >&2
         if ! timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
                 --rw "$base/build" "$tree/build" --cd "$tree" -- \
@@ -635,7 +636,7 @@ grade() {
     local program=build/submission/$name
     log=$logs/$name.log run=$scratch/run/$name
     : > "$log"
-    mkdir -p "$run" && [ "$EUID" -eq 0 ] && chown "${GRADE_SANDBOX_USER:-65534:65534}" "$run"
+    mkdir -p "$run" && [ "$EUID" -eq 0 ] && chown "$sandbox_user" "$run"
     result=FAIL host_part=- gpu_part=- reason=""
     start_draws "$name"
     card=$(card_here)   # the grader's own look, each exercise afresh
@@ -1028,7 +1029,7 @@ mkdir -p "$scratch/submission" "$scratch/build" "$scratch/run" "$scratch/grading
 # submission's programs are built afresh (or come from the cache).
 cp -a "$base/build/." "$scratch/build/"
 mkdir -p "$scratch/build/submission"
-[ "$EUID" -eq 0 ] && chown -R "${GRADE_SANDBOX_USER:-65534:65534}" "$scratch/build" "$scratch/run"
+[ "$EUID" -eq 0 ] && chown -R "$sandbox_user" "$scratch/build" "$scratch/run"
 
 # Each file into the scratch folder: a regular file only (a link could
 # point at a solution), a solution with its markers as a student would hand

@@ -6,6 +6,7 @@
 #   solutions/sandbox.sh [--ro SRC DEST]... [--rw SRC DEST]... [--cd DIR]
 #                        [--env NAME=VALUE]... [--memory MB] -- COMMAND [ARG...]
 #   solutions/sandbox.sh --check      can a sandbox start here? says how, or why not
+#   solutions/sandbox.sh --user       the uid:gid submissions run as (the grader as root)
 #
 # Inside, the command sees the system's programs and libraries read-only
 # (/usr, /etc, /opt, the CUDA toolkit), a fresh /dev with the GPU's device
@@ -15,14 +16,19 @@
 # device, which bwrap brings up: it reaches nothing but the sandbox itself),
 # no other process in sight (a PID namespace), no
 # terminal (a new session), no environment but PATH, LANG and the --env
-# settings, and dies with the grader.
+# settings, and dies with the grader. A seccomp filter (solutions/seccomp.py,
+# built once into ~/.cache/workbook/) refuses what no compile or kernel run
+# needs and an escape would: new namespaces (no user namespace inside),
+# mounts, kernel modules and BPF, keyrings, and the like.
 #
 # Who runs it: where the grader runs as root, bwrap starts as root, which
 # needs no user namespace (a machine or container that forbids those still
 # works), and the command then runs as an unprivileged user with no
 # capability and no way to gain one (setpriv from util-linux: GRADE_SANDBOX_USER,
-# uid:gid, 65534:65534 "nobody" by default). A grader that is not root runs
-# bwrap in a user namespace of its own, as itself.
+# uid:gid, by default 61999:61999, a uid of the grader's own: no account may
+# have it, which --check verifies, so that no other process shares its
+# limits or its files). A grader that is not root runs bwrap in a user
+# namespace of its own, as itself.
 #
 # The tool is bubblewrap (`bwrap`, Debian's package bubblewrap, which `make
 # deps` installs), found on the PATH or named by GRADE_BWRAP, for a machine
@@ -41,7 +47,8 @@ usage() {
 }
 
 bwrap=${GRADE_BWRAP:-$(command -v bwrap 2>/dev/null)}
-user=${GRADE_SANDBOX_USER:-65534:65534}
+user=${GRADE_SANDBOX_USER:-61999:61999}
+here=${BASH_SOURCE[0]%/*}
 
 # The functions below fill arrays with bash's own means (no dirname,
 # readlink or subshell per call): the grader starts a sandbox hundreds of
@@ -93,6 +100,18 @@ drop_privileges() {
     fi
 }
 
+# seccomp_filter: the filter's file, built when missing or older than
+# seccomp.py, into the variable filter; 1 (with the reason) when it cannot be.
+seccomp_filter() {
+    local cache=${XDG_CACHE_HOME:-$HOME/.cache}/workbook
+    filter=$cache/sandbox-seccomp-$HOSTTYPE.bpf
+    [ -s "$filter" ] && [ "$filter" -nt "$here/seccomp.py" ] && return 0
+    mkdir -p "$cache" && python3 "$here/seccomp.py" "$filter.$$" && mv -f "$filter.$$" "$filter" && return 0
+    rm -f "$filter.$$"
+    echo "sandbox: no seccomp filter (solutions/seccomp.py, python3) at $filter" >&2
+    return 1
+}
+
 check() {
     if [ -z "$bwrap" ] || [ ! -x "$bwrap" ]; then
         echo "sandbox: no bwrap${GRADE_BWRAP:+ at $GRADE_BWRAP}: install bubblewrap (make deps)," \
@@ -104,7 +123,13 @@ check() {
              "to an unprivileged user with" >&2
         return 2
     fi
-    local why
+    if [ "$EUID" -eq 0 ] && getent passwd "${user%%:*}" >/dev/null 2>&1; then
+        echo "sandbox: uid ${user%%:*} is the account $(getent passwd "${user%%:*}" | cut -d: -f1)'s;" \
+             "submissions need a uid of their own (GRADE_SANDBOX_USER=uid:gid)" >&2
+        return 2
+    fi
+    local why filter
+    seccomp_filter || return 2
     if ! why=$(run_sandboxed -- true 2>&1); then
         echo "sandbox: $bwrap cannot start here: $why" >&2
         if [ "$EUID" -ne 0 ]; then
@@ -116,7 +141,7 @@ check() {
     local who="as $(id -un)"
     [ "$EUID" -eq 0 ] && who="as uid ${user%%:*} (the grader is root)"
     echo "sandbox: $("$bwrap" --version 2>/dev/null || echo bwrap), submissions run $who," \
-         "without network"
+         "without network, under a seccomp filter"
 }
 
 run_sandboxed() {
@@ -166,10 +191,13 @@ run_sandboxed() {
             system_parent+=(--perms 0755 --dir "$parent")
         done
     done
+    local filter
+    seccomp_filter || exit 2
     system_mounts
     identity
     drop_privileges
-    exec "$bwrap" "${names[@]}" "${system[@]}" "${system_parent[@]}" "${binds[@]}" --chdir "$directory" --clearenv \
+    exec 9< "$filter" || exit 2
+    exec "$bwrap" --seccomp 9 "${names[@]}" "${system[@]}" "${system_parent[@]}" "${binds[@]}" --chdir "$directory" --clearenv \
         --setenv PATH "$PATH" --setenv LANG C "${environment[@]}" \
         ${CUDA_VISIBLE_DEVICES:+--setenv CUDA_VISIBLE_DEVICES "$CUDA_VISIBLE_DEVICES"} \
         -- "${privileges[@]}" "$@"
@@ -177,6 +205,7 @@ run_sandboxed() {
 
 case ${1:-} in
     --check) check; exit $? ;;
+    --user) echo "$user" ;;
     "") usage ;;
     *) run_sandboxed "$@" ;;
 esac

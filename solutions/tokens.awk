@@ -14,10 +14,12 @@
 # so that a changed tolerance, refused size, #include or macro is caught.
 # Inside a region the code is the student's, less what a kernel exercise
 # never needs and a submission could use to fool the grader: a preprocessor
-# line other than #pragma unroll, __attribute__ and asm, the calls that
-# end the process, start others, read the environment or open files, and a
-# `}` that closes a scope opened before the region (code outside any
-# function: a static object's constructor, another function).
+# line other than #pragma unroll, __attribute__ and asm, the names of the
+# calls that end the process, start others, read the environment or open
+# files (unless the region declares a variable of that name: `int signal`),
+# and a `}` that closes a scope opened before the region (code outside any
+# function: a static object's constructor, another function). A // TODO:
+# line inside a region is the student's own note.
 #
 # The comparison reads tokens as this file splits them; where the
 # compiler's translation would read the text otherwise, the submission is
@@ -114,9 +116,8 @@ function scan(which, path,    line, number, opened) {
         if (which == "s" && line ~ /\?\?[=\/'()!<>-]/)
             refuse(number, "a trigraph (" substr(line, match(line, /\?\?[=\/'()!<>-]/), 3) ")")
         if (refused != "") return refused
-        if (!in_comment && line ~ /^[ \t]*\/\/[ \t]*TODO:/) {
-            if (region) return "line " number ": a second // TODO: before the // TODO end " \
-                               "of the one at line " opened
+        # inside a region a // TODO: line is the student's own note, a comment
+        if (!in_comment && !region && line ~ /^[ \t]*\/\/[ \t]*TODO:/) {
             region = ++regions[which]; opened = number; opened_at[which, region] = number
             continue
         }
@@ -133,6 +134,44 @@ function scan(which, path,    line, number, opened) {
     if (number == 0) return "empty or unreadable"
     if (region) return "line " opened ": this // TODO: has no // TODO end after it"
     return ""
+}
+
+# Which denied names in the regions are the student's own, not the
+# library's (own[k] for submission token k): a member (after . or ->), a
+# variable or parameter the region declares (after a type's name, before =,
+# ;, ,, [, ), { or :), and its uses while the block it was declared in is
+# open, where it hides the library's name. Taking the library's function by
+# name (`auto f = exit;`, `::exit`), or the name after its block closed,
+# stays refused.
+function mark_own_names(    k, r, depth, name, pending, p) {
+    r = 0
+    for (k = 1; k <= count["s"]; k++) {
+        if (region_of["s", k] != r) { r = region_of["s", k]; depth = 0; pending = ""; split("", live) }
+        if (!r) continue
+        name = token["s", k]
+        if (name == "{") {
+            depth++
+            if (pending != "") { live[pending, depth] = 1; pending = "" }
+            continue
+        }
+        if (name == "}") {
+            for (p in live) { split(p, part, SUBSEP); if (part[2] + 0 == depth) delete live[p] }
+            depth--
+            continue
+        }
+        if (!(name in denied)) continue
+        if (token["s", k - 1] == "." || (token["s", k - 1] == ">" && token["s", k - 2] == "-")) {
+            own[k] = 1
+        } else if (token["s", k - 1] ~ /^[A-Za-z_][A-Za-z0-9_]*$/ && !(token["s", k - 1] in not_a_type) &&
+                   token["s", k + 1] ~ /^(=|;|,|\[|\)|\{|:)$/) {
+            own[k] = 1
+            if (token["s", k + 1] == ")") pending = name   # a parameter: the body's
+            else live[name, depth] = 1
+        } else if (!(token["s", k - 1] == ":" && token["s", k - 2] == ":")) {
+            for (p = depth; p >= 0 && !((name, p) in live); p--) ;
+            own[k] = p >= 0
+        }
+    }
 }
 
 # The first token at or after k outside the regions.
@@ -158,6 +197,10 @@ BEGIN {
           "dup dup2 ofstream ifstream fstream filebuf cudaDeviceReset longjmp setjmp", \
           denied_list, " ")
     for (k in denied_list) denied[denied_list[k]] = 1
+    # words before a name that do not make it a declaration
+    split("return case goto throw else do sizeof alignof new delete typedef using " \
+          "co_return co_yield co_await operator", not_a_type_list, " ")
+    for (k in not_a_type_list) not_a_type[not_a_type_list[k]] = 1
 
     if (exercise == "" || submission == "") {
         print "usage: awk -v exercise=FILE -v submission=FILE -f tokens.awk"
@@ -179,6 +222,7 @@ BEGIN {
             may_define[region_of["e", k], token["e", k + 2]] = 1
 
     # Inside the regions: the student's code, less what it may not use.
+    mark_own_names()
     for (k = 1; k <= count["s"]; k++) {
         if (!region_of["s", k]) continue
         if (starts_directive["s", k]) {
@@ -191,7 +235,7 @@ BEGIN {
                      "code may use no preprocessor line but #pragma unroll (and the #define " \
                      "the exercise's TODO holds)")
         }
-        if (token["s", k] in denied)
+        if ((token["s", k] in denied) && !own[k])
             complain("line " line_of["s", k] ": `" token["s", k] "` inside a TODO: a kernel " \
                      "exercise needs no " token["s", k] ", and the grader allows none (it could " \
                      "end the program, reach files or fool the harness)")

@@ -469,6 +469,9 @@ graded_host "property: a ring copied so far ahead that it deadlocks (host, simul
 graded_host "property: a ring right only up to 8 buffers fails beyond (host, rings to 64 buffers)" \
     "$reasons_table" 10-hopper-ring--wrong-past-8 \
     "host: the ring: with ahead = largest_ahead: stages=16 ahead=16, .*a deadlock"
+graded_host "property: a widest load right only at the sizes the check once named fails at a drawn one (host)" \
+    "$reasons_table" 04-vectorized-loads--right-to-24 \
+    "host: widest_load: B=[0-9]+ T=[0-9]+ C=[0-9]+ NH=[0-9]+ \(HS = [0-9]+\): widest_load says 4"
 graded_host "property: a pair of values that one load cannot bring in order (host)" \
     "$reasons_table" 11-layer-value-pairs--keys-swapped \
     "host: value_pair: lane 0 \(g 0, t 0\), key group 0: b0 is key 1, b1 = B\[4\]\[0\] key 0, which is not the float after it"
@@ -644,7 +647,7 @@ fi
 # nothing else of the tree in sight, no network, an unprivileged user.
 sandbox_ro=$exercise_tmp/sandbox-ro sandbox_rw=$exercise_tmp/sandbox-rw
 mkdir -p "$sandbox_ro" "$sandbox_rw" && echo kept > "$sandbox_ro/file"
-[ "$(id -u)" -eq 0 ] && chown 65534:65534 "$sandbox_rw"
+[ "$(id -u)" -eq 0 ] && chown "$(solutions/sandbox.sh --user)" "$sandbox_rw"
 expect_status "sandbox: bwrap starts here (make deps installs it)" 0 solutions/sandbox.sh --check
 expect_status "sandbox: a folder bound read-only cannot be written" 1 \
     solutions/sandbox.sh --ro "$sandbox_ro" /work --cd /work -- touch file
@@ -655,9 +658,22 @@ expect_status "sandbox: the instructor's tree is not there" 1 \
 expect_output "sandbox: no network device but the loopback" "^0$" \
     solutions/sandbox.sh -- sh -c 'tail -n +3 /proc/net/dev | grep -vc "^ *lo:"; true'
 if [ "$(id -u)" -eq 0 ]; then
-    expect_output "sandbox: the grader is root, the submission runs as nobody" "^65534$" \
-        solutions/sandbox.sh -- id -u
+    expect_output "sandbox: the grader is root, the submission runs as a uid of its own, no account's" \
+        "^61999 no account$" solutions/sandbox.sh -- sh -c 'echo "$(id -u) $(getent passwd "$(id -u)" || echo no account)"'
 fi
+# The seccomp filter: no namespace of any kind inside (a user namespace was
+# the way to capabilities), no mount; the calls a compile and a run use
+# still work (threads, processes).
+expect_output "sandbox: no new user namespace inside" "unshare failed: Operation not permitted" \
+    solutions/sandbox.sh -- unshare --user true
+expect_output "sandbox: no new network namespace inside" "unshare failed: Operation not permitted" \
+    solutions/sandbox.sh -- unshare --net true
+expect_output "sandbox: processes and threads still start" "^forked threaded$" \
+    solutions/sandbox.sh -- python3 -c 'import os, threading
+pid = os.fork()
+if pid == 0: os._exit(0)
+os.waitpid(pid, 0); t = threading.Thread(target=lambda: None); t.start(); t.join(); print("forked threaded")'
+
 # Its limits are hard: the command cannot raise them (a soft one it could).
 expect_status "sandbox: the file-size limit is hard, the command cannot raise it" 1 \
     solutions/sandbox.sh -- sh -c 'ulimit -f unlimited 2>/dev/null && exit 0; exit 1'
@@ -723,6 +739,31 @@ if [ -n "$solution_files" ]; then
     { printf '\357\273\277'; sed 's/$/\r/' "$class/alice/02-triangle-grid.cu"; } > "$crlf/02-triangle-grid.cu"
     expect_output "a right answer with a BOM and CRLF line endings is graded as the same answer" \
         "^02-triangle-grid +(PASS|SKIP) +PASS" env GRADE_DIR="$crlf" solutions/grade.sh
+
+    # Right work with a note and a name of its own: a `// TODO:` note inside
+    # a region (refused before: "a second // TODO:") and a variable named
+    # like a denied call (refused before: "`signal` inside a TODO"), while
+    # the library's function, by name or after its hiding block, stays
+    # refused. The comparison alone (tokens.awk), on the solved file.
+    own=$exercise_tmp/own-names
+    mkdir -p "$own"
+    solutions/generate.sh --solved "$own" solutions/02-triangle-grid.cu
+    compared() { # LINE: the solved file with LINE before its line 56, compared
+        sed "56i\\$1" "$own/02-triangle-grid.cu" > "$own/try.cu"
+        awk -v exercise=exercises/02-triangle-grid.cu -v submission="$own/try.cu" -f solutions/tokens.awk
+    }
+    expect_status "a // TODO: note inside a TODO is the student's comment" 0 \
+        compared '    // TODO: double-check the overflow at n = 2^16'
+    expect_status "a variable named signal inside a TODO is accepted" 0 \
+        compared '    int signal = 2; (void)signal;'
+    expect_status "a lambda's parameter named exit is accepted" 0 \
+        compared '    auto g = [](int exit) { return exit + 1; }; (void)g;'
+    expect_output "exit taken by name is still refused" "^line 56: \`exit\` inside a TODO" \
+        compared '    auto f = exit; (void)f;'
+    expect_output "::exit under a local of its name is still refused" "^line 56: \`exit\` inside a TODO" \
+        compared '    auto exit = ::exit; (void)exit;'
+    expect_output "exit after its hiding block closed is still refused" "^line 56: \`exit\` inside a TODO" \
+        compared '    { int exit = 1; (void)exit; } auto f = exit; (void)f;'
 
     # The results as the courses' autograders read them (Gradescope's
     # results.json, PrairieLearn's external grader's): a passing answer
