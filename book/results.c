@@ -630,10 +630,14 @@ static void write_card_plot_data(const char *dir, FILE *index, const problem_inf
     char memory_tbs[32] = "NaN"; /* the card's memory bandwidth, NaN when not known */
     if (gpu_card_memory_gbps(chosen.gpu) > 0)
         snprintf(memory_tbs, sizeof memory_tbs, "%.3f", gpu_card_memory_gbps(chosen.gpu) / 1000);
+    /* where the peaks and the bandwidth come from, for the captions */
+    const gpu_card *card = gpu_card_find(chosen.gpu);
+    const char *peaks_from = !card ? "" : card->reported ? "what CUDA reports on the card"
+                                                         : "the card's data sheet";
     fprintf(vars, "'\ndate = '%s'\nshape = '%s'\ntitle = '%s'\nchampions = '%s'\nfp32_tflops = "
-            "%.1f\ntensor_tflops = %.1f\nmemory_tbs = %s\n", dates, shape, problem->title,
-            problem->champions, gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) / 1000,
-            gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) / 1000, memory_tbs);
+            "%.1f\ntensor_tflops = %.1f\nmemory_tbs = %s\npeaks_from = \"%s\"\n", dates, shape,
+            problem->title, problem->champions, gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_SIMT) / 1000,
+            gpu_card_peak_gflops(chosen.gpu, GPU_PIPE_TENSOR) / 1000, memory_tbs, peaks_from);
     fclose(vars);
     int is_trimul = strcmp(problem->name, "trimul") == 0;
     /* the plots over every size, sweep and msa, one for each chapter with a

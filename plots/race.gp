@@ -20,7 +20,7 @@ load 'plots/style.gp'
 peak_mode = name eq 'peak'             # plots/peak.gp: shares of the FP32 peak
 closing = strstrt(name, 'progress-') == 1 || peak_mode
 if (closing) { problem = peak_mode ? 'trimul' : name[10:] } else { load datadir.'/'.name.'.vars.gp' }
-load datadir.'/'.problem.'.vars.gp'    # gpu date shape title champions fp32_tflops tensor_tflops memory_tbs
+load datadir.'/'.problem.'.vars.gp'    # gpu date shape title champions fp32_tflops tensor_tflops memory_tbs peaks_from
 if (closing) { upto = 1000; race_shape = shape; tensor_met = 1 }
 data = datadir.'/'.problem.'.dat'      # see style.gp; column 14 the kernel's chapter
 ours(row) = strcol(11) eq race_shape && column(14) <= upto   # row: unused (a function takes one)
@@ -126,17 +126,17 @@ floor_text(f) = floor_ms[f] == floor_ms[f] ? sprintf(", %s %.3g ms (%s%s)", floo
     times(speedup(floor_ms[f])), floor_on[f] ? '' : ', off the scale of the bars') : ''
 set print caption
 if (peak_mode) {
-    print sprintf("Each kernel of the triangle at %s as a share of one peak, the FP32 peak (%.1f TFLOP/s): its useful GFLOP/s (the dense work, %.3g GFLOP, over its median time) over that peak, so that the faster kernel always has the longer bar, whichever pipe it runs on. The lines are the peaks of both pipes, FP32 at 100%% and the dense TF32 tensor peak (%.1f TFLOP/s) at %s, and the memory floor (the compulsory bytes, %.3g GB, at the data sheet's memory bandwidth) at %s. Measured on the %s, %s.", \
+    print sprintf("Each kernel of the triangle at %s as a share of one peak, the FP32 peak (%.1f TFLOP/s): its useful GFLOP/s (the dense work, %.3g GFLOP, over its median time) over that peak, so that the faster kernel always has the longer bar, whichever pipe it runs on. The lines are the peaks of both pipes, FP32 at 100%% and the dense TF32 tensor peak (%.1f TFLOP/s) at %s, and the memory floor (the compulsory bytes, %.3g GB, at the memory bandwidth) at %s; peaks and bandwidth derived from %s. Measured on the %s, %s.", \
         race_shape, fp32_tflops, work, tensor_tflops, times(speedup(floor_ms[2])) . (floor_on[2] ? '' : ', off the scale of the bars'), \
-        traffic, floor_ms[3] == floor_ms[3] ? times(speedup(floor_ms[3])) . (floor_on[3] ? '' : ', off the scale of the bars') : 'no share (bandwidth not known for this card)', gpu, date)
+        traffic, floor_ms[3] == floor_ms[3] ? times(speedup(floor_ms[3])) . (floor_on[3] ? '' : ', off the scale of the bars') : 'no share (bandwidth not known for this card)', peaks_from, gpu, date)
 } else {
     print sprintf("%s at %s: %s, as a speedup over the strongest champion met so far, %s (%.3g ms; longer is faster), each kernel's speedup and median time at the end of its bar. The lines are the floors no kernel can pass: the dense work, %.3g GFLOP, at the FP32 peak (%.1f TFLOP/s)%s%s: %s. Measured on the %s, %s.", \
         chart_title, race_shape, closing ? "every kernel of the book and the champions" : sprintf("the kernels of chapters 1 to %d and the champions", upto), \
         strongest, strongest_ms, work, fp32_tflops, \
         tensor_met ? sprintf(" and at the dense TF32 tensor peak (%.1f TFLOP/s)", tensor_tflops) : "", \
-        memory_met ? sprintf("; the compulsory bytes, %.3g GB (inputs read once, outputs written once), at the data sheet's memory bandwidth%s", \
-            traffic, memory_tbs == memory_tbs ? sprintf(" (%.1f TB/s)", memory_tbs) : " (not known for this card: no memory floor)") : "", \
-        (floor_text(1) . floor_text(2) . floor_text(3))[3:], \
+        memory_met ? sprintf("; the compulsory bytes, %.3g GB (inputs read once, outputs written once), at the memory bandwidth%s", \
+            traffic, memory_tbs == memory_tbs ? sprintf(" (%.2f TB/s)", memory_tbs) : " (not known for this card: no memory floor)") : "", \
+        (floor_text(1) . floor_text(2) . floor_text(3))[3:] . (strlen(peaks_from) ? sprintf("; peaks and bandwidth derived from %s", peaks_from) : ""), \
         gpu, date)
 }
 unset print

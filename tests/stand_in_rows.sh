@@ -10,7 +10,8 @@
 #     SCALE  times multiplied, rates divided by it (the T4 is slower)
 #     OUT    a folder: OUT/trimul.csv, OUT/msa.csv (the committed rows, then
 #            the stand-in ones, dated after them), OUT/accuracy/ and
-#            OUT/cards/cards.csv (the committed cards' facts)
+#            OUT/cards/cards.csv (the committed cards' facts) and
+#            OUT/nsight/nsight.csv (the committed profiler readings)
 #     FACTS  the card's facts as `--card` would record them (everything of a
 #            CSV_CARD_HEADER row after the name), added to OUT/cards/cards.csv
 # The stand-in rows are marked: commit "stand-in", dated today.
@@ -23,6 +24,7 @@ card=$1 cc=${2#sm_} scale=$3 out=$4 facts=${5:-}
 mkdir -p "$out/accuracy" "$out/cards"
 cp plots/data/accuracy/*.csv "$out/accuracy/"
 cp plots/data/cards/cards.csv "$out/cards/"
+mkdir -p "$out/nsight" && cp plots/data/nsight/nsight.csv "$out/nsight/"
 [ -z "$facts" ] || echo "$card,$facts" >> "$out/cards/cards.csv"
 for problem in trimul msa; do
     # the kernels this card can run: needs (column 6 of the list) at most its capability

@@ -248,7 +248,7 @@ the repetition before; two CUDA events on the stream bracket the launch.
 The tables give the median of the repetitions, the CSV also their minimum
 and maximum.
 
-On {{gpu|cublas-rows|B=8 T=1024 C=768 NH=12}}, at the default size
+On the {{gpu|cublas-rows|B=8 T=1024 C=768 NH=12}}, at the default size
 (measured {{date|cublas-rows|B=8 T=1024 C=768 NH=12}}):
 
 | champion | what it computes | median ms | share of its peak |

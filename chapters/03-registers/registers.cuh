@@ -63,7 +63,7 @@ floats at each of the 64 steps of $k$.
 
 Neither 25.8 GB nor 3.2 GB ever crosses the memory bus: the queries and keys
 of the whole problem are only $2 \times 8 \times 1024 \times 768 \times 4 =$
-50 MB, which fits in the H200's 60 MB L2 cache, and most loads are served by
+50 MB, which fits in the H200's 60 MB L2 cache (the H100's holds 50 MB), and most loads are served by
 the L1 cache of the multiprocessor. But every load is an instruction that
 goes through the load/store units and the L1, and those have a throughput
 too. Cutting the loads by eight is what this chapter buys.
@@ -195,7 +195,7 @@ At the default size the register kernel takes
 {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms for the naive kernel and
 {{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms for cuBLAS with its
 permute ({{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms for
-`cublas-rows`), measured on {{gpu|registers|B=8 T=1024 C=768 NH=12}}. That is
+`cublas-rows`), measured on the {{gpu|registers|B=8 T=1024 C=768 NH=12}}. That is
 {{gflops|registers|B=8 T=1024 C=768 NH=12}} GFLOP/s of the problem's work,
 {{peak_pct|registers|B=8 T=1024 C=768 NH=12}} % of the FP32 peak.
 

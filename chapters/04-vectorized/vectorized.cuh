@@ -237,7 +237,7 @@ static inline void vectorized_launch(const triangle_args *args)
 /*md
 ## The race so far
 
-At the default size, on {{gpu|vectorized|B=8 T=1024 C=768 NH=12}}:
+At the default size, on the {{gpu|vectorized|B=8 T=1024 C=768 NH=12}}:
 
 | kernel | median ms |
 |---|---|

@@ -434,7 +434,8 @@ __device__ __forceinline__ void shared_whole_body(float *preatt, const float *in
 
 Where do step 3's warps wait? Nsight Compute samples, every few cycles,
 what each warp is doing and at which instruction (`ncu --set full`, then
-its *source* page). For step 3 the answer is spread out. Of the samples
+its *source* page). For step 3, on the H200 (a reading of the source page,
+not yet one `make nsight` records), the answer is spread out. Of the samples
 taken while a *warp scheduler* had no instruction to issue (a
 multiprocessor has four; each clock, each picks one of its warps whose next
 instruction is ready and issues it), about a fifth sit on
@@ -876,7 +877,7 @@ Chapter 1 counted the floors at the default size: on the {{gpu|shared|B=8 T=1024
 {{floor_fp32_ms|shared|B=8 T=1024 C=768 NH=12}} ms of FP32 multiply-adds (an eighth more for the whole
 diagonal tiles our kernels compute) and {{floor_memory_ms|shared|B=8 T=1024 C=768 NH=12}} ms of memory
 traffic (252 MB at {{card_memory_tbs|shared|B=8 T=1024 C=768 NH=12}} TB/s). The floor of
-{{larger_floor|shared|B=8 T=1024 C=768 NH=12}} is the larger. Each step at the default size, on {{gpu|shared|B=8 T=1024 C=768 NH=12}}:
+{{larger_floor|shared|B=8 T=1024 C=768 NH=12}} is the larger. Each step at the default size, on the {{gpu|shared|B=8 T=1024 C=768 NH=12}}:
 
 | kernel | what changed | median ms |
 |---|---|---|

@@ -827,7 +827,7 @@ static inline void fused_launch(const msa_args *args)
 ## The race
 
 With every key kept (`mask=kept`, as in most real MSAs; the checks use the
-drawn mask) at the small case, on {{gpu|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}},
+drawn mask) at the small case, on the {{gpu|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}},
 one forward of the fused kernel takes {{median_ms|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms, against
 {{median_ms|unfused|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms for the sixteen launches of
 the framework-style layer: {{speedup|fused|unfused|B=2 S=8 N=32 D=64 H=4 mask=kept}}

@@ -681,11 +681,12 @@ the race at the AlphaFold shape against the FP32 floor:
 {{figure|race-chapter7}}
 
 Which floor binds? Split the count by the engine that does it. On the
-H200, at the FP32 peak, the projections alone take 0.32, 1.28 and 0.24 ms at the three
+H100 or the H200 (the same multiprocessors and clock: the same FP32
+peak), the projections alone take 0.32, 1.28 and 0.24 ms at the three
 shapes, the two attention products 0.06, 1.03 and 1.54 ms. The
 exponentials run on another unit, the special-function unit, which
 returns 16 results per clock per multiprocessor (the CUDA programming
-guide's table), $4.2 \times 10^{12}$ per second on the H200: the
+guide's table), $4.2 \times 10^{12}$ per second on either card: the
 $B N H S^2$ of them, $3.4 \times 10^7$, $5.4 \times 10^8$ and
 $3.2 \times 10^9$, need at least 0.01, 0.13 and 0.77 ms. So the first two
 shapes are bound by the projections and the attention's multiply-adds

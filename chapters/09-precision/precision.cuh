@@ -287,7 +287,7 @@ $10^{-19}$ for inputs whose products must stay normal, would change that.)
 ## What it costs
 
 Three times the matrix instructions, twice the fragment registers, a
-split per operand: on {{gpu|tf32x3|B=8 T=1024 C=768 NH=12}} at the default
+split per operand: on the {{gpu|tf32x3|B=8 T=1024 C=768 NH=12}} at the default
 size `tf32x3` takes {{median_ms|tf32x3|B=8 T=1024 C=768 NH=12}} ms, against
 {{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms for chapter 8's TF32
 kernel and {{median_ms|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} ms

@@ -396,7 +396,7 @@ shape. The layer's first 3xTF32 GEMM was built of chapter 9's pieces on
 `mma.sync`, fed by chapter 5's ring of `cp.async` copies (the appendix
 keeps it as `fused-tiled-tf32x3+mma`). With it, the whole layer took
 {{median_ms|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms
-on {{gpu|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}}; with this
+on the {{gpu|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}}; with this
 GEMM it takes
 {{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms,
 {{speedup|fused-tiled-tf32x3|fused-tiled-tf32x3+mma|B=1 S=512 N=256 D=256 H=8 mask=kept}}

@@ -346,7 +346,7 @@ the other's scores are stored.
 /*md
 ## What `wgmma` buys the triangle
 
-On {{gpu|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} at the default size
+On the {{gpu|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} at the default size
 `tf32x3+wgmma` takes {{median_ms|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} ms
 where `tf32x3` takes {{median_ms|tf32x3|B=8 T=1024 C=768 NH=12}} ms:
 {{speedup|tf32x3+wgmma|tf32x3|B=8 T=1024 C=768 NH=12}} times as fast, at

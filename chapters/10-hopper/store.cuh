@@ -390,7 +390,7 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 /*md
 ## What the copy engine buys the triangle
 
-At the default size on {{gpu|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}},
+At the default size, on the {{gpu|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}},
 `tf32x3+tma-store` takes {{median_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} ms
 where `tf32x3+wgmma` takes {{median_ms|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} ms
 ({{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} times as
@@ -399,8 +399,9 @@ fast) at the same FP32 accuracy
 {{median_ms|tf32x3+tma-store|B=8 T=2048 C=768 NH=12}} ms against
 {{median_ms|tf32x3+wgmma|B=8 T=2048 C=768 NH=12}} ms. The TF32 kernel,
 one product, takes {{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12}} ms,
-level with chapter 8's `tf32+rows`
-({{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms), and
+{{speedup|tf32+tma-store|tf32+rows|B=8 T=1024 C=768 NH=12}} times as fast as chapter 8's
+`tf32+rows` ({{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms; the two Hopper cards
+differ here, as the end of this section shows), and
 {{median_ms|tf32+tma-store|B=8 T=2048 C=768 NH=12}} ms at $T = 2048$.
 
 That is far from the floor: {{gbps|tf32+tma-store|B=8 T=1024 C=768 NH=12}}
@@ -412,10 +413,12 @@ the walk alone (a block per row of tiles, the queries split, a block
 barrier per tile, the ring) already costs about 70% of the memory floor,
 and with the stores put back, without products, it costs nearly all of
 `tf32+tma-store`'s time: the warps spend their time waiting on each
-other and on memory, not moving bytes (on the {{ncu|gpu|tf32+tma-store|B=8 T=1024 C=768 NH=12}},
-Nsight Compute finds the DRAM {{ncu|dram_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% busy and
-the schedulers issuing on {{ncu|issue_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% of the cycles;
-notes/tma-store.md has the stalls, at the block barrier and on memory). Only eight warps fit on a multiprocessor, since each
+other and on memory (notes/tma-store.md has the H200's stalls, at the block
+barrier and on memory). On the {{ncu|gpu|tf32+tma-store|B=8 T=1024 C=768 NH=12}}, Nsight
+Compute finds the schedulers issuing on only
+{{ncu|issue_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% of the cycles, with
+{{ncu|eligible_warps|tf32+tma-store|B=8 T=1024 C=768 NH=12}} warps ready per scheduler per cycle,
+while the DRAM is {{ncu|dram_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% busy. Only eight warps fit on a multiprocessor, since each
 holds its split queries and two sets of sums in registers, and when all
 eight wait, nothing hides the wait.
 
@@ -433,9 +436,10 @@ a warp group's worth of work per instruction; the copy engine fills a
 stage with one instruction from one thread, and writes one; `mbarrier`s
 let the warps that multiply and the thread that copies meet per buffer
 instead of per block. On the triangle, whose time is mostly its stores,
-`wgmma` bought {{speedup|tf32x3+wgmma|tf32x3|B=8 T=1024 C=768 NH=12}}
-times and the copy engine both ways
-{{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} more; in a
+`wgmma` made chapter 9's `tf32x3`
+{{speedup|tf32x3+wgmma|tf32x3|B=8 T=1024 C=768 NH=12}} times as fast and
+the copy engine both ways
+{{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} times again; in a
 GEMM whose operands are read many times over, the copy engine and the
 barriers are what let the tensor cores run.
 
@@ -444,7 +448,7 @@ multiprocessors and clock; the H200's memory is faster. At the default size:
 
 | | H200 | H100 |
 |---|---|---|
-| memory bandwidth (data sheet) | {{card_memory_tbs|tf32+rows|B=8 T=1024 C=768 NH=12|card=H200}} TB/s | {{card_memory_tbs|tf32+rows|B=8 T=1024 C=768 NH=12|card=H100}} TB/s |
+| memory bandwidth | {{card_memory_tbs|tf32+rows|B=8 T=1024 C=768 NH=12|card=H200}} TB/s | {{card_memory_tbs|tf32+rows|B=8 T=1024 C=768 NH=12|card=H100}} TB/s |
 | memory floor | {{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12|card=H200}} ms | {{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12|card=H100}} ms |
 | `tf32+rows` (chapter 8) | {{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12|card=H200}} ms | {{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12|card=H100}} ms |
 | `tf32+tma-store` | {{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12|card=H200}} ms | {{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12|card=H100}} ms |

@@ -747,8 +747,8 @@ hands it cuBLAS (`tf32x3_gemm` picks the same GEMM on `mma.sync` on a card
 before Hopper).
 
 What the split costs there: three products for one, 259 GFLOP of
-tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the H200's
-dense TF32 peak of 535 TFLOP/s. The lanes split too, but less than in the
+tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense
+TF32 peak of the H100 and the H200, 535 TFLOP/s. The lanes split too, but less than in the
 triangle: the weights are split once per call, before the GEMM, and a
 warp splits only its own 16 rows of $X$, 4 values a lane per step of 8
 values of $k$, for the step's three `wgmma`s of $64 \times 128 \times 8$.

@@ -26,6 +26,12 @@ card_book() {  # card_book SLUG: the woven book of $card_scratch/SLUG/data
         BOOK_WORK="$where/book" BOOK_OUT="$where/out"
 }
 
+# The reference card: the newest card measured in full in plots/data (the
+# first of the real book's headline), whose rows draw what a card cannot.
+${MAKE:-make} -s --no-print-directory build/book/results > /dev/null
+reference=$(build/book/results table headline |
+    sed -n 's/^\*\*The triangle\*\* at [^.]*kernel\. \([^,]*\), CUDA.*/\1/p' | head -n 1)
+
 # SLUG | the name CUDA reports | its capability | times slower than the H200:
 # at least the larger ratio of the H200's peaks to the card's (FP32 66.9
 # and TF32 535 TFLOP/s against the T4's 8.1 and none, the A100's 19.5 and
@@ -56,20 +62,20 @@ if ! tool_missing "card books" gnuplot; then
     # charts are the H200's, and their captions say so; the others are its own.
     t4=$card_scratch/t4
     expect_output "T4: chapter 8's chart is the reference card's, named as such" \
-        "Drawn from the NVIDIA H200's measurements: the Tesla T4, whose numbers this book shows first, has none" \
+        "Drawn from the $reference's measurements: the Tesla T4, whose numbers this book shows first, has none" \
         cat "$t4/plots/race-chapter8.caption"
-    expect_output "T4: chapter 8's chart is drawn from the H200's rows" "^gpu = 'NVIDIA H200'$" \
+    expect_output "T4: chapter 8's chart is drawn from the reference card's rows" "^gpu = '$reference'$" \
         cat "$t4/plotwork/trimul-card1/trimul.vars.gp"
     expect_no_output "T4: chapter 5's chart is its own" "Drawn from" cat "$t4/plots/race-chapter5.caption"
     expect_output "T4: its multiprocessors and lanes (40 SMs of 64 FP32 lanes at 1.59 GHz)" \
         "^40 multiprocessors do$" sed -n '/^`preatt` once/,/^## /p' "$t4/book/workbook.md"
-    expect_output "T4: its FP32 floor (6.45 GFLOP at 8.14 TFLOP/s)" "^takes at least 0\.79[0-9] ms\. On this card$" \
+    expect_output "T4: its FP32 floor (6.45 GFLOP at 8.14 TFLOP/s)" "^takes at least 0\.79[0-9] ms \(these figures$" \
         cat "$t4/book/workbook.md"
     # An RTX 4090 has TF32 but no wgmma: chapter 10's chart is the H200's,
     # chapter 8's its own, and chapter 8's analysis takes its TF32 peak
     # (a GeForce card: half the Ada rate per SM).
     r=$card_scratch/rtx4090
-    expect_output "RTX 4090: chapter 10's chart is the reference card's" "Drawn from the NVIDIA H200's" \
+    expect_output "RTX 4090: chapter 10's chart is the reference card's" "Drawn from the $reference's" \
         cat "$r/plots/race-chapter10.caption"
     expect_no_output "RTX 4090: chapter 8's chart is its own" "Drawn from" cat "$r/plots/race-chapter8.caption"
     expect_output "RTX 4090: chapter 8's TF32 peak is its own (82.6 TFLOP/s)" "about 82\.6 TFLOP/s at 2\.52 GHz" \
@@ -78,9 +84,11 @@ if ! tool_missing "card books" gnuplot; then
     # 8.9): its rows say what it runs (everything but chapter 10's sm_90a
     # kernels), so its headline and charts are its own; its peaks and floors
     # are derived from what its stand-in `--card` row says CUDA reported
-    # (TEST FIXTURE: 46 SMs at 2475 MHz, a 192-bit bus at 10501 MHz).
+    # (TEST FIXTURE: 46 SMs at 2475 MHz, a 192-bit bus at 10501 MHz), its
+    # rows 19 times slower than the reference card's (535 over its 29.1 TF32
+    # TFLOP/s: no rate above its peak).
     slug=rtx4070 card="NVIDIA GeForce RTX 4070"
-    tests/stand_in_rows.sh "$card" sm_89 3 "$card_scratch/$slug/data" \
+    tests/stand_in_rows.sh "$card" sm_89 19 "$card_scratch/$slug/data" \
         "8.9,46,2475,10501,192,99,36864,12.4,$(date -u +%F)"
     expect_status "a card in no table: the whole book weaves from its rows" 0 card_book "$slug"
     expect_output "a card in no table: the headline is its own" \
@@ -88,7 +96,7 @@ if ! tool_missing "card books" gnuplot; then
         cat "$card_scratch/$slug/book/tables/headline.md"
     expect_output "a card in no table: the charts draw its rows" "^gpu = '$card'$" \
         cat "$card_scratch/$slug/plotwork/trimul.vars.gp"
-    expect_output "a card in no table: chapter 10's chart is the reference card's" "Drawn from the NVIDIA H200's" \
+    expect_output "a card in no table: chapter 10's chart is the reference card's" "Drawn from the $reference's" \
         cat "$card_scratch/$slug/plots/race-chapter10.caption"
     expect_output "a card in no table: its bandwidth and floors derived from what CUDA reported" \
         "^\`preatt\` once \(201\.5 MB\)\. The memory of the $card$" cat "$card_scratch/$slug/book/workbook.md"
