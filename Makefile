@@ -56,7 +56,12 @@ shell_quote = '$(subst ','\'',$(1))'
 unexport CH EX BEFORE MERGED FOLDER
 
 CFLAGS := -O3 -std=c11 -Wall -Wextra -fopenmp -D_POSIX_C_SOURCE=200809L -Icommon
-NVCCFLAGS = -O3 $(call target_flags,$(KERNEL_ARCH)) $(NVCC_LANGUAGE_FLAGS)
+NVCCFLAGS = -O3 $(call target_flags,$(KERNEL_ARCH)) $(NVCC_LANGUAGE_FLAGS) $(DEVICE_OPT_FLAGS)
+# Builds that only prove the code compiles, in a build folder of their own
+# (make follows no flag), may lower the device optimizers: the CUDA 12.4
+# suite passes "-Xcicc -O1 -Xptxas -O0" (the front end and the assembler
+# still see every kernel and every instruction). Empty: a student's build.
+DEVICE_OPT_FLAGS ?=
 NVCC_LANGUAGE_FLAGS := -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
 # The code for one target: -arch=sm_XX (its machine code and its PTX). For an
 # architecture-specific target (sm_90a) nvcc's -arch would also embed the
@@ -335,8 +340,12 @@ same-kernels:
 # stops at sm_90, CUDA 13 goes to sm_120.
 # ARCHS_FLAGS adds flags to these compiles (the cards suite asks for device
 # fast-compile: every instruction still assembled for each target).
+# ARCHS_PTX_OF="sm_89:compute_80" assembles a target from another target's
+# PTX (one front-end pass less), for code with no branch between the two
+# capabilities (the cards suite checks there is none).
 SERVED_ARCHS := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 ARCHS_FLAGS ?=
+ARCHS_PTX_OF ?=
 BUILD_ARCHS ?= $(filter $(SERVED_ARCHS),$(shell $(NVCC) --list-gpu-code 2>/dev/null))
 ARCHS_BUILD := $(BUILD)-archs
 ARCHS_STAMP := $(ARCHS_BUILD)/gen/archs
@@ -349,11 +358,12 @@ ARCHS_FATBINS = $(patsubst $(BUILD)/obj/%.o,$(ARCHS_BUILD)/fatbin/%.fatbin,$(CHA
 # -gencode for target $(2) of source $(1): sm_90a for the chapters that issue wgmma.
 wgmma_source = $(filter $(foreach chapter,$(WGMMA_CHAPTERS),chapters/$(chapter)/%),$(1))
 archs_target = $(if $(and $(call wgmma_source,$(1)),$(filter sm_90,$(2))),sm_90a,$(2))
+archs_virtual = $(or $(patsubst $(1):%,%,$(filter $(1):%,$(ARCHS_PTX_OF))),$(subst sm_,compute_,$(1)))
 archs_gencode = $(foreach arch,$(BUILD_ARCHS),-gencode \
-    arch=$(subst sm_,compute_,$(call archs_target,$(1),$(arch)))$(comma)code=$(call archs_target,$(1),$(arch)))
+    arch=$(call archs_virtual,$(call archs_target,$(1),$(arch)))$(comma)code=$(call archs_target,$(1),$(arch)))
 $(ARCHS_STAMP): FORCE
 	@mkdir -p $(dir $@)
-	@[ "$$(cat $@ 2>/dev/null)" = "$(BUILD_ARCHS)" ] || echo "$(BUILD_ARCHS)" > $@
+	@[ "$$(cat $@ 2>/dev/null)" = "$(BUILD_ARCHS) $(ARCHS_PTX_OF)" ] || echo "$(BUILD_ARCHS) $(ARCHS_PTX_OF)" > $@
 $(ARCHS_BUILD)/fatbin/%.fatbin: %.cu $(ARCHS_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 $(call archs_gencode,$<) --threads 0 $(ARCHS_FLAGS) $(NVCC_LANGUAGE_FLAGS) \

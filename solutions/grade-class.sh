@@ -38,7 +38,7 @@ cpus=$(nproc 2>/dev/null || echo 2)
 jobs=${GRADE_JOBS:-$(( cpus / 2 > 0 ? cpus / 2 : 1 ))}
 case $jobs in ''|0|*[!0-9]*) echo "grade-class: GRADE_JOBS='$jobs' is not a number of jobs" >&2; exit 2 ;; esac
 exercise_jobs=$(( cpus / jobs > 0 ? cpus / jobs : 1 ))
-# clean, csv_field, safe_file_name: solutions/gradebook.sh.
+# clean, csv_field, safe_file_name, handout_exercises: solutions/gradebook.sh.
 . solutions/gradebook.sh
 out=$BUILD/grade-class/$(safe_file_name "$dir")
 rm -rf "$out" && mkdir -p "$out/.rows" || exit 2
@@ -48,10 +48,7 @@ rm -rf "$out" && mkdir -p "$out/.rows" || exit 2
 if [ $# -gt 0 ]; then
     class_exercises=("$@")
 else
-    class_exercises=()
-    for file in exercises/[0-9][0-9]-*.cu; do
-        [ -f "$file" ] && class_exercises+=("$(basename "$file" .cu)")
-    done
+    mapfile -t class_exercises < <(handout_exercises .)
 fi
 # not_graded ROWS STUDENT REASON: a FAIL row for each of the class's
 # exercises, so that the gradebook has the student, and why.

@@ -136,7 +136,7 @@ PREDICTION_FACTOR=2
 
 # ---------------------------------------------------------------- text
 
-# clean, csv_field, safe_file_name: solutions/gradebook.sh.
+# clean, csv_field, safe_file_name, handout_exercises: solutions/gradebook.sh.
 . "$(dirname "$0")/gradebook.sh"
 say() { printf '%s\n' "$(clean "$*")"; }
 
@@ -978,10 +978,7 @@ if ! "$sandbox" --check >/dev/null; then
     exit 2   # sandbox.sh said why
 fi
 prepare_base || exit 2
-handout_names=()
-for source in "$tree"/exercises/[0-9][0-9]-*.cu; do
-    [ -f "$source" ] && handout_names+=("$(basename "$source" .cu)")
-done
+mapfile -t handout_names < <(handout_exercises "$tree")
 
 # Which exercises: the arguments; or every exercise of the handout
 # (GRADE_EVERY); or every .cu of the folder. A name that is not NN-name is

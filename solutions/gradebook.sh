@@ -1,6 +1,17 @@
 # solutions/gradebook.sh - sourced by solutions/grade.sh and grade-class.sh:
 # text a submission or a folder's name may carry, made safe for a terminal,
-# a table, a file name and the gradebook's CSV.
+# a table, a file name and the gradebook's CSV; and the handout's list of
+# exercises, which both grade by default.
+
+# handout_exercises TREE: the exercises of the handout in TREE (its
+# exercises/NN-name.cu), one name a line, in name order: what a class is
+# graded on when no exercise is named.
+handout_exercises() {
+    local source
+    for source in "$1"/exercises/[0-9][0-9]-*.cu; do
+        [ -f "$source" ] && source=${source##*/} && echo "${source%.cu}"
+    done
+}
 
 # A line of text made safe for a terminal and a table: control characters
 # (\r, ESC, ...) and anything outside printable ASCII become '?', and it is

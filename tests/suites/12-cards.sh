@@ -49,10 +49,14 @@ expect_output "the refusal says why" "WORKBOOK_CARD is set" \
 # ptxas still translate every kernel for each target, so what does not
 # compile for a card fails here, in a third of the time the optimizer takes;
 # the programs a student builds are compiled in full.
+# Ada's machine code is assembled from Ampere's PTX (one front-end pass less
+# a source): no code branches between their capabilities, which is checked.
 card_archs=${CARD_ARCHS:-sm_75 sm_80 sm_89}
+expect_no_output "no code branches between compute capabilities 8.0 and 8.9 (sm_89 from compute_80's PTX)" \
+    "__CUDA_ARCH__ *[<>=!]+ *8[1-9]0" grep -rhoE "__CUDA_ARCH__ *[<>=!]+ *[0-9]+" chapters common
 expect_status "every chapter and tried variant compiles for $card_archs" 0 \
     make -s --no-print-directory -j"$(nproc)" build-archs BUILD_ARCHS="$card_archs" \
-    ARCHS_FLAGS='$(NVCC_FAST_COMPILE)'
+    ARCHS_FLAGS='$(NVCC_FAST_COMPILE)' ARCHS_PTX_OF=sm_89:compute_80
 # Each fat binary holds machine code for each target: ptxas leaves its
 # command line ("-arch sm_75 ...") in every cubin it makes.
 archs_objects=$(find build-archs/fatbin -name '*.fatbin' 2>/dev/null | sort)

@@ -6,8 +6,8 @@
 //   make build/chapter5-tried && build/chapter5-tried   # raced against step 5 and the champions
 //   build/chapter5-tried --kernel shared+persistent T=4096
 //
-// It includes the chapter, whose helpers the variants use; this object stands in for the
-// chapter's in build/chapter5-tried, so step 5 is defined here too.
+// It includes the chapter's header, whose helpers the variants use; build/chapter5-tried
+// links the chapter's own object too, for step 5, which the variants race.
 
 /*md
 # Shared memory: the roads not taken
