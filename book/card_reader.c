@@ -131,13 +131,11 @@ const char *card_reader_source(const char *gpu, char *buffer, size_t capacity)
     int slot = 0;
     while (slot < learned_count && strcmp(learned[slot].gpu, gpu) != 0)
         slot++;
-    int n = snprintf(buffer, capacity, "what CUDA reported on it (%d SMs at %.2f GHz, compute "
+    int n = snprintf(buffer, capacity, "what CUDA reported on it: %d SMs at %.2f GHz, compute "
                      "capability %d.%d", card->sm_count, card->clock_mhz / 1000, card->major,
                      card->minor);
     if (n >= 0 && (size_t)n < capacity && slot < learned_count && card->memory_gbps > 0)
-        snprintf(buffer + n, capacity - (size_t)n, ", a %d-bit memory bus at %.2f GHz)",
+        snprintf(buffer + n, capacity - (size_t)n, ", a %d-bit memory bus at %.2f GHz",
                  learned[slot].bus_width_bits, learned[slot].memory_clock_mhz / 1000.0);
-    else if (n >= 0 && (size_t)n < capacity)
-        snprintf(buffer + n, capacity - (size_t)n, ")");
     return buffer;
 }

@@ -26,8 +26,8 @@ extern "C" {
 int card_reader_learn(const char *path, char *error, size_t capacity);
 
 /* How the card's facts were found, for the book's notes: "what CUDA
- * reported on it (132 SMs at 1.98 GHz, compute capability 9.0, a
- * 5120-bit memory bus at 2.62 GHz)", "its data sheet", or NULL for a card
+ * reported on it: 132 SMs at 1.98 GHz, compute capability 9.0, a
+ * 5120-bit memory bus at 2.62 GHz", "its data sheet", or NULL for a card
  * known neither way. */
 const char *card_reader_source(const char *gpu, char *buffer, size_t capacity);
 

@@ -75,8 +75,8 @@ static void test_a_card_in_no_table_gets_its_peaks(void **state)
     assert_int_equal((int)(gpu_card_memory_gbps(name) + 0.5), 504);
     char note[256];
     assert_string_equal(card_reader_source(name, note, sizeof note),
-                        "what CUDA reported on it (46 SMs at 2.48 GHz, compute capability 8.9, "
-                        "a 192-bit memory bus at 10.50 GHz)");
+                        "what CUDA reported on it: 46 SMs at 2.48 GHz, compute capability 8.9, "
+                        "a 192-bit memory bus at 10.50 GHz");
 }
 
 static void test_reported_facts_come_before_the_data_sheet(void **state)

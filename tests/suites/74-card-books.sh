@@ -103,7 +103,7 @@ if ! tool_missing "card books" gnuplot; then
     expect_output "a card in no table: its bandwidth (2 x 10.501 GHz x 24 bytes)" \
         "^moves about 0\.504 TB/s, so moving those 252 MB takes at least$" cat "$card_scratch/$slug/book/workbook.md"
     expect_output "a card in no table: the book says where its figures come from" \
-        "derived from what CUDA reported on it \(46 SMs at 2\.48 GHz, compute" \
+        "derived from what CUDA reported on it: 46 SMs at 2\.48 GHz, compute" \
         cat "$card_scratch/$slug/book/workbook.md"
     expect_no_output "a card in no table: no figure of the H200 stands in for it" \
         "Measured on the NVIDIA H200; the $card, whose numbers this book shows, has no known" \
