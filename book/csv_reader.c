@@ -2,6 +2,8 @@
 #include "csv_reader.h"
 
 #include "card_reader.h"
+#include "problems/msa_reference.h"
+#include "problems/triangle_reference.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -451,8 +453,8 @@ const char *csv_reader_newest_gpu(const result_set *set, const char *problem)
 
 const char *csv_reader_default_shape(const char *problem)
 {
-    return strcmp(problem, "trimul") == 0 ? "B=8 T=1024 C=768 NH=12"
-           : strcmp(problem, "msa") == 0  ? "B=1 S=512 N=256 D=256 H=8"
+    return strcmp(problem, "trimul") == 0 ? TRIANGLE_DEFAULT_SHAPE
+           : strcmp(problem, "msa") == 0  ? MSA_HEADLINE_SHAPE
                                           : NULL;
 }
 

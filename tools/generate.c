@@ -49,6 +49,7 @@
  * ..." for a malformed line), 2 for a wrong command line.
  */
 #include "kernel_list.h"
+#include "problems/triangle_reference.h"
 
 #include <glob.h>
 #include <stdarg.h>
@@ -675,7 +676,7 @@ static char *copy_of(const char *text)
 static int frontier_command(const char *path, const char *times_path, const char *errors_path,
                             const char *out, int upto)
 {
-    static const char shape[] = "B=8 T=1024 C=768 NH=12";
+    static const char shape[] = TRIANGLE_DEFAULT_SHAPE;
     kernel_list list;
     read_list(path, &list);
     const int n = list.count;

@@ -34,7 +34,8 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
                           const char *summary, const triangle_contender *contenders,
                           int kernel_count)
 {
-    cli_spec spec = {program, summary, 4, {"B", "T", "C", "NH"}, {8, 1024, 768, 12}, 0};
+    cli_spec spec = {program, summary, 4, {"B", "T", "C", "NH"},
+                     {TRIANGLE_DEFAULT_B, TRIANGLE_DEFAULT_T, TRIANGLE_DEFAULT_C, TRIANGLE_DEFAULT_NH}, 0};
     spec.scales_inputs = 1;
     const char *names[CLI_MAX_KERNELS], *wheres[CLI_MAX_KERNELS];
     const contender_facts *facts[CLI_MAX_KERNELS];

@@ -28,6 +28,11 @@ extern "C" {
 
 #define MSA_LAYERNORM_EPS 1e-5
 
+/* The book's headline size of the MSA layer (the program's own default is
+ * the small case its runner names), as the CSV's shape column writes it,
+ * before its mask. */
+#define MSA_HEADLINE_SHAPE "B=1 S=512 N=256 D=256 H=8"
+
 typedef struct {
     int B, S, N, D, H;   /* head size d = D / H */
 } msa_size;

@@ -19,6 +19,20 @@ typedef struct {
     int B, T, NH, HS;   /* C = NH * HS */
 } triangle_size;
 
+/* The default size, GPT-2 small's: the programs' default and the book's
+ * headline, written once (the runner, the book tools and the generator's
+ * frontier plot read it here). */
+#define TRIANGLE_DEFAULT_B 8
+#define TRIANGLE_DEFAULT_T 1024
+#define TRIANGLE_DEFAULT_C 768
+#define TRIANGLE_DEFAULT_NH 12
+#define TRIANGLE_SHAPE_TEXT_(x) #x
+#define TRIANGLE_SHAPE_TEXT(x) TRIANGLE_SHAPE_TEXT_(x)
+/* As the CSV's shape column writes it: "B=8 T=1024 C=768 NH=12". */
+#define TRIANGLE_DEFAULT_SHAPE                                                        \
+    "B=" TRIANGLE_SHAPE_TEXT(TRIANGLE_DEFAULT_B) " T=" TRIANGLE_SHAPE_TEXT(TRIANGLE_DEFAULT_T) \
+    " C=" TRIANGLE_SHAPE_TEXT(TRIANGLE_DEFAULT_C) " NH=" TRIANGLE_SHAPE_TEXT(TRIANGLE_DEFAULT_NH)
+
 size_t triangle_input_count(triangle_size size);    /* B*T*3*NH*HS */
 size_t triangle_output_count(triangle_size size);   /* B*NH*T*T */
 /* 2 * HS * B * NH * T * (T + 1) / 2: only the kept half of the scores. */
