@@ -82,6 +82,11 @@ appendix, *the roads not taken*.
 #define SHARED_CHUNK 16        /* values of k per group of asynchronous copies */
 #define SHARED_MAX_HS 128      /* values of k a tile holds, whole, in shared memory */
 #define SHARED_PAD 4           /* floats added to each row of a tile (step 2 on) */
+/* The relations the kernels rely on, checked by the compiler. */
+static_assert(SHARED_THREADS * SHARED_THREAD_TILE * SHARED_THREAD_TILE == SHARED_TILE * SHARED_TILE,
+              "the threads' patches cover the tile once");
+static_assert(SHARED_MAX_HS % SHARED_CHUNK == 0, "a tile's k splits into whole chunks");
+static_assert(SHARED_PAD % 4 == 0, "a padded row stays 16-byte aligned (float4 copies)");
 
 /* A thread's 8 x 8 sums. */
 typedef float shared_patch[SHARED_THREAD_TILE][SHARED_THREAD_TILE];

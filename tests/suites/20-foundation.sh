@@ -200,30 +200,30 @@ expect_output "generate where: a tried variant's kernel is its chapter's, not a 
     build/tools/generate where chapters/kernels.list
 
 # make same-kernels: the tree against its own commit is the same kernel for
-# kernel; a clone with one constant of a chapter 6 kernel changed is not.
-# One folder each, to keep it short.
+# kernel; a clone with one constant of chapter 2's kernel changed is not.
+# The smallest folder, to keep it short.
 if ! command -v "${NVCC:-nvcc}" >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
     skip "make same-kernels" "no nvcc here"
 elif ! git rev-parse --verify --quiet HEAD >/dev/null || [ -n "$(git status --porcelain chapters)" ]; then
     skip "make same-kernels" "not a clean git checkout of chapters/"
 else
     expect_output "make same-kernels BEFORE=HEAD: every kernel the same" \
-        "^same +chapters/05-shared/shared\.cu \(10 kernels\)$" \
-        make --no-print-directory same-kernels BEFORE=HEAD FOLDER=chapters/05-shared
-    # A changed kernel, in a scratch clone of HEAD: the gate's sigmoid of
-    # chapter 6 with another constant. One comparison (each compiles the
-    # folder's PTX twice), judged twice: tools/same_kernels.sh exits 1,
-    # which make reports as its recipe's "Error 1", and it names the object.
+        "^same +chapters/02-naive/naive\.cu \([0-9]+ kernels?\)$" \
+        make --no-print-directory same-kernels BEFORE=HEAD FOLDER=chapters/02-naive
+    # A changed kernel, in a scratch clone of HEAD: chapter 2's scale with
+    # another constant. One comparison (each compiles the folder's PTX
+    # twice), judged twice: tools/same_kernels.sh exits 1, which make
+    # reports as its recipe's "Error 1", and it names the object.
     changed_clone=build/same-kernels-changed
     rm -rf "$changed_clone" && git clone --quiet . "$changed_clone" &&
-        sed -i 's|const float gate = 1.0f / (1.0f + expf(-(y + bias)));|const float gate = 0.5f / (1.0f + expf(-(y + bias)));|' \
-            "$changed_clone/chapters/06-fused/fused.cuh"
+        sed -i 's|const float scale = 1.0f / sqrtf((float)HS);|const float scale = 2.0f / sqrtf((float)HS);|' \
+            "$changed_clone/chapters/02-naive/naive.cuh"
     changed_log=$(log_of "same-kernels on a changed kernel")
-    (cd "$changed_clone" && make --no-print-directory same-kernels BEFORE=HEAD FOLDER=chapters/06-fused) \
+    (cd "$changed_clone" && make --no-print-directory same-kernels BEFORE=HEAD FOLDER=chapters/02-naive) \
         > "$changed_log" 2>&1
     expect_output "same-kernels finds a changed kernel (exit 1)" "same-kernels\] Error 1$" \
         cat "$changed_log"
-    expect_output "... and names its object" "^DIFFERENT +chapters/06-fused/fused\.cu" \
+    expect_output "... and names its object" "^DIFFERENT +chapters/02-naive/naive\.cu" \
         cat "$changed_log"
     rm -rf "$changed_clone"
 fi
