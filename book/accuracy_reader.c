@@ -8,15 +8,10 @@
 #include <string.h>
 
 #include "harness/csv.h"
+#include "plain_csv.h"
 
 enum { A_CHAPTER, A_KERNEL, A_PROBLEM, A_SHAPE, A_SCALE, A_LOGIT, A_REL_L2, A_MAX_ABS, A_GPU,
        A_CUDA, A_COMMIT, A_DATE, A_FIELDS };
-
-static int fail(char *error, size_t capacity, const char *path, int line, const char *why)
-{
-    snprintf(error, capacity, "%s:%d: malformed row: %s", path, line, why);
-    return -1;
-}
 
 static int number(const char *text, double *value)
 {
@@ -44,75 +39,43 @@ static char *copy_of(const char *text)
     return copy;
 }
 
-/* One file: rows are plain (the writer quotes nothing: kernel names, shapes
- * and CUDA's device names hold no comma). */
+/* One row (plain_csv_row): checked, then kept in the set (context). */
+static int keep_row(char **field, const char *path, int number_of_line, void *context,
+                    char *error, size_t capacity)
+{
+    accuracy_set *set = context;
+    accuracy_row row;
+    memset(&row, 0, sizeof row);
+    if (number(field[A_SCALE], &row.input_scale) || !(row.input_scale > 0) ||
+        number(field[A_LOGIT], &row.largest_logit) || number(field[A_REL_L2], &row.rel_l2) ||
+        number(field[A_MAX_ABS], &row.max_abs))
+        return plain_csv_fail(error, capacity, path, number_of_line,
+                              "input_scale, largest_logit, rel_l2 and max_abs must be numbers");
+    if (!valid_date(field[A_DATE]) || !*field[A_KERNEL] || !*field[A_SHAPE])
+        return plain_csv_fail(error, capacity, path, number_of_line, "a kernel, a shape and a "
+                              "date YYYY-MM-DD are needed");
+    accuracy_row *grown = realloc(set->rows, (size_t)(set->count + 1) * sizeof *grown);
+    if (!grown)
+        return plain_csv_fail(error, capacity, path, number_of_line, "out of memory");
+    set->rows = grown;
+    row.kernel = copy_of(field[A_KERNEL]);
+    row.shape = copy_of(field[A_SHAPE]);
+    row.gpu = copy_of(field[A_GPU]);
+    row.date = copy_of(field[A_DATE]);
+    row.file = set->files[set->file_count - 1];
+    row.line = number_of_line;
+    row.order = set->count;
+    set->rows[set->count++] = row;
+    return 0;
+}
+
+/* One file of the folder (it exists: a vanished one is an error). */
 static int read_file(const char *path, accuracy_set *set, char *error, size_t capacity)
 {
-    FILE *file = fopen(path, "r");
-    if (!file) {
-        snprintf(error, capacity, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[CSV_MAX_LINE + 2];
-    int number_of_line = 0, status = 0;
-    while (status == 0 && fgets(line, sizeof line, file)) {
-        number_of_line++;
-        size_t length = strcspn(line, "\r\n");
-        if (line[length] == '\0' && !feof(file)) {
-            status = fail(error, capacity, path, number_of_line, "a line longer than 2048 bytes");
-            break;
-        }
-        line[length] = '\0';
-        if (number_of_line == 1) {
-            if (strcmp(line, CSV_ACCURACY_HEADER) != 0) {
-                snprintf(error, capacity, "%s:1: the first line is not the header\n  %s", path,
-                         CSV_ACCURACY_HEADER);
-                status = -1;
-            }
-            continue;
-        }
-        char *field[A_FIELDS], *cursor = line;
-        int count = 0;
-        while (cursor && count < A_FIELDS) {
-            field[count++] = cursor;
-            if ((cursor = strchr(cursor, ',')) != NULL)
-                *cursor++ = '\0';
-        }
-        if (count != A_FIELDS || cursor) {
-            status = fail(error, capacity, path, number_of_line, "not 12 fields");
-            break;
-        }
-        accuracy_row row;
-        memset(&row, 0, sizeof row);
-        if (number(field[A_SCALE], &row.input_scale) || !(row.input_scale > 0) ||
-            number(field[A_LOGIT], &row.largest_logit) || number(field[A_REL_L2], &row.rel_l2) ||
-            number(field[A_MAX_ABS], &row.max_abs)) {
-            status = fail(error, capacity, path, number_of_line,
-                          "input_scale, largest_logit, rel_l2 and max_abs must be numbers");
-            break;
-        }
-        if (!valid_date(field[A_DATE]) || !*field[A_KERNEL] || !*field[A_SHAPE]) {
-            status = fail(error, capacity, path, number_of_line, "a kernel, a shape and a date "
-                          "YYYY-MM-DD are needed");
-            break;
-        }
-        accuracy_row *grown = realloc(set->rows, (size_t)(set->count + 1) * sizeof *grown);
-        if (!grown) {
-            status = fail(error, capacity, path, number_of_line, "out of memory");
-            break;
-        }
-        set->rows = grown;
-        row.kernel = copy_of(field[A_KERNEL]);
-        row.shape = copy_of(field[A_SHAPE]);
-        row.gpu = copy_of(field[A_GPU]);
-        row.date = copy_of(field[A_DATE]);
-        row.file = set->files[set->file_count - 1];
-        row.line = number_of_line;
-        row.order = set->count;
-        set->rows[set->count++] = row;
-    }
-    fclose(file);
-    return status;
+    int status = plain_csv_read(path, CSV_ACCURACY_HEADER, A_FIELDS, keep_row, set, error, capacity);
+    if (status == 1)
+        snprintf(error, capacity, "%s: cannot open: %s", path, strerror(ENOENT));
+    return status == 0 ? 0 : -1;
 }
 
 static int by_name(const void *a, const void *b)

@@ -8,6 +8,7 @@
 
 #include "device/gpu_peaks.h"
 #include "harness/csv.h"
+#include "plain_csv.h"
 
 enum { C_GPU, C_CAPABILITY, C_SMS, C_CLOCK, C_MEMORY_CLOCK, C_BUS, C_SHARED, C_L2, C_CUDA,
        C_DATE, C_FIELDS };
@@ -19,11 +20,6 @@ static struct {
 } learned[64];
 static int learned_count;
 
-static int fail(char *error, size_t capacity, const char *path, int line, const char *why)
-{
-    snprintf(error, capacity, "%s:%d: malformed row: %s", path, line, why);
-    return -1;
-}
 
 /* A whole number in [low, high], or -1. */
 static long whole(const char *text, long low, long high)
@@ -34,30 +30,23 @@ static long whole(const char *text, long low, long high)
     return errno == 0 && end != text && *end == '\0' && value >= low && value <= high ? value : -1;
 }
 
-/* One row, split in place: 0, or -1 with the message. */
-static int learn_row(char *line, const char *path, int number, char *error, size_t capacity)
+/* One row (plain_csv_row): 0, or -1 with the message. */
+static int learn_row(char **field, const char *path, int number, void *context, char *error,
+                     size_t capacity)
 {
-    char *field[C_FIELDS], *cursor = line;
-    int count = 0;
-    while (cursor && count < C_FIELDS) {
-        field[count++] = cursor;
-        if ((cursor = strchr(cursor, ',')) != NULL)
-            *cursor++ = '\0';
-    }
-    if (count != C_FIELDS || cursor)
-        return fail(error, capacity, path, number, "not 10 fields");
+    (void)context;
     if (!field[C_GPU][0] || strlen(field[C_GPU]) >= sizeof learned[0].gpu || strchr(field[C_GPU], '"'))
-        return fail(error, capacity, path, number, "no card name, or a quoted one");
+        return plain_csv_fail(error, capacity, path, number, "no card name, or a quoted one");
     int major = -1, minor = -1, end = 0;
     if (sscanf(field[C_CAPABILITY], "%d.%d%n", &major, &minor, &end) != 2 ||
         field[C_CAPABILITY][end] != '\0' || major < 0 || minor < 0 || minor > 9)
-        return fail(error, capacity, path, number, "compute_capability is not MAJOR.MINOR");
+        return plain_csv_fail(error, capacity, path, number, "compute_capability is not MAJOR.MINOR");
     long sms = whole(field[C_SMS], 1, 100000), clock = whole(field[C_CLOCK], 1, 100000),
          memory_clock = whole(field[C_MEMORY_CLOCK], 0, 1000000),
          bus = whole(field[C_BUS], 0, 1000000), shared = whole(field[C_SHARED], 0, 1 << 20),
          l2 = whole(field[C_L2], 0, 1 << 30);
     if (sms < 0 || clock < 0 || memory_clock < 0 || bus < 0 || shared < 0 || l2 < 0)
-        return fail(error, capacity, path, number,
+        return plain_csv_fail(error, capacity, path, number,
                     "sm_count, clock_mhz, memory_clock_mhz, bus_width_bits, shared_per_block_kb "
                     "or l2_kb is not a whole number in its range");
     /* A card that reports no memory clock keeps its data sheet's bandwidth, if any. */
@@ -67,7 +56,7 @@ static int learn_row(char *line, const char *path, int number, char *error, size
     gpu_card card = {field[C_GPU], (int)sms, (double)clock, major, minor,
                      gpu_name_is_geforce(field[C_GPU]), memory_gbps, 1};
     if (gpu_card_learn(&card) != 0)
-        return fail(error, capacity, path, number,
+        return plain_csv_fail(error, capacity, path, number,
                     "a compute capability before 7.5 (no card the workbook serves), or too many cards");
     int slot = 0;
     while (slot < learned_count && strcmp(learned[slot].gpu, field[C_GPU]) != 0)
@@ -84,39 +73,8 @@ static int learn_row(char *line, const char *path, int number, char *error, size
 
 int card_reader_learn(const char *path, char *error, size_t capacity)
 {
-    FILE *file = fopen(path, "r");
-    if (!file) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf(error, capacity, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[CSV_MAX_LINE + 2];
-    int number = 0, status = 0;
-    while (status == 0 && fgets(line, sizeof line, file)) {
-        number++;
-        size_t length = strcspn(line, "\r\n");
-        if (line[length] == '\0' && !feof(file)) {
-            status = fail(error, capacity, path, number, "a line longer than 2048 bytes");
-            break;
-        }
-        line[length] = '\0';
-        if (number == 1) {
-            if (strcmp(line, CSV_CARD_HEADER) != 0) {
-                snprintf(error, capacity, "%s:1: the first line is not the header\n  %s", path,
-                         CSV_CARD_HEADER);
-                status = -1;
-            }
-            continue;
-        }
-        status = learn_row(line, path, number, error, capacity);
-    }
-    if (status == 0 && ferror(file)) {
-        snprintf(error, capacity, "%s: cannot read: %s", path, strerror(errno));
-        status = -1;
-    }
-    fclose(file);
-    return status;
+    int status = plain_csv_read(path, CSV_CARD_HEADER, C_FIELDS, learn_row, NULL, error, capacity);
+    return status == 1 ? 0 : status; /* no file: nothing to learn */
 }
 
 const char *card_reader_source(const char *gpu, char *buffer, size_t capacity)

@@ -1,6 +1,8 @@
 /* nsight_reader.c - see nsight_reader.h. */
 #include "nsight_reader.h"
 
+#include "plain_csv.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,13 +11,7 @@
 
 enum { N_KERNEL, N_SHAPE, N_FUNCTION, N_READING, N_VALUE, N_GPU, N_COMMIT, N_DATE, N_FIELDS };
 
-static int fail(char *error, size_t capacity, const char *path, int line, const char *why)
-{
-    snprintf(error, capacity, "%s:%d: malformed row: %s", path, line, why);
-    return -1;
-}
-
-static int add_row(nsight_set *set, char *const *field, double value)
+static int add_row(nsight_set *set, char **field, double value)
 {
     nsight_row *bigger = realloc(set->rows, (size_t)(set->count + 1) * sizeof *bigger);
     if (!bigger)
@@ -32,74 +28,37 @@ static int add_row(nsight_set *set, char *const *field, double value)
     return row->kernel && row->shape && row->reading && row->gpu && row->date ? 0 : -1;
 }
 
+/* One row (plain_csv_row): checked, then kept in the set. */
+static int keep_row(char **field, const char *path, int number, void *context, char *error,
+                    size_t capacity)
+{
+    for (int k = 0; k < N_FIELDS; k++)
+        if (!field[k][0])
+            return plain_csv_fail(error, capacity, path, number, "an empty field");
+    if (strcmp(field[N_READING], "gpu") == 0)
+        return plain_csv_fail(error, capacity, path, number, "a reading named gpu (the card's "
+                              "name is its own column)");
+    char *end;
+    errno = 0;
+    double value = strtod(field[N_VALUE], &end);
+    if (errno || *end || !isfinite(value) || value < 0)
+        return plain_csv_fail(error, capacity, path, number, "the value is not a number >= 0");
+    if (add_row(context, field, value) != 0) {
+        snprintf(error, capacity, "%s: out of memory", path);
+        return -1;
+    }
+    return 0;
+}
+
 int nsight_read(const char *data_dir, nsight_set *set, char *error, size_t capacity)
 {
     *set = (nsight_set){0};
     char path[4096];
     snprintf(path, sizeof path, "%s/nsight/nsight.csv", data_dir);
-    FILE *file = fopen(path, "r");
-    if (!file) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf(error, capacity, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[2050];
-    int number = 0, status = 0;
-    while (status == 0 && fgets(line, sizeof line, file)) {
-        number++;
-        size_t length = strcspn(line, "\r\n");
-        if (line[length] == '\0' && !feof(file)) {
-            status = fail(error, capacity, path, number, "a line longer than 2048 bytes");
-            break;
-        }
-        line[length] = '\0';
-        if (number == 1) {
-            if (strcmp(line, NSIGHT_HEADER) != 0) {
-                snprintf(error, capacity, "%s:1: the first line is not the header\n  %s", path,
-                         NSIGHT_HEADER);
-                status = -1;
-            }
-            continue;
-        }
-        char *field[N_FIELDS], *cursor = line, *end;
-        int count = 0;
-        while (cursor && count < N_FIELDS) {
-            field[count++] = cursor;
-            if ((cursor = strchr(cursor, ',')) != NULL)
-                *cursor++ = '\0';
-        }
-        if (count != N_FIELDS || cursor) {
-            status = fail(error, capacity, path, number, "not 8 fields");
-            break;
-        }
-        for (int k = 0; k < N_FIELDS; k++)
-            if (!field[k][0]) {
-                status = fail(error, capacity, path, number, "an empty field");
-                break;
-            }
-        if (status)
-            break;
-        if (strcmp(field[N_READING], "gpu") == 0) {
-            status = fail(error, capacity, path, number, "a reading named gpu (the card's name "
-                          "is its own column)");
-            break;
-        }
-        errno = 0;
-        double value = strtod(field[N_VALUE], &end);
-        if (errno || *end || !isfinite(value) || value < 0) {
-            status = fail(error, capacity, path, number, "the value is not a number >= 0");
-            break;
-        }
-        if (add_row(set, field, value) != 0) {
-            snprintf(error, capacity, "%s: out of memory", path);
-            status = -1;
-        }
-    }
-    fclose(file);
-    if (status)
+    int status = plain_csv_read(path, NSIGHT_HEADER, N_FIELDS, keep_row, set, error, capacity);
+    if (status < 0)
         nsight_free(set);
-    return status;
+    return status == 1 ? 0 : status; /* no file: no readings */
 }
 
 /* The newest reading of kernel at shape on gpu (any card: NULL), or NULL. */
