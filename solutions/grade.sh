@@ -45,12 +45,17 @@
 #      "predict, then measure" exercise the measured time against the
 #      prediction for the card at hand.
 #
-# The grader decides what ran. A check passes on the harness's own result
-# only: the host check's closing line with a nonce the grader made for that
-# run, the library's accuracy row in a file the grader named with another;
-# an exit status alone never passes. Whether there is a GPU is the grader's
-# own look (nvidia-smi, each exercise afresh); a program that exits 77 (no
-# GPU) where there is one fails.
+# The verdict is never the submission's. Every check that runs the
+# student's code runs it twice over (run_judged): the probe, the
+# submission's program, in the sandbox, only answers: its host check
+# records the results of each call of a student function, its GPU run
+# writes the kernel's output, both to a pipe the grader owns; the referee,
+# the same check built from the exercise as handed out (no student code in
+# it), in a sandbox of its own, replays those answers and judges them with
+# its own code. No result path or nonce is on a student's command line or
+# in its environment; an exit status alone never passes. Whether there is
+# a GPU is the grader's own look (nvidia-smi, each exercise afresh); a
+# program that exits 77 (no GPU) where there is one fails.
 #
 # Then one table: exercise, result, what ran on the host and on the GPU, and
 # the reason (the property that failed, or what was checked); everything a
@@ -180,7 +185,6 @@ drawn_msa() {
     echo "B=$B S=$S N=$N D=$D H=$H"
 }
 new_seed() { draw 0 2147483647; echo "$REPLY"; }
-new_nonce() { od -An -N8 -tu8 /dev/urandom | tr -d ' '; }
 
 # ---------------------------------------------------------------- what is checked
 
@@ -497,7 +501,7 @@ sandboxed_build() {
     timeout -k 10 "$compile_timeout_s" "$sandbox" --memory "$memory_mb" --ro "$tree" "$tree" \
         --ro "$scratch/submission" "$tree/submission" --rw "$scratch/build" "$tree/build" \
         --cd "$tree" -- make -s --no-print-directory BUILD=build GRADE_DIR=submission \
-        ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" < /dev/null >> "$log" 2>&1
+        ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" < /dev/null >> "$log" 2>&1 3<&- 8>&- 9>&-
 }
 
 # One run of a built program in the sandbox: everything read-only but its
@@ -513,18 +517,101 @@ run_program() {
                    --ro "$scratch/submission" "$tree/submission" --ro "$scratch/build" "$tree/build"
                    --rw "$run" "$tree/run" --cd "$tree" --env HOME="$tree/run"
                    "${environment[@]}" -- "$@")
+    # (the grader's own descriptors stay out of the sandbox: the list of
+    # checks the loop reads, 3, which a run could read away; the locks, 8
+    # and 9, which it could release for another grading)
     case $mode in
-        shared) flock -s "$lock" "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
-        alone) flock -x "$lock" "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
-        *) "${command[@]}" < /dev/null > "$log.run" 2>&1 ;;
+        shared) flock -s "$lock" "${command[@]}" < /dev/null > "$log.run" 2>&1 3<&- 8>&- 9>&- ;;
+        alone) flock -x "$lock" "${command[@]}" < /dev/null > "$log.run" 2>&1 3<&- 8>&- 9>&- ;;
+        *) "${command[@]}" < /dev/null > "$log.run" 2>&1 3<&- 8>&- 9>&- ;;
     esac
     status=$?
-    # what it printed, kept in the log up to 1 MiB (the sandbox's file-size
-    # limit bounds the rest)
-    local size; size=$(stat -c %s "$log.run" 2>/dev/null || echo 0)
-    { echo "== $*: exit $status"; head -c 1048576 "$log.run"
+    keep_output "$log" "$log.run" "$* : exit $status"
+}
+
+# What a run printed (FILE), appended to LOG up to 1 MiB after a line
+# saying which run (the sandbox's file-size limit bounds the rest).
+keep_output() { # LOG FILE WHAT
+    local size; size=$(stat -c %s "$2" 2>/dev/null || echo 0)
+    { echo "== $3"; head -c 1048576 "$2"
       [ "$size" -gt 1048576 ] && echo "== (its output was $size bytes: the log keeps the first MiB)"
-    } >> "$log"
+    } >> "$1"
+}
+
+# ---------------------------------------------------------------- the referee
+
+# The exercise as handed out, built like a submission in a scratch folder
+# of its own (pristine/: the handout's exercise under its own name and a
+# copy of the library), never beside a student's file: the referee of a
+# check (run_judged) is this build, with no student code in it. Its builds
+# go through the cache like a submission's (the untouched exercise graded
+# as a submission is the same file, name and target).
+# referee_build EXERCISE TARGET (program or host): status the build's.
+referee_build() {
+    local exercise=$1 target=$2
+    (
+        exec 6> "$pristine.lock" && flock 6 || exit 2
+        if [ ! -f "$pristine/ready" ]; then
+            rm -rf "$pristine" && mkdir -p "$pristine/submission" "$pristine/build" \
+                "$pristine/run" && cp -a "$base/build/." "$pristine/build/" &&
+                mkdir -p "$pristine/build/submission" || exit 2
+            [ "$EUID" -eq 0 ] && chown -R "$sandbox_user" "$pristine/build" "$pristine/run"
+            touch "$pristine/ready"
+        fi
+        # one build of an exercise at a time; other exercises' side by side
+        exec 6> "$pristine/$exercise.lock" && flock 6 || exit 2
+        if [ ! -f "$pristine/submission/$exercise.cu" ]; then
+            cp "$tree/exercises/$exercise.cu" "$pristine/submission/$exercise.cu" &&
+                chmod a+r "$pristine/submission/$exercise.cu" || exit 2
+        fi
+        scratch=$pristine
+        build_target "$exercise" "$target" 6>&-
+    )
+}
+
+# One check in two processes (solutions/host/probed_call.h, and race.h's
+# --emit-output and --judge-output): the probe, the submission's program,
+# in the sandbox as run_program runs it, its descriptor 3 a pipe into the
+# referee, the exercise's own build (referee_build), in a sandbox of its
+# own that sees neither the submission nor the probe's folder and runs
+# none of the student's code. Only the referee's output gives a verdict.
+# run_judged LOG LIMIT LOCK ENV... -- PROBE... -- REFEREE...; sets status
+# (the probe's) and judged (the referee's); their outputs in LOG.run and
+# LOG.judge, both kept in LOG; the referee's run folder is $judge_run.
+run_judged() {
+    local log=$1 limit=$2 mode=$3 environment=() probe=(); shift 3
+    while [ "$1" != -- ]; do environment+=(--env "$1"); shift; done
+    shift
+    while [ "$1" != -- ]; do probe+=("$1"); shift; done
+    shift
+    local memory=(); [ "$mode" = none ] && memory=(--memory "$memory_mb")   # (not a GPU run)
+    judge_run=$pristine/run/$(basename "$run")
+    rm -rf "$judge_run" && mkdir -p "$judge_run" && [ "$EUID" -eq 0 ] && chown "$sandbox_user" "$judge_run"
+    local probe_command=(timeout -k 10 "$limit" "$sandbox" "${memory[@]}" --ro "$tree" "$tree"
+        --ro "$scratch/submission" "$tree/submission" --ro "$scratch/build" "$tree/build"
+        --rw "$run" "$tree/run" --cd "$tree" --env HOME="$tree/run" "${environment[@]}"
+        -- "${probe[@]}")
+    # (the referee waits on the probe: its limit is the probe's and then some)
+    local referee_command=(timeout -k 10 $((limit + 60)) "$sandbox" "${memory[@]}" --ro "$tree" "$tree"
+        --ro "$pristine/submission" "$tree/submission" --ro "$pristine/build" "$tree/build"
+        --rw "$judge_run" "$tree/run" --cd "$tree" --env HOME="$tree/run" "${environment[@]}"
+        -- "$@")
+    # The GPU's lock is held by this shell (descriptor 7) around both
+    # processes, and kept from them: the referee's time starts when the
+    # probe's does. The probe's descriptor 3 is the pipe (the loop's list
+    # of checks stays out of both).
+    (
+        case $mode in
+            shared) flock -s 7 ;;
+            alone) flock -x 7 ;;
+        esac
+        "${probe_command[@]}" 3>&1 > "$log.run" 2>&1 < /dev/null 7>&- 8>&- 9>&- |
+            "${referee_command[@]}" > "$log.judge" 2>&1 3<&- 7>&- 8>&- 9>&-
+        echo "${PIPESTATUS[0]} ${PIPESTATUS[1]}" > "$log.statuses"
+    ) 7>> "$lock"
+    read -r status judged < "$log.statuses" || { status=1 judged=1; }
+    keep_output "$log" "$log.run" "the probe, ${probe[*]}: exit $status"
+    keep_output "$log" "$log.judge" "the referee, $*: exit $judged"
 }
 
 # How a sandboxed run ended that did not exit 0, in words: timed out (the
@@ -572,6 +659,63 @@ run_reason() {
            fi ;;
         *) echo "$(ended "$status" "$timeout_s") $at" ;;
     esac
+}
+
+# The submission's program at a size, its output judged by the exercise's
+# own (run_judged): judge_values LIMIT SEED [-w WRAPPER...] -- SIZE...; the
+# probe runs WRAPPER (a sanitizer, ncu) around the program, under the
+# GPU's lock (alone for ncu). The referee writes its accuracy rows to
+# $judge_run/errors.csv.
+judge_values() {
+    local limit=$1 seed=$2 wrapper=() mode=shared; shift 2
+    if [ "$1" = -w ]; then
+        shift; while [ "$1" != -- ]; do wrapper+=("$1"); shift; done
+    fi
+    shift
+    [ -n "$ncu" ] && [ "${wrapper[0]:-}" = "$ncu" ] && mode=alone
+    run_judged "$log" "$limit" "$mode" -- "${wrapper[@]}" "$program" "$@" --seed "$seed" \
+        --emit-output -- "build/submission/${name%%--*}" "$@" --seed "$seed" --judge-output \
+        --errors run/errors.csv
+}
+
+# The reason a judged run (judge_values) failed: the probe's own failures
+# first (no GPU, a refused size, a crash, a time out, a CUDA error), then
+# the referee's verdict on its output and its accuracy rows against the
+# exercise's tolerance; "" when it passed. judged_reason SIZE SEED TOLERANCE
+judged_reason() {
+    local size=$1 seed=$2 tolerance=$3 at="at $1 (seed $2)"
+    case $status in
+        0) ;;
+        77) echo "exit 77 (no GPU, says the program) $at, but nvidia-smi lists the $card here"
+            return ;;
+        2) if grep -q ' refuses ' "$log.run"; then
+               echo "refused size $size: $(first_line ' refuses ' "$log.run" 's/^.* refuses [^:]*: //')"
+           else
+               echo "could not run $size: $(clean "$(tail -n 1 "$log.run")")"
+           fi
+           return ;;
+        1) if grep -q ' failed: ' "$log.run"; then
+               echo "CUDA error $at: $(first_line ' failed: ' "$log.run" 's/.* failed: //')"
+           else
+               echo "failed $at: $(clean "$(tail -n 1 "$log.run")")"
+           fi
+           return ;;
+        *) echo "$(ended "$status" "$timeout_s") $at"; return ;;
+    esac
+    if [ "$judged" -ne 0 ]; then
+        if grep -q 'unwritten' "$log.judge"; then
+            echo "NaN or unwritten output $at"
+        elif grep -q '^check .* FAIL: ' "$log.judge"; then
+            echo "$(first_line '^check .* FAIL: ' "$log.judge" 's/^check *[^ ]* *FAIL: //') $at"
+        elif grep -q '^check .* FAIL' "$log.judge"; then
+            echo "wrong $at: $(first_line 'rel_l2 [^ ]* \(tolerance [^)]*\)' "$log.judge" \
+                              's/.*\(rel_l2 [^ ]* (tolerance [^)]*)\).*/\1/')"
+        else
+            echo "the judge of its output $(ended "$judged" "$timeout_s") $at"
+        fi
+        return
+    fi
+    results_reason "$judge_run/errors.csv" "$tolerance" "$at"
 }
 
 # The harness's accuracy rows (--errors FILE): one or more, each error a
@@ -630,6 +774,26 @@ symbols_reason() {
 the harness (common/)"
 }
 
+# The reason a judged host check failed (run_judged's outputs and statuses),
+# "" when the referee passed it: its first FAIL line, and how the probe
+# ended where it left a call unanswered.
+host_reason() {
+    local why
+    if [ "$judged" -eq 0 ] &&
+       tail -n 1 "$log.judge" | grep -Eqx 'host checks done: [1-9][0-9]* passed, 0 failed'; then
+        return 0
+    fi
+    why=$(first_line '^FAIL' "$log.judge" 's/^FAIL *//')
+    case $why in
+        "the program's answers: the record of the calls ended"*)
+            why=${why%%): it ended early*} why=${why#*ended (call }
+            why="the record of the program's answers ended at call ${why/, / (}): the program \
+$(ended "$status" "$timeout_s")" ;;
+        "") why="the check $(ended "$judged" "$timeout_s") without its verdict" ;;
+    esac
+    echo "$why"
+}
+
 # grade NAME: grades one exercise; sets result, host_part, gpu_part, reason.
 grade() {
     local name=$1 exercise=${1%%--*}
@@ -660,7 +824,7 @@ grade() {
 
     local host_done=() gpu_done=() notes=() gpu_notes=() failure="" failed_part=""
     local gpu_skipped=0 sizes_run=0 tolerance; tolerance=$(tolerance_of "$name")
-    local check kind rest kernel size seed nonce results
+    local check kind rest kernel size seed results judge_run
     # The checks come in on descriptor 3: what runs in the loop reads only
     # /dev/null on its standard input, never this list.
     while IFS= read -r check <&3; do
@@ -673,25 +837,16 @@ grade() {
                 fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
                 break
             fi
-            nonce=$(new_nonce) seed=$(new_seed)
-            run_program "$log" "$timeout_s" none GRADE_NONCE="$nonce" GRADE_SEED="$seed" \
-                -- "$program.host"
-            local closing="host checks done: [0-9]+ passed, 0 failed, nonce $nonce"
-            if [ $status -ne 0 ]; then
-                why=$(first_line '^FAIL' "$log.run" 's/^FAIL *//')
-                if [ -z "$why" ]; then
-                    why="the check $(ended "$status" "$timeout_s")"
-                    [ -s "$log.run" ] && why="$why: $(tail -n 1 "$log.run")"
-                fi
-                fail_with host "host: $why"
+            if ! referee_build "$exercise" host; then
+                fail_with host "grader: the exercise's own host check does not build (see $log)"
                 break
             fi
-            if ! tail -n 1 "$log.run" | grep -Eqx "$closing"; then
-                fail_with host "host: the check did not reach its end (its last line is not the \
-one with the grader's nonce): did the code end the program, or print after it?"
-                break
-            fi
-            host_done+=("$(grep '^ok' "$log.run" | sed 's/^ok *//; s/:.*//' | joined ', ')") ;;
+            seed=$(new_seed)
+            run_judged "$log" "$timeout_s" none GRADE_SEED="$seed" -- "$program.host" --probe \
+                -- "build/submission/$exercise.host" --referee
+            why=$(host_reason)
+            if [ -n "$why" ]; then fail_with host "host: $why"; break; fi
+            host_done+=("$(grep '^ok' "$log.judge" | sed 's/^ok *//; s/:.*//' | joined ', ')") ;;
         local)
             if ! build_target "$name" ptxas; then
                 fail_with host "local memory: ptxas -v did not run (see $log)"; break
@@ -783,11 +938,13 @@ at least $minimum wanted"
             fi
             seed=$(new_seed)
             [ -n "$card" ] || { gpu_skipped=1; continue; }
-            nonce=$(new_nonce) results=$run/$nonce.errors.csv
+            if ! referee_build "$exercise" program; then
+                fail_with gpu "grader: the exercise's own program does not build (see $log)"
+                break
+            fi
             # $size and $extra unquoted: they are several arguments
-            run_program "$log" "$timeout_s" shared -- "$program" $size $extra --check-only \
-                --seed "$seed" --errors "run/$nonce.errors.csv"
-            why=$(run_reason $status "$log.run" "$size${extra:+ $extra}" "$seed" "$results" "$tolerance")
+            judge_values "$timeout_s" "$seed" -- $size $extra
+            why=$(judged_reason "$size${extra:+ $extra}" "$seed" "$tolerance")
             if [ -n "$why" ]; then fail_with gpu "$label$why"; break; fi
             say "  $name $size${extra:+ $extra} seed $seed: ok"
             case $kind in
@@ -801,27 +958,30 @@ at least $minimum wanted"
                 fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
                 break
             fi
-            nonce=$(new_nonce)
-            run_program "$log" "$timeout_s" shared GRADE_NONCE="$nonce" -- "$program.host" \
-                unwritten $rest
-            if [ $status -ne 0 ] || ! tail -n 1 "$log.run" |
-                    grep -Eqx "host checks done: [0-9]+ passed, 0 failed, nonce $nonce"; then
-                why=$(first_line '^FAIL' "$log.run" 's/^FAIL *//')
-                fail_with gpu "${why:-masked scores: the check $(ended "$status" "$timeout_s") without its result}"
+            if ! referee_build "$exercise" host; then
+                fail_with gpu "grader: the exercise's own host check does not build (see $log)"
                 break
             fi
+            run_judged "$log" "$timeout_s" shared -- "$program.host" --probe unwritten $rest \
+                -- "build/submission/$exercise.host" --referee unwritten $rest
+            why=$(host_reason)
+            if [ -n "$why" ]; then fail_with gpu "$why"; break; fi
             gpu_done+=("masked runs unwritten") ;;
         memcheck|racecheck|synccheck)
             [ -n "$card" ] || { gpu_skipped=1; continue; }
             if [ -z "$sanitizer" ]; then
                 gpu_notes+=("$kind not run, no compute-sanitizer here"); continue
             fi
-            seed=$(new_seed) nonce=$(new_nonce) results=$run/$nonce.errors.csv
-            run_program "$log" $((4 * timeout_s)) shared -- "$sanitizer" --tool "$kind" \
-                --error-exitcode 99 "$program" $rest --check-only --seed "$seed" \
-                --errors "run/$nonce.errors.csv"
+            seed=$(new_seed)
+            if ! referee_build "$exercise" program; then
+                fail_with gpu "grader: the exercise's own program does not build (see $log)"
+                break
+            fi
+            judge_values $((4 * timeout_s)) "$seed" -w "$sanitizer" --tool "$kind" \
+                --error-exitcode 99 -- $rest
             # A hazard that racecheck only warns about fails too. The values
-            # are not judged here (exit 1): the next checks do that.
+            # are not judged here (the next checks do that), only that the
+            # program's output reached the referee.
             # A finding reported before the program died counts as the
             # finding (an access out of bounds that then crashed the run).
             why=$(sanitizer_report "$log.run")
@@ -830,14 +990,14 @@ at least $minimum wanted"
                  grep -Eq '^=+ +(Invalid|Barrier error|Illegal|Out of range|Misaligned)' "$log.run"; }; then
                 fail_with gpu "$kind at $rest (seed $seed): ${why:-see $log}"; break
             fi
-            if [ $status -ne 0 ] && [ $status -ne 1 ]; then
-                why=$(run_reason $status "$log.run" "$rest" "$seed" "$results" "$tolerance")
+            if [ $status -ne 0 ]; then
+                why=$(judged_reason "$rest" "$seed" "$tolerance")
                 [ $status -eq 2 ] || why="$kind: $why"  # a refused size is a refused size
                 fail_with gpu "$why"; break
             fi
-            if [ ! -s "$results" ]; then
-                fail_with gpu "$kind: no result from the harness at $rest (seed $seed): the \
-program ended before its own check"
+            if grep -Eq '^check .* FAIL: (no output|the program)' "$log.judge"; then
+                fail_with gpu "$kind: $(first_line '^check .* FAIL: ' "$log.judge" \
+                    's/^check *[^ ]* *FAIL: //') at $rest (seed $seed)"
                 break
             fi
             gpu_done+=("$kind") ;;
@@ -850,12 +1010,14 @@ program ended before its own check"
             IFS='|' read -r kernel metric size <<< "$rest"
             wavefronts=${metric/data_bank_conflicts_pipe_lsu_mem/data_pipe_lsu_wavefronts_mem}
             seed=$(new_seed)
+            if ! referee_build "$exercise" program; then
+                fail_with gpu "grader: the exercise's own program does not build (see $log)"
+                break
+            fi
             for units in "--print-units base" ""; do  # older ncu lacks --print-units
-                nonce=$(new_nonce) results=$run/$nonce.errors.csv
-                run_program "$log" $((4 * timeout_s)) alone -- "$ncu" --clock-control none \
+                judge_values $((4 * timeout_s)) "$seed" -w "$ncu" --clock-control none \
                     --kernel-name "regex:$kernel" --launch-count 1 \
-                    --metrics "$metric.sum,$wavefronts.sum" --csv $units \
-                    "$program" $size --check-only --seed "$seed" --errors "run/$nonce.errors.csv"
+                    --metrics "$metric.sum,$wavefronts.sum" --csv $units -- $size
                 conflicts=$(awk -v metric="$metric.sum" -f solutions/ncu_metric.awk "$log.run")
                 total=$(awk -v metric="$wavefronts.sum" -f solutions/ncu_metric.awk "$log.run")
                 [ -n "$conflicts" ] && [ -n "$total" ] && break
@@ -869,9 +1031,10 @@ counters (NVreg_RestrictProfilingToAdminUsers), and the sandbox's user is none" 
                 notes+=("bank conflicts not measured, ncu gave no $metric${why:+: $why}")
                 continue
             fi
-            if [ ! -s "$results" ]; then
-                fail_with gpu "bank conflicts: no result from the harness under ncu at $size: \
-the program ended before its own check"
+            if [ $status -ne 0 ] || grep -Eq '^check .* FAIL: (no output|the program)' "$log.judge"
+            then
+                fail_with gpu "bank conflicts: the program's output under ncu at $size did not \
+reach the referee ($(ended "$status" "$((4 * timeout_s))"))"
                 break
             fi
             excess=$(awk -v c="$conflicts" -v t="$total" \
@@ -892,9 +1055,15 @@ $conflicts in $total wavefronts, $excess extra per conflict-free one (at most 0.
                 fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
                 break
             fi
-            run_program "$log" "$timeout_s" "$([ -n "$card" ] && echo shared || echo none)" -- \
-                "$program.host" predict "$kernel" $size "${on[@]}"
-            predicted=$(awk '$1 == "predicted_ms" { print $2; exit }' "$log.run")
+            if ! referee_build "$exercise" host; then
+                fail_with host "grader: the exercise's own host check does not build (see $log)"
+                break
+            fi
+            run_judged "$log" "$timeout_s" "$([ -n "$card" ] && echo shared || echo none)" -- \
+                "$program.host" --probe predict "$kernel" $size "${on[@]}" \
+                -- "build/submission/$exercise.host" --referee predict "$kernel" $size "${on[@]}"
+            predicted=""
+            [ "$judged" -eq 0 ] && predicted=$(awk '$1 == "predicted_ms" { print $2; exit }' "$log.judge")
             if ! awk -v p="$predicted" 'BEGIN { exit !(p ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ &&
                                                        p + 0 > 0 && p + 0 < 1e9) }'; then
                 fail_with host "prediction: none for $kernel at $size (predicted_ms says \
@@ -907,11 +1076,23 @@ $conflicts in $total wavefronts, $excess extra per conflict-free one (at most 0.
                 host_done+=("predicts $predicted ms for $kernel at ${size%% mask=*} on the H200")
                 continue
             fi
-            seed=$(new_seed) nonce=$(new_nonce)
-            csv_file=$run/$nonce.times.csv results=$run/$nonce.errors.csv
-            run_program "$log" $((4 * timeout_s)) alone -- "$program" $size --kernel "$kernel" \
-                --csv "run/$nonce.times.csv" --errors "run/$nonce.errors.csv" --reps 20 \
-                --seed "$seed"
+            # The kernel raced is the chapter's, not the student's: the
+            # exercise's own program times it, no student code in the run.
+            if ! referee_build "$exercise" program; then
+                fail_with gpu "grader: the exercise's own program does not build (see $log)"
+                break
+            fi
+            seed=$(new_seed)
+            local timed_run=$pristine/run/$(basename "$run").time
+            rm -rf "$timed_run" && mkdir -p "$timed_run" &&
+                { [ "$EUID" -ne 0 ] || chown "$sandbox_user" "$timed_run"; }
+            csv_file=$timed_run/times.csv results=$timed_run/errors.csv
+            ( scratch=$pristine run=$timed_run
+              run_program "$log" $((4 * timeout_s)) alone -- "build/submission/$exercise" $size \
+                  --kernel "$kernel" --csv run/times.csv --errors run/errors.csv --reps 20 \
+                  --seed "$seed"
+              echo "$status" > "$log.status" )
+            status=$(cat "$log.status")
             why=$(run_reason $status "$log.run" "$size" "$seed" "$results" 1)
             if [ -n "$why" ]; then fail_with gpu "prediction: the timed run failed: $why"; break; fi
             measured=$(awk -F, -v k="$kernel" 'NR > 1 && $2 == k { print $5; exit }' "$csv_file" \
@@ -1022,6 +1203,7 @@ mkdir -p "$logs" "$work/runs" || exit 2
 scratch=$(mktemp -d "$PWD/$work/runs/grade.XXXXXX") || exit 2
 [ "${GRADE_KEEP:-}" = 1 ] || trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/submission" "$scratch/build" "$scratch/run" "$scratch/grading"
+pristine=$scratch/pristine   # the exercises as handed out, built there (referee_build)
 # The library, copied with its dates, so that make rebuilds none of it; the
 # submission's programs are built afresh (or come from the cache).
 cp -a "$base/build/." "$scratch/build/"

@@ -153,7 +153,8 @@ uncompared_names=()
 for name in 02-naive-any-length--reads-past-T 05-shared-stage-tiles--missing-barrier \
     09-tf32-split--flushes-tiny-residuals 02-triangle-grid--constructor-writes \
     02-triangle-grid--exits-0 02-triangle-grid--fake-harness 02-triangle-grid--includes-the-solution \
-    06-msa-softmax--fake-comparison; do
+    06-msa-softmax--fake-comparison 02-triangle-grid--swallows-verdicts \
+    02-triangle-grid--destructor-verdict 02-triangle-grid--signal-verdict; do
     # (a student's copy has fewer)
     [ -f "$fixture_dir/$name.cu" ] && cp "$fixture_dir/$name.cu" "$uncompared_fixtures/" &&
         uncompared_names+=("$name")
@@ -178,7 +179,8 @@ if [ -n "$solution_files" ]; then
     card_table=$(log_of "grade with nvidia-smi listing a card")
     start_table "$card_table" env GRADE_COMPARE=no GRADE_NVIDIA_SMI="$fake_gpu/nvidia-smi" \
         COMPUTE_SANITIZER=none NCU=none GRADE_DIR="$card_fixtures" \
-        solutions/grade.sh 02-naive-any-length--exits-77 02-naive-any-length--forged-table
+        solutions/grade.sh 02-naive-any-length--exits-77 02-naive-any-length--forged-table \
+        02-naive-any-length--forges-results
 fi
 
 # Every untouched exercise (it compiles, and fails) and every solution (it
@@ -431,7 +433,7 @@ graded_host "property: every tile below the diagonal once (host)" "$reasons_tabl
 graded_host "property: the counts of a kernel (host, enumerated grid)" "$reasons_table" \
     03-registers-counts--dense-count "host: working_threads: .*the grid has 792576"
 graded_host "grader: a host check that crashes is named with its signal" "$reasons_table" \
-    03-registers-counts--crashes "host: the check crashed \(signal 11, SIGSEGV\)"
+    03-registers-counts--crashes "host: the record of the program's answers ended at call [0-9]+ \([a-z_]+\): the program crashed \(signal 11, SIGSEGV\)"
 graded_host "property: no local memory (ptxas)" "$reasons_table" \
     03-registers-epilogue--local-memory \
     "local memory \(ptxas\): registers_epilogue_scores has a [1-9][0-9]*-byte stack frame"
@@ -585,10 +587,24 @@ else
             "graded: $(table_line "$layers_exercise_table" 02-triangle-grid--constructor-writes)" \
             "$layers_exercise_table"
     fi
-    graded_host "nonce: _exit(0) before any check is no pass" "$layers_exercise_table" \
-        02-triangle-grid--exits-0 "host: the check did not reach its end"
-    graded_host "nonce: a harness of its own (its guard defined) is no pass" "$layers_exercise_table" \
-        02-triangle-grid--fake-harness "host: the check did not reach its end"
+    graded_host "referee: _exit(0) before any check is no pass" "$layers_exercise_table" \
+        02-triangle-grid--exits-0 "host: the record of the program's answers ended at call 1 \\(tiles_per_head\\): the program exited 0"
+    line=$(table_line "$layers_exercise_table" 02-triangle-grid--fake-harness)
+    if echo "$line" | grep -Eq "^02-triangle-grid--fake-harness +FAIL "; then
+        pass "referee: a harness of its own (its guard defined) is no pass"
+    else
+        fail "referee: a harness of its own (its guard defined) is no pass" "graded: ${line:-no line}" \
+            "$layers_exercise_table"
+    fi
+    # The verdict is the referee's, in a process with no student code: what
+    # the student's code prints of a verdict, however it gets to print it,
+    # is not read.
+    graded_host "referee: a host_check of its own that swallows the verdicts is no pass" \
+        "$layers_exercise_table" 02-triangle-grid--swallows-verdicts "host: tile_of_block: tiles_per_head\\(2\\) is 1"
+    graded_host "referee: a destructor that prints a passing closing line is no pass" \
+        "$layers_exercise_table" 02-triangle-grid--destructor-verdict "host: tile_of_block: tiles_per_head\\(2\\) is 1"
+    graded_host "referee: a crash whose handler prints a passing closing line is no pass" \
+        "$layers_exercise_table" 02-triangle-grid--signal-verdict "host: the record of the program's answers ended at call [0-9]+ \\(tiles_per_head\\): the program exited 0"
     line=$(table_line "$layers_exercise_table" 02-triangle-grid--includes-the-solution)
     if echo "$line" | grep -Eq "FAIL +- +- +does not compile: .*solutions/02-triangle-grid.cu"; then
         pass "the handout's copy holds no solution to include"
@@ -612,6 +628,15 @@ else
         pass "a submission's \\r and escape codes reach the table escaped (and the run after 77 ran)"
     else
         fail "a submission's bytes reach the table escaped" "graded: ${line:-no line}" "$card_table"
+    fi
+    # The values are judged by the referee, in a process of its own: no
+    # results file is named on the program's command line for it to forge.
+    line=$(table_line "$card_table" 02-naive-any-length--forges-results)
+    if echo "$line" | grep -Eq "^02-naive-any-length--forges-results +FAIL +- +FAIL "; then
+        pass "referee: a constructor that forges the harness's results is no pass"
+    else
+        fail "referee: a constructor that forges the harness's results is no pass" \
+            "graded: ${line:-no line}" "$card_table"
     fi
 fi
 
