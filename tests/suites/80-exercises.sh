@@ -660,6 +660,15 @@ expect_refused_running_nothing "names: make grade GRADE_DIR='x/\$(shell touch FI
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade \
     GRADE_DIR="$exercise_tmp/\$(shell touch $grade_marker)"
 
+# Limits before a byte is read: a file over GRADE_SOURCE_KB is refused
+# before the comparison reads it (a 13 MB one took it 112 s and 2.1 GB).
+oversized=$exercise_tmp/oversized
+mkdir -p "$oversized"
+{ cat exercises/02-triangle-grid.cu; yes '// padding' | head -c 300000; } > "$oversized/02-triangle-grid.cu"
+expect_output "limits: a file over 256 KiB is refused before the comparison reads it" \
+    "^02-triangle-grid +FAIL +- +- +refused: [0-9]+ bytes, over the 256 KiB" \
+    env GRADE_DIR="$oversized" solutions/grade.sh 02-triangle-grid
+
 # A build is fresh: a file with an old date is graded as what it is, not as
 # the program the folder had before.
 if [ -n "$solution_files" ]; then
@@ -678,6 +687,11 @@ expect_status "sandbox: a folder bound read-only cannot be written" 1 \
     solutions/sandbox.sh --ro "$sandbox_ro" /work --cd /work -- touch file
 expect_status "sandbox: the scratch folder can" 0 \
     solutions/sandbox.sh --rw "$sandbox_rw" /scratch --cd /scratch -- sh -c 'echo x > file'
+expect_output "sandbox: a run's folder holds no more than its size: no run fills the disk" \
+    "No space left" solutions/sandbox.sh --scratch /scratch 1 -- \
+    sh -c 'head -c 2097152 /dev/zero > /scratch/file'
+expect_output "sandbox: nor does /tmp" "No space left" env GRADE_TMP_MB=1 solutions/sandbox.sh -- \
+    sh -c 'head -c 2097152 /dev/zero > /tmp/file'
 expect_status "sandbox: the instructor's tree is not there" 1 \
     solutions/sandbox.sh --ro "$sandbox_ro" /work -- test -e "$PWD/solutions"
 expect_output "sandbox: no network device but the loopback" "^0$" \
