@@ -35,10 +35,9 @@ Hints:
   allowed but slow; is there a way with no loop at all?
 
 Check it with `make grade EX=02-triangle-grid`. Without a GPU the grader
-still checks both functions on the CPU: every block for every $n$ up to
-256 and five larger ones up to 4,096 (two of them drawn afresh at each
-grading), a million blocks at $n = 4096$ and at a drawn $n$ up to 8,192,
-and three million at $n = 65535$, the most tiles a side a grid can launch. The
+still checks both functions on the CPU: every block for $n$ up to 256 and five
+more to 4,096 (two drawn afresh each time), a million at 4,096 and a drawn $n$ to
+8,192, three million at $n = 65535$, the most tiles a side a grid can launch. The
 untouched exercise launches one block per head, which computes tile
 (0, 0) only.
 */

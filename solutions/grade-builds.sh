@@ -198,8 +198,13 @@ referee_build() {
         fi
         # one build of an exercise at a time; other exercises' side by side
         exec 6> "$pristine/$exercise.lock" && flock 6 || exit 2
+        # (a file that is no exercise of the handout, which only the
+        # instructor's fixtures graded without the comparison can be, is
+        # its own referee: the fixtures are the instructor's code)
+        local source=$tree/exercises/$exercise.cu
+        [ -f "$source" ] || [ "$compare" != no ] || source=$scratch/submission/$exercise.cu
         if [ ! -f "$pristine/submission/$exercise.cu" ]; then
-            cp "$tree/exercises/$exercise.cu" "$pristine/submission/$exercise.cu" &&
+            cp "$source" "$pristine/submission/$exercise.cu" &&
                 chmod a+r "$pristine/submission/$exercise.cu" || exit 2
         fi
         scratch=$pristine
