@@ -88,7 +88,7 @@
 #   GRADE_BWRAP, GRADE_SANDBOX_USER   the sandbox's bwrap and user (sandbox.sh)
 #   GRADE_MEMORY_MB  address space of a compile or a host check (4096 MiB);
 #                   GRADE_FILE_MB, GRADE_PROCESSES the sandbox's file size and
-#                   processes (256 MiB, 512: sandbox.sh); GRADE_RUN_MB and
+#                   processes and threads (256 MiB, 4096: sandbox.sh); GRADE_RUN_MB and
 #                   GRADE_TMP_MB the run folder and /tmp a run may fill (256
 #                   MiB each, in memory); GRADE_SOURCE_KB the largest file
 #                   the comparison reads (256 KiB)

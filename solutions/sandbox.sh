@@ -170,14 +170,17 @@ run_sandboxed() {
     # no core files; no file (its output included) over GRADE_FILE_MB, 256
     # MiB by default: a full disk is no way to fail others (past it, the
     # write kills the command with SIGXFSZ); where the grader is root, at
-    # most GRADE_PROCESSES processes, 512 by default, for the sandbox's user
-    # (all its sandboxes together: a fork bomb stops there); with --memory,
+    # most GRADE_PROCESSES processes and threads, 4096 by default, for the
+    # sandbox's user (all its sandboxes together: a fork bomb stops there;
+    # a grading on 16 cores runs a probe and a referee for each of 16
+    # exercises at once, and compute-sanitizer alone starts dozens of
+    # threads: 512 was too few there); with --memory,
     # at most MB of address space (the grader's compiles and host checks:
     # a compiler fed /dev/zero stops there; not the GPU runs, for which the
     # CUDA driver reserves terabytes of addresses).
     ulimit -c 0 || exit 2
     ulimit -f $(( ${GRADE_FILE_MB:-256} * 1024 )) || exit 2
-    if [ "$EUID" -eq 0 ]; then ulimit -u "${GRADE_PROCESSES:-512}" || exit 2; fi
+    if [ "$EUID" -eq 0 ]; then ulimit -u "${GRADE_PROCESSES:-4096}" || exit 2; fi
     if [ -n "$memory_mb" ]; then ulimit -v $(( memory_mb * 1024 )) || exit 2; fi
     # The folders above each DEST, made readable by anyone: bwrap would make
     # them for root alone, and the unprivileged user could not walk through.
