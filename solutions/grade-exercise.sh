@@ -235,7 +235,7 @@ check_sanitizer() {
     fi
     if [ $status -ne 0 ]; then
         why=$(judged_reason "$rest" "$seed" "$tolerance")
-        [ $status -eq 2 ] || why="$kind: $why"  # a refused size is a refused size
+        case $why in refused\ size*) ;; *) why="$kind: $why" ;; esac  # a refusal is a refusal
         fail_with gpu "$why"; return 1
     fi
     if grep -Eq '^check .* FAIL: (no output|the program)' "$log.judge"; then

@@ -153,6 +153,13 @@ judge_values() {
 # exercise's tolerance; "" when it passed. judged_reason SIZE SEED TOLERANCE
 judged_reason() {
     local size=$1 seed=$2 tolerance=$3 at="at $1 (seed $2)"
+    # (a refusal is the program's, whatever status a sanitizer around it
+    # turned it into: compute-sanitizer exits 255 when its target ends
+    # before any CUDA call)
+    if [ "$status" -ne 0 ] && grep -q ' refuses ' "$log.run"; then
+        echo "refused size $size: $(first_line ' refuses ' "$log.run" 's/^.* refuses [^:]*: //')"
+        return
+    fi
     case $status in
         0) ;;
         77) echo "exit 77 (no GPU, says the program) $at, but nvidia-smi lists the $card here"
