@@ -173,7 +173,7 @@ sandboxed_build() {
     timeout -k 10 "$compile_timeout_s" "$sandbox" --memory "$memory_mb" --ro "$tree" "$tree" \
         --ro "$scratch/submission" "$tree/submission" --rw "$scratch/build" "$tree/build" \
         --cd "$tree" -- make -s --no-print-directory BUILD=build GRADE_DIR=submission \
-        ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" < /dev/null >> "$log" 2>&1 3<&- 8>&- 9>&-
+        ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" < /dev/null >> "$log" 2>&1 3<&- 6>&- 8>&- 9>&-
 }
 
 # ---------------------------------------------------------------- the referee
@@ -208,6 +208,6 @@ referee_build() {
                 chmod a+r "$pristine/submission/$exercise.cu" || exit 2
         fi
         scratch=$pristine
-        build_target "$exercise" "$target" 6>&-
+        build_target "$exercise" "$target"
     )
 }
