@@ -143,7 +143,7 @@ static void row_with(char *row, size_t capacity, const char *chapter, const char
 /* Rows the reader must refuse: impossible and future dates, a
  * chapter that is not the list's, numbers in other spellings than decimal,
  * a size past the int the programs take, a control character in a text. */
-static void test_refuses_what_it_once_took(void **state)
+static void test_refuses_impossible_rows(void **state)
 {
     (void)state;
     char row[512], tomorrow[16], today[16];
@@ -462,7 +462,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_good_rows),
         cmocka_unit_test(test_refuses_malformed_rows),
-        cmocka_unit_test(test_refuses_what_it_once_took),
+        cmocka_unit_test(test_refuses_impossible_rows),
         cmocka_unit_test(test_writes_fields_as_markdown_text),
         cmocka_unit_test(test_refuses_values_it_cannot_print),
         cmocka_unit_test(test_refuses_a_rate_above_its_pipes_peak),
