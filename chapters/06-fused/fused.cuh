@@ -94,6 +94,7 @@ column because its cost is waiting, which more threads shorten.
 #define FUSED_THREADS 256
 #define FUSED_WARPS (FUSED_THREADS / 32)
 #define FUSED_MAX_S 64        /* every key of a column: at most two per lane of a warp */
+static_assert(FUSED_MAX_S <= 2 * 32, "at most two keys per lane of a warp");
 #define FUSED_TILE_ROWS 32    /* weight rows per tile when the weights are streamed; 16 where
                                  two tiles of 32 do not fit the card */
 
