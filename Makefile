@@ -297,7 +297,7 @@ gpu-programs: $(GPU_PROGRAMS)
 arch:
 	@echo $(ARCH)
 verify: $(GPU_PROGRAMS)
-	@tests/gpu_runs.sh verify $(CHAPTERS)
+	@bench/gpu_runs.sh verify $(CHAPTERS)
 
 # The cards students own, run on the card that is here: each program built as
 # PTX only for the card's compute capability (the driver compiles it for this
@@ -310,7 +310,7 @@ verify-cards:
 	  name=$${card%%:*}; arch=$${card#*:}; \
 	  echo "== $$name: programs built for $$arch only, kept to its limits (WORKBOOK_CARD=$$name)"; \
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)-$$arch ARCH=$$arch gpu-programs || exit 1; \
-	  ARCH=$$arch BUILD=$(BUILD)-$$arch WORKBOOK_CARD=$$name tests/gpu_runs.sh verify $(CHAPTERS) \
+	  ARCH=$$arch BUILD=$(BUILD)-$$arch WORKBOOK_CARD=$$name bench/gpu_runs.sh verify $(CHAPTERS) \
 	    || { s=$$?; [ $$s -eq 77 ] || status=1; }; \
 	done; exit $$status
 
@@ -323,7 +323,7 @@ verify-forward:
 	  name=$${card%%:*}; arch=$${card#*:}; \
 	  echo "== programs built for $$arch only (a $$name's), run on this card as it is"; \
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)-$$arch ARCH=$$arch gpu-programs || exit 1; \
-	  ARCH=$$arch BUILD=$(BUILD)-$$arch tests/gpu_runs.sh verify $(CHAPTERS) \
+	  ARCH=$$arch BUILD=$(BUILD)-$$arch bench/gpu_runs.sh verify $(CHAPTERS) \
 	    || { s=$$?; [ $$s -eq 77 ] || status=1; }; \
 	done; exit $$status
 
@@ -388,16 +388,16 @@ print-main-cxxflags:
 .PHONY: FORCE print-build-archs print-nvcc print-main-cxxflags
 
 bench: $(GPU_PROGRAMS)
-	@tests/gpu_runs.sh bench $(CHAPTERS)
-	@tests/gpu_runs.sh torch
+	@bench/gpu_runs.sh bench $(CHAPTERS)
+	@bench/gpu_runs.sh torch
 
 sanitize: $(GPU_PROGRAMS)
-	@tests/gpu_runs.sh sanitize $(CHAPTERS)
+	@bench/gpu_runs.sh sanitize $(CHAPTERS)
 
 # The Nsight Compute readings the book quotes (plots/nsight.list), rows to
 # plots/data/nsight/nsight.csv; needs ncu and leave to read the counters.
 nsight: $(GPU_PROGRAMS)
-	@tests/gpu_runs.sh nsight
+	@bench/gpu_runs.sh nsight
 
 # CH as typed, never expanded; only one of the chapters' numbers is taken.
 PROFILE_CHAPTER := $(strip $(value CH))
@@ -405,7 +405,7 @@ profile: $(GPU_PROGRAMS)
 	$(if $(PROFILE_CHAPTER),,$(error usage: make profile CH=N (N in $(CHAPTERS))))
 	$(if $(filter-out 1,$(words $(PROFILE_CHAPTER)))$(filter-out $(CHAPTERS),$(PROFILE_CHAPTER)),\
 	  $(error make profile: CH=$(PROFILE_CHAPTER) is not a chapter; the chapters are $(CHAPTERS)))
-	@tests/gpu_runs.sh profile $(call shell_quote,$(PROFILE_CHAPTER))
+	@bench/gpu_runs.sh profile $(call shell_quote,$(PROFILE_CHAPTER))
 
 ptxas:
 	@for src in $(foreach dir,$(CHAPTER_DIRS),$(wildcard $(dir)/*.cu $(dir)/tried/*.cu)); do \
@@ -458,7 +458,7 @@ check:
 
 # ---------------------------------------------------------------- the rest
 deps:
-	@tests/install_deps.sh
+	@tools/install_deps.sh
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-sm_* $(BUILD)-compute_* $(ARCHS_BUILD) $(BUILD)-cuda12

@@ -842,7 +842,7 @@ dependent kernels, each starting, spreading over the machine and draining
 before the next begins. (The appendix measures what the split buys.)
 
 The same layer written in PyTorch, on the very inputs the chapter program
-saves (`tests/torch_race.py`: the module, checked against the fused
+saves (`bench/torch_race.py`: the module, checked against the fused
 kernel's output, then timed the same way), runs in
 {{median_ms|torch-eager|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms eager and
 {{median_ms|torch-compile|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms under

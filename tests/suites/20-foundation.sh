@@ -103,7 +103,7 @@ expect_status "checking --csv creates no file (--check-only times nothing, write
 # make bench appends to plots/data/: a CSV it cannot write is a failure of
 # the bench (exit 1), not a size the chapter refuses.
 expect_status "make bench's runs fail on a CSV they cannot write" 1 \
-    env DATA="$csv_dir/no-such-dir" tests/gpu_runs.sh bench 2
+    env DATA="$csv_dir/no-such-dir" bench/gpu_runs.sh bench 2
 
 # make profile takes CH as a chapter number, never as shell text.
 profile_marker=build/profile-ran-this
