@@ -135,10 +135,10 @@ LIBRARY := $(BUILD)/libworkbook.a
 GENERATE := $(BUILD)/tools/generate
 GENERATE_SOURCES := tools/generate.c tools/programs_mk.c tools/program_main.c tools/kernel_where.c \
     tools/frontier.c tools/renumber.c tools/kernel_list.c common/device/gpu_peaks.c \
-    book/csv_reader.c book/plain_csv.c book/card_reader.c book/accuracy_reader.c \
+    book/csv_reader.c book/headline.c book/plain_csv.c book/card_reader.c book/accuracy_reader.c \
     common/harness/numbers.c
 $(GENERATE): $(GENERATE_SOURCES) tools/generate.h tools/kernel_list.h common/device/gpu_peaks.h \
-        book/csv_reader.h book/plain_csv.h book/card_reader.h book/accuracy_reader.h \
+        book/csv_reader.h book/headline.h book/plain_csv.h book/card_reader.h book/accuracy_reader.h \
         common/harness/csv.h common/harness/numbers.h common/problems/triangle_reference.h
 	@mkdir -p $(dir $@)
 	@$(CC) -O2 -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Itools -Ibook \
@@ -421,7 +421,7 @@ ptxas:
 # Every tests/test_*.c is a cmocka program over the host code of common/;
 # every tests/test_*.cu a GPU test of common/'s device helpers.
 # The book's readers and the list's reader are host code the tests cover too.
-HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c
+HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/headline.c book/markdown.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c
 $(BUILD)/tests/%: tests/%.c $(HOST_TEST_SOURCES) $(wildcard common/*/*.h book/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Icommon -Ibook -Itools $< $(HOST_TEST_SOURCES) -lcmocka -lm -o $@

@@ -14,7 +14,7 @@
  *
  * A table shows one card, and on it the newest row of each kernel and
  * shape: kernels in the order of the kernel list (the story's), shapes
- * smallest first. The cards come in the order csv_reader_cards gives: each
+ * smallest first. The cards come in the order headline_cards gives: each
  * card with a full headline, the newest first (after `make bench` on a
  * student's card, that card, then the H200 the book was measured on, for
  * comparison), then the others. The headline shows the cards with a full
@@ -34,13 +34,15 @@
 
 #include "card_reader.h"
 #include "csv_reader.h"
+#include "headline.h"
+#include "markdown.h"
 #include "kernel_list.h"
 
 static result_set results;
 static kernel_list kernels;
 
 /* What the tables and plots call each problem (its default size is
- * csv_reader_default_shape's). */
+ * headline_default_shape's). */
 typedef struct {
     const char *name, *title, *champions; /* champions: as a plot's legend names them */
     const char *champions_prose;          /* and as a sentence does */
@@ -151,12 +153,12 @@ static int by_shape_then_kernel(const void *a, const void *b)
     return size_x != size_y ? (size_x < size_y ? -1 : 1) : strcmp(x, y) ? strcmp(x, y) : by_kernel(a, b);
 }
 
-/* The cards of a problem in the book's order (csv_reader_cards), with how
+/* The cards of a problem in the book's order (headline_cards), with how
  * many of them lead with a full headline; a NULL-ended array to free. */
 static const char **cards_of(const char *problem, int *count, int *full)
 {
     const char **cards;
-    *count = csv_reader_cards(&results, &kernels, problem, &cards, full);
+    *count = headline_cards(&results, &kernels, problem, &cards, full);
     if (*count < 0)
         die("results: out of memory");
     return cards;
@@ -219,14 +221,14 @@ static void put_measured_on(FILE *out, const selection *chosen)
     char dates[64];
     format_dates(dates, sizeof dates, chosen);
     /* the card, CUDA version and commits are text from the CSV: Markdown-escaped */
-    csv_reader_put_markdown(out, chosen->gpu);
+    markdown_put(out, chosen->gpu);
     fprintf(out, ", CUDA ");
-    csv_reader_put_markdown(out, cuda);
+    markdown_put(out, cuda);
     fprintf(out, ", measured %s (%s", dates,
             commits == 1 ? "commit " : commits <= 4 ? "commits " : "");
     for (int i = 0; commits <= 4 && i < commits; i++) {
         fprintf(out, "%s", i == 0 ? "" : i == commits - 1 ? " and " : ", ");
-        csv_reader_put_markdown(out, seen[i]);
+        markdown_put(out, seen[i]);
     }
     if (commits > 4) /* 5 stands for "more than four" */
         fprintf(out, "more than four commits");
@@ -250,15 +252,15 @@ static void put_peaks_note(FILE *out, const char *gpu)
     if (fp32 > 0) {
         fprintf(out, "Each share of peak is against the pipe its kernel runs on: FP32 kernels "
                 "against the FP32 peak of the ");
-        csv_reader_put_markdown(out, gpu);
+        markdown_put(out, gpu);
         char source[256];
         fprintf(out, ", %.1f TFLOP/s, tensor-core kernels against its dense TF32 peak, %s; both "
                 "derived from ", fp32 / 1000, tensor);
-        csv_reader_put_markdown(out, card_reader_source(gpu, source, sizeof source));
+        markdown_put(out, card_reader_source(gpu, source, sizeof source));
         fprintf(out, ".\n\n");
     } else {
         fprintf(out, "The ");
-        csv_reader_put_markdown(out, gpu);
+        markdown_put(out, gpu);
         fprintf(out, " recorded no facts (`plots/data/cards/cards.csv`, which `make bench` "
                 "writes) and has no data sheet in `common/device/gpu_peaks.c`, so no share of "
                 "peak is shown.\n\n");
@@ -272,7 +274,7 @@ static void put_table(FILE *out, const problem_info *problem, int all, const cha
 {
     const char *baseline = baseline_of(problem->name);
     char shape[128], cell[5][32];
-    csv_reader_headline_shape(&results, &kernels, problem->name, shape);
+    headline_shape(&results, &kernels, problem->name, shape);
     selection chosen = select_rows(problem->name, gpu, (row_filter){all ? NULL : shape, !all, 0});
     if (place == 0)
         fprintf(out, all ? "\n**%s**, every kernel at every size. "
@@ -300,7 +302,7 @@ static void put_table(FILE *out, const problem_info *problem, int all, const cha
         double values[5] = {row->median_ms, row->min_ms, row->max_ms, row->gflops,
                             base ? base->median_ms / row->median_ms : 0};
         for (int c = 0; c < 5; c++)
-            if (csv_reader_format(cell[c], sizeof cell[c], values[c]) != 0)
+            if (markdown_number(cell[c], sizeof cell[c], values[c]) != 0)
                 die("%s:%d: a value computed from this row, %g, cannot be printed", row->file,
                     row->line, values[c]);
         fprintf(out, all ? "| %s | %d | %s | %s | %s–%s | %s |" : "|%.0s %d | %s | %s |%.0s%.0s %s |",
@@ -408,7 +410,7 @@ static void put_ms(FILE *out, const result_row *row, double ms)
         fprintf(out, " - |");
         return;
     }
-    if (csv_reader_format(cell, sizeof cell, ms) != 0)
+    if (markdown_number(cell, sizeof cell, ms) != 0)
         die("%s:%d: a time computed from this row, %g, cannot be printed", row->file, row->line, ms);
     fprintf(out, " %s |", cell);
 }
@@ -604,7 +606,7 @@ static void write_card_plot_data(const char *dir, FILE *index, const problem_inf
         free(chosen.rows);
         return;
     }
-    csv_reader_headline_shape(&results, &kernels, problem->name, shape);
+    headline_shape(&results, &kernels, problem->name, shape);
     FILE *data = open_output(dir, problem->name, ".dat");
     int at_default = 0, shapes = 0, panels = 0, run = 0;
     for (int k = 0, first = 0; k < chosen.count; k++) {
@@ -678,7 +680,7 @@ static int by_plot_rank(const void *a, const void *b)
 }
 
 /* What a problem's plots draw from. Each plot is drawn from the first card,
- * in the book's order (csv_reader_cards: the student's card after `make
+ * in the book's order (headline_cards: the student's card after `make
  * bench`), whose rows can draw it; a plot that card cannot draw (a T4 runs
  * no chapter 8 kernel, an RTX 4090 no chapter 10 one) is drawn from the
  * next card that can, the reference card, and says so in its caption.

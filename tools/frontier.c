@@ -6,7 +6,7 @@
  * the book's CSV reader, book/csv_reader.c) and its newest relative L2
  * error at input scale 1 (DATA/accuracy/, book/accuracy_reader.c), joined
  * by kernel. The card is the first, in the book's order of cards
- * (csv_reader_cards), with a kernel measured both ways. Writes
+ * (headline_cards), with a kernel measured both ways. Writes
  * DIR/precision-frontier.dat (time, error, kind, name, label level; kind 0
  * FP32 lanes, 1 TF32, 2 3xTF32; the level, 1 to 5 in order of time within
  * a kind, lifts labels apart) and DIR/precision-frontier.caption, for
@@ -20,6 +20,7 @@
 
 #include "accuracy_reader.h"
 #include "csv_reader.h"
+#include "headline.h"
 #include "problems/triangle_reference.h"
 
 /* The newest error of kernel at shape on gpu, at input scale 1, or NULL. */
@@ -60,7 +61,7 @@ int frontier_command(const char *path, const char *data_dir, const char *out, in
         die("%s", message);
     const char **cards;
     int full;
-    if (csv_reader_cards(&times, &list, "trimul", &cards, &full) < 0)
+    if (headline_cards(&times, &list, "trimul", &cards, &full) < 0)
         die("out of memory");
     const int n = list.count;
     const result_row **time = calloc((size_t)n + 1, sizeof *time);
