@@ -48,7 +48,11 @@ BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Ib
 # The weaver's own files besides book/weave.c (book/weave.h says what each holds).
 WEAVE_PARTS := book/weave_files.c book/placeholders.c
 WEAVE_PARTS_H := book/weave.h book/placeholders.h
-tool_parts = $(if $(filter weave,$(1)),$(WEAVE_PARTS))
+# The results tool's (book/results.h says what each holds).
+RESULTS_PARTS := book/results_rows.c book/results_tables.c book/plot_data.c
+RESULTS_PARTS_H := book/results.h
+tool_parts = $(if $(filter weave,$(1)),$(WEAVE_PARTS),$(RESULTS_PARTS))
+$(BUILD)/book/results: $(RESULTS_PARTS) $(RESULTS_PARTS_H)
 $(BUILD)/book/weave: $(WEAVE_PARTS) $(WEAVE_PARTS_H)
 $(BUILD)/book/weave $(BUILD)/book/results: $(BUILD)/book/%: book/%.c $(BOOK_COMMON) $(BOOK_COMMON_H)
 	@mkdir -p $(dir $@)
@@ -64,6 +68,7 @@ book-tools: $(WEAVER) $(RESULTS)
 # over the real chapters and the failure fixtures, and any report fails.
 BOOK_ASAN := $(BUILD)/book-asan
 $(BOOK_ASAN)/weave: $(WEAVE_PARTS) $(WEAVE_PARTS_H)
+$(BOOK_ASAN)/results: $(RESULTS_PARTS) $(RESULTS_PARTS_H)
 BOOK_ASAN_CFLAGS := $(BOOK_CFLAGS) -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 
