@@ -24,7 +24,7 @@ typedef struct {
     double tolerance;     /* TOLERANCE_FP32 or TOLERANCE_TF32 */
     int needs_major, needs_minor;  /* the compute capability it needs (its "needs") */
     int needs_arch_specific;       /* sm_90a: that capability exactly */
-    const char *where;             /* where its work is (--list; may be NULL): tools/kernel_where.c */
+    const char *where;             /* its work, for --list (tools/kernel_where.c); may be NULL */
 } contender_facts;
 
 #endif
