@@ -134,6 +134,7 @@ LIBRARY := $(BUILD)/libworkbook.a
 # measured rows through the book's readers.
 GENERATE := $(BUILD)/tools/generate
 GENERATE_SOURCES := tools/generate.c tools/programs_mk.c tools/program_main.c tools/kernel_where.c \
+    tools/kernel_facts.c \
     tools/frontier.c tools/renumber.c tools/kernel_list.c common/device/gpu_peaks.c \
     book/csv_reader.c book/headline.c book/plain_csv.c book/card_reader.c book/accuracy_reader.c \
     common/harness/numbers.c
@@ -152,6 +153,11 @@ $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 	@mkdir -p $(dir $@)
 	@$(GENERATE) programs-mk $< "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" \
 	    > $@.partial && mv $@.partial $@
+# Every kernel's facts as C (CONTENDER_OF): for the exercises that race a
+# chapter's kernel outside the chapter programs (solutions/grade.mk).
+$(BUILD)/gen/kernel_facts.h: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_CODE)
+	@mkdir -p $(dir $@)
+	@$(GENERATE) facts $< > $@.partial && mv $@.partial $@
 # mutant_sources_ROOT for each patch, worked out once (not at every make's
 # start): the sources of the chapter that the patch changes.
 $(BUILD)/gen/mutant_sources.mk: $(wildcard chapters/*/mutant*.patch) $(CHAPTER_CODE) \

@@ -6,6 +6,7 @@
  *   generate programs-mk LIST CHAPTERS MUTANTS   > build/gen/programs.mk  (programs_mk.c)
  *   generate programs    LIST CHAPTERS MUTANTS   make programs: the table  (programs_mk.c)
  *   generate main LIST CHAPTER PROBLEM KIND PROGRAM  > build/gen/PROGRAM.cu  (program_main.c)
+ *   generate facts LIST      > build/gen/kernel_facts.h: every kernel's facts  (kernel_facts.c)
  *   generate where LIST      where each contender's work is  (kernel_where.c)
  *   generate frontier LIST DATA DIR/ UPTO   chapter 9's precision frontier  (frontier.c)
  *   generate renumber LIST CSV    CSV with its chapter column set from the list  (renumber.c)
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
         return programs_command(strcmp(command, "programs-mk") == 0, argv[2], argv[3], argv[4]);
     if (strcmp(command, "main") == 0 && argc == 7)
         return main_command(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (strcmp(command, "facts") == 0 && argc == 3)
+        return facts_command(argv[2]);
     if (strcmp(command, "where") == 0 && argc == 3)
         return where_command(argv[2]);
     if (strcmp(command, "chapter") == 0 && argc == 4)
@@ -96,6 +99,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: generate programs-mk|programs LIST CHAPTERS MUTANTS\n"
                     "       generate main LIST CHAPTER PROBLEM KIND PROGRAM\n"
                     "       generate frontier LIST DATA DIR UPTO\n"
+                    "       generate facts LIST\n"
                     "       generate where LIST\n"
                     "       generate chapter LIST NAME\n"
                     "       generate renumber LIST CSV\n"

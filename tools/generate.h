@@ -39,6 +39,11 @@ void folders_including(const int *chapters, char *out, size_t capacity);
 int main_command(const char *path, const char *chapter_word, const char *problem,
                  const char *kind, const char *program);
 
+/* kernel_facts.c: a contender's facts as a C initializer (list->entries[index],
+ * printed to stdout); `generate facts LIST`, build/gen/kernel_facts.h. */
+void print_contender_facts(const kernel_list *list, int index);
+int facts_command(const char *path);
+
 /* frontier.c: chapter 9's precision frontier, from the measured rows. */
 int frontier_command(const char *path, const char *data_dir, const char *out, int upto);
 

@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const role_word[] = {"champion", "step", "best", "tried", "torch"};
-
 int main_command(const char *path, const char *chapter_word, const char *problem,
                         const char *kind, const char *program)
 {
@@ -51,24 +49,9 @@ int main_command(const char *path, const char *chapter_word, const char *problem
         printf("extern const %s_kernel %s;\n", type, list.entries[chosen[k]].symbol);
     printf("\nstatic const %s_contender contenders[] = {\n", type);
     for (int k = 0; k < count; k++) {
-        const kernel_entry *e = &list.entries[chosen[k]];
-        char role[16];
-        snprintf(role, sizeof role, "%s", role_word[e->role]);
-        for (char *c = role; *c; c++)
-            *c = (char)(*c - 'a' + 'A');
-        char where[1024], literal[2100];
-        where_of(&list, chosen[k], where, sizeof where, 0);
-        size_t n = 0; /* as a C string: a path holds no quote or backslash, but be sure */
-        for (const char *c = where; *c && n + 3 < sizeof literal; c++) {
-            if (*c == '"' || *c == '\\')
-                literal[n++] = '\\';
-            literal[n++] = *c;
-        }
-        literal[n] = '\0';
-        printf("    {{\"%s\", %d, CONTENDER_%s, %s, %s, %d, %d, %d,\n      \"%s\"}, &%s},\n", e->name,
-               e->chapter, role, e->pipe == GPU_PIPE_TENSOR ? "GPU_PIPE_TENSOR" : "GPU_PIPE_SIMT",
-               strcmp(e->accuracy, "tf32") == 0 ? "TOLERANCE_TF32" : "TOLERANCE_FP32",
-               e->needs_major, e->needs_minor, e->needs_arch_specific, literal, e->symbol);
+        printf("    {");
+        print_contender_facts(&list, chosen[k]);
+        printf(", &%s},\n", list.entries[chosen[k]].symbol);
     }
     printf("};\n\nint main(int argc, char **argv)\n{\n");
     printf("    return %s_chapter_main(argc, argv, \"%s\", %d, \"chapter %d, %s: %d kernels "
