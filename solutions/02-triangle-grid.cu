@@ -31,13 +31,13 @@ Hints:
   triangular number: a square root, then care, because a `float` square
   root of a large number can land one row off.
 - The kernel runs `tile_of_block` once per block, the host check runs it
-  for every block of up to 600 tiles a side, so a loop over the rows is
+  for every block of up to 4,096 tiles a side, so a loop over the rows is
   allowed but slow; is there a way with no loop at all?
 
 Check it with `make grade EX=02-triangle-grid`. Without a GPU the grader
-still checks both functions on the CPU, for every $n$ up to 600, some up
-to 8,192 (three of them drawn afresh at each grading), and three million
-blocks at $n = 65535$, the most tiles a side a grid can launch. The
+still checks both functions on the CPU: every block for $n$ up to 256 and five
+more to 4,096 (two drawn afresh each time), a million at 4,096 and a drawn $n$ to
+8,192, three million at $n = 65535$, the most tiles a side a grid can launch. The
 untouched exercise launches one block per head, which computes tile
 (0, 0) only.
 */

@@ -67,7 +67,7 @@ compile_input = $(if $(call host_check_of,$(2)),-DEXERCISE_FILE=$(call q,"$(1)/$
 # program_main NAME: main_program.o where the object's main was renamed
 program_main = $(if $(call host_check_of,$(1)),$(BUILD)/obj/grade/main_program.o)
 
-$(BUILD)/obj/grade/%.o: solutions/host/%.cpp
+$(BUILD)/obj/grade/%.o: solutions/host/%.cpp $(HOST_CHECK_HEADERS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 

@@ -70,6 +70,8 @@ autograder_json() {
         points=$((points + score))
         [ -n "$reason" ] || reason=$result
         [ "$result" = SKIP ] && reason="not graded in full: $reason"
+        # the draws of this exercise come from the grading's seed and its name
+        reason="$reason (drawn from seed $seed: SEED=$seed EX=$name repeats them)"
         if [ "$format" = gradescope ]; then
             tests+="$separator{\"name\": $(json_string "$name"), \"status\": \"$status\", \"score\": $score, \"max_score\": 1, \"output\": $(json_string "$result: $reason")}"
         else

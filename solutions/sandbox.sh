@@ -3,15 +3,18 @@
 # compile, a host check, a program, a tool over it) in a sandbox, for the
 # grader (solutions/grade.sh):
 #
-#   solutions/sandbox.sh [--ro SRC DEST]... [--rw SRC DEST]... [--cd DIR]
-#                        [--env NAME=VALUE]... [--memory MB] -- COMMAND [ARG...]
+#   solutions/sandbox.sh [--ro SRC DEST]... [--rw SRC DEST]... [--scratch DEST MB]...
+#                        [--cd DIR] [--env NAME=VALUE]... [--memory MB] -- COMMAND [ARG...]
 #   solutions/sandbox.sh --check      can a sandbox start here? says how, or why not
 #   solutions/sandbox.sh --user       the uid:gid submissions run as (the grader as root)
 #
 # Inside, the command sees the system's programs and libraries read-only
 # (/usr, /etc, /opt, the CUDA toolkit), a fresh /dev with the GPU's device
 # nodes (/dev/nvidia*) added, an empty /tmp, and of everything else only
-# the folders bound with --ro (read-only) and --rw (writable), at DEST. It
+# the folders bound with --ro (read-only) and --rw (writable), at DEST, and
+# the empty folders of at most MB in memory that --scratch makes (a run's
+# folder: what it writes there is gone after it, and no run fills the
+# disk). /tmp is one of those, of GRADE_TMP_MB (256). It
 # has no network (a network namespace of its own, with only a loopback
 # device, which bwrap brings up: it reaches nothing but the sandbox itself),
 # no other process in sight (a PID namespace), no
@@ -41,8 +44,8 @@
 set -u
 
 usage() {
-    echo "usage: $0 [--ro SRC DEST]... [--rw SRC DEST]... [--cd DIR] [--env NAME=VALUE]..." \
-         "[--memory MB] -- COMMAND [ARG...] | --check" >&2
+    echo "usage: $0 [--ro SRC DEST]... [--rw SRC DEST]... [--scratch DEST MB]... [--cd DIR]" \
+         "[--env NAME=VALUE]... [--memory MB] -- COMMAND [ARG...] | --check" >&2
     exit 2
 }
 
@@ -74,7 +77,8 @@ system_mounts() {
             *) system+=(--ro-bind "$toolkit" "$toolkit") ;;
         esac
     fi
-    system+=(--dev /dev --proc /proc --ro-bind /sys /sys --perms 1777 --tmpfs /tmp)
+    system+=(--dev /dev --proc /proc --ro-bind /sys /sys --perms 1777
+            --size $(( ${GRADE_TMP_MB:-256} * 1048576 )) --tmpfs /tmp)
     for node in /dev/nvidia*; do
         [ -e "$node" ] && system+=(--dev-bind "$node" "$node")
     done
@@ -145,11 +149,13 @@ check() {
 }
 
 run_sandboxed() {
-    local binds=() environment=() system_parent=() directory=/ memory_mb=""
+    local binds=() scratches=() environment=() system_parent=() directory=/ memory_mb=""
     while [ $# -gt 0 ]; do
         case $1 in
             --ro) [ $# -ge 3 ] || usage; binds+=(--ro-bind "$2" "$3"); shift 3 ;;
             --rw) [ $# -ge 3 ] || usage; binds+=(--bind "$2" "$3"); shift 3 ;;
+            --scratch) [ $# -ge 3 ] && [[ $3 =~ ^[1-9][0-9]*$ ]] || usage
+                       scratches+=(--perms 1777 --size $(( $3 * 1048576 )) --tmpfs "$2"); shift 3 ;;
             --cd) [ $# -ge 2 ] || usage; directory=$2; shift 2 ;;
             --memory) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage; memory_mb=$2; shift 2 ;;
             --env) [ $# -ge 2 ] || usage
@@ -164,14 +170,17 @@ run_sandboxed() {
     # no core files; no file (its output included) over GRADE_FILE_MB, 256
     # MiB by default: a full disk is no way to fail others (past it, the
     # write kills the command with SIGXFSZ); where the grader is root, at
-    # most GRADE_PROCESSES processes, 512 by default, for the sandbox's user
-    # (all its sandboxes together: a fork bomb stops there); with --memory,
+    # most GRADE_PROCESSES processes and threads, 4096 by default, for the
+    # sandbox's user (all its sandboxes together: a fork bomb stops there;
+    # a grading on 16 cores runs a probe and a referee for each of 16
+    # exercises at once, and compute-sanitizer alone starts dozens of
+    # threads: 512 was too few there); with --memory,
     # at most MB of address space (the grader's compiles and host checks:
     # a compiler fed /dev/zero stops there; not the GPU runs, for which the
     # CUDA driver reserves terabytes of addresses).
     ulimit -c 0 || exit 2
     ulimit -f $(( ${GRADE_FILE_MB:-256} * 1024 )) || exit 2
-    if [ "$EUID" -eq 0 ]; then ulimit -u "${GRADE_PROCESSES:-512}" || exit 2; fi
+    if [ "$EUID" -eq 0 ]; then ulimit -u "${GRADE_PROCESSES:-4096}" || exit 2; fi
     if [ -n "$memory_mb" ]; then ulimit -v $(( memory_mb * 1024 )) || exit 2; fi
     # The folders above each DEST, made readable by anyone: bwrap would make
     # them for root alone, and the unprivileged user could not walk through.
@@ -197,7 +206,7 @@ run_sandboxed() {
     identity
     drop_privileges
     exec 9< "$filter" || exit 2
-    exec "$bwrap" --seccomp 9 "${names[@]}" "${system[@]}" "${system_parent[@]}" "${binds[@]}" --chdir "$directory" --clearenv \
+    exec "$bwrap" --seccomp 9 "${names[@]}" "${system[@]}" "${system_parent[@]}" "${binds[@]}" "${scratches[@]}" --chdir "$directory" --clearenv \
         --setenv PATH "$PATH" --setenv LANG C "${environment[@]}" \
         ${CUDA_VISIBLE_DEVICES:+--setenv CUDA_VISIBLE_DEVICES "$CUDA_VISIBLE_DEVICES"} \
         -- "${privileges[@]}" "$@"

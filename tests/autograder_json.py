@@ -12,8 +12,12 @@ documentation requires, with its type, and each named exercise's status
                 (a number from 0 to 1), message (string), tests (list), each
                 test's name (string), points and max_points (numbers),
                 message and output (strings)
+
+Each test's output also names the grading's seed, as the grader's own rule
+(SEED=N EX=NAME repeats what that exercise drew).
 """
 import json
+import re
 import sys
 
 
@@ -28,6 +32,11 @@ def need(record, key, kinds, where):
     if not isinstance(record[key], kinds) or isinstance(record[key], bool) != (kinds is bool):
         fail(f"{where}: {key!r} is {record[key]!r}, not of type {kinds}")
     return record[key]
+
+
+def seeded(output, where):
+    if not re.search(r"SEED=[0-9]+ EX=\S+", output):
+        fail(f"{where}: the output names no seed (SEED=N EX=NAME)")
 
 
 def main():
@@ -52,7 +61,7 @@ def main():
             if status not in ("passed", "failed"):
                 fail(f"{where}: status {status!r}")
             score, top = need(test, "score", number, where), need(test, "max_score", number, where)
-            need(test, "output", str, where)
+            seeded(need(test, "output", str, where), where)
             if not 0 <= score <= top:
                 fail(f"{where}: score {score} outside 0..{top}")
             if (status == "passed") != (score == top):
@@ -73,7 +82,7 @@ def main():
             name = need(test, "name", str, where)
             got, top = need(test, "points", number, where), need(test, "max_points", number, where)
             need(test, "message", str, where)
-            need(test, "output", str, where)
+            seeded(need(test, "output", str, where), where)
             points, top_points = points + got, top_points + top
             statuses[name] = "passed" if got == top else "failed"
         if top_points and abs(fraction - points / top_points) > 1e-6:

@@ -122,7 +122,8 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         int is_flag = strcmp(arg, "--check-only") == 0 || strcmp(arg, "--only-new") == 0 ||
-                      strcmp(arg, "--list") == 0;
+                      strcmp(arg, "--list") == 0 || strcmp(arg, "--emit-output") == 0 ||
+                      strcmp(arg, "--judge-output") == 0;
         int takes_value = strcmp(arg, "--kernel") == 0 || strcmp(arg, "--csv") == 0 ||
                           strcmp(arg, "--reps") == 0 || strcmp(arg, "--seed") == 0 ||
                           strcmp(arg, "--load") == 0 || strcmp(arg, "--save") == 0 ||
@@ -141,6 +142,10 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
             options->only_new = 1;
         } else if (strcmp(arg, "--list") == 0) {
             options->list = 1;
+        } else if (strcmp(arg, "--emit-output") == 0) {
+            options->emit_output = 1, options->check_only = 1;
+        } else if (strcmp(arg, "--judge-output") == 0) {
+            options->judge_output = 1, options->check_only = 1;
         } else if (takes_value) {
             if (!value || !*value) {
                 snprintf(message, capacity, "%s: %s needs a value", spec->program, arg);
@@ -201,6 +206,18 @@ cli_status cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o
             return CLI_ERROR;
         }
     }
+    if (options->emit_output && options->judge_output) {
+        snprintf(message, capacity, "%s: --emit-output and --judge-output are the two ends of "
+                 "one check; give one", spec->program);
+        return CLI_ERROR;
+    }
+    if ((options->emit_output || options->judge_output) &&
+        (options->csv_path || options->card_path || options->load_dir || options->save_dir)) {
+        snprintf(message, capacity, "%s: --%s checks one output: no --csv, --card, --load or "
+                 "--save with it", spec->program,
+                 options->emit_output ? "emit-output" : "judge-output");
+        return CLI_ERROR;
+    }
     return CLI_RUN;
 }
 
@@ -219,6 +236,9 @@ void cli_print_usage(const cli_spec *spec, FILE *out)
                  "  --csv FILE         append one result row per kernel to FILE\n"
                  "  --check-only       check against the CPU referee, do not time\n"
                  "  --only-new         run only the kernels this chapter introduces\n"
+                 "  --emit-output      check nothing: write each kernel's output to descriptor 3\n"
+                 "  --judge-output     run no kernel: check the output --emit-output wrote, read\n"
+                 "                     from standard input (the grader's two processes)\n"
                  "  --seed N           seed of the random inputs (default %u)\n",
             CLI_MIN_REPS, CLI_DEFAULT_REPS, RNG_DEFAULT_SEED);
     if (spec->choice_key) {

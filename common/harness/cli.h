@@ -2,7 +2,8 @@
  *
  *   chapterN [KEY=VALUE ...] [--kernel NAME|NUMBER] [--reps N] [--csv FILE]
  *            [--check-only] [--only-new] [--seed N] [--list] [--load DIR] [--save DIR]
- *            [--errors FILE] [--input-scale X] [--logits L] [--help]
+ *            [--errors FILE] [--input-scale X] [--logits L] [--emit-output]
+ *            [--judge-output] [--help]
  *
  * Sizes are given as KEY=VALUE, the same spelling as the `shape` column of
  * the CSV (B=8 T=1024 C=768 NH=12), so a row can be re-run by pasting its
@@ -51,6 +52,12 @@ typedef struct {
     const char *csv_path;        /* NULL: no CSV rows */
     int check_only;
     int only_new;                /* only the kernels this chapter introduces */
+    /* The grader's two ends of one check (race.h): --emit-output runs the
+     * kernels and writes their outputs to descriptor 3, checking nothing;
+     * --judge-output runs no kernel and needs no GPU: it checks the outputs
+     * read from standard input against the CPU referee. Each implies
+     * --check-only. */
+    int emit_output, judge_output;
     int list;
     uint64_t seed;
     const char *load_dir, *save_dir;

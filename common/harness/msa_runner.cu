@@ -145,7 +145,9 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
                    "FP32-accurate kernels; left out\n", facts->name);
             continue;
         }
-        if (kernel->refuses && kernel->refuses(size, why, sizeof why)) {
+        /* (a judge takes the sizes the emitting program took: its own
+         * refusals may be the exercise's unsolved ones) */
+        if (!options.judge_output && kernel->refuses && kernel->refuses(size, why, sizeof why)) {
             runs[k] = 0;
             if (!options.kernel && facts->chapter != chapter) {
                 printf("note: kernel %s (chapter %d) does not support %s (%s); left out\n",
@@ -229,7 +231,9 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         cli_format_shape(&spec, &options, shape_text, sizeof shape_text);
     }
 
-    gpu_require();
+    const int judging = options.judge_output; /* no GPU: the output comes on stdin */
+    if (!judging)
+        gpu_require();
 
     report_context context;
     memset(&context, 0, sizeof context);
@@ -237,11 +241,16 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     snprintf(context.shape, sizeof context.shape, "%s", shape_text);
     context.useful_flops = msa_useful_flops(size);
     context.compulsory_bytes = msa_compulsory_bytes(size);
-    context.gpu = gpu_query();
+    if (!judging)
+        context.gpu = gpu_query();
     for (int k = 0; k < kernel_count && context.baseline_count < REPORT_MAX_BASELINES; k++)
         if (contenders[k].facts.role == CONTENDER_CHAMPION)
             context.baselines[context.baseline_count++] = contenders[k].facts.name;
-    report_print_header(&context, (unsigned long long)options.seed);
+    if (judging)
+        printf("judging the outputs read from standard input, %s; seed %llu\n", shape_text,
+               (unsigned long long)options.seed);
+    else
+        report_print_header(&context, (unsigned long long)options.seed);
 
     /* Device copies of the inputs and the output, in one allocation (each
      * tensor 256-byte aligned), as a framework keeps a layer's parameters
@@ -267,8 +276,8 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     const size_t device_bytes =
         size_plus(size_times(size_plus(arena_floats, args.scratch_floats), sizeof(float)),
                   size_plus(size_times(2, (size_t)context.gpu.l2_bytes), GPU_MEMORY_HEADROOM));
-    if (size_fits_memory(device_bytes, gpu_free_bytes(), "device memory", "free on the GPU",
-                         message, sizeof message) != 0) {
+    if (!judging && size_fits_memory(device_bytes, gpu_free_bytes(), "device memory",
+                                     "free on the GPU", message, sizeof message) != 0) {
         fprintf(stderr, "%s: %s %s\n", program, shape_text, message);
         return 2;
     }
@@ -298,18 +307,22 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         fprintf(stderr, "%s: out of host memory\n", program);
         return 2;
     }
-    double started = wall_seconds();
-    msa_reference(want, &inputs, size);
-    printf("CPU referee: %.2f s\n", wall_seconds() - started);
+    if (!options.emit_output) { /* the judge's work, in the other process */
+        double started = wall_seconds();
+        msa_reference(want, &inputs, size);
+        printf("CPU referee: %.2f s\n", wall_seconds() - started);
+    }
 
-    float *arena;
-    CUDA_CHECK(cudaMalloc(&arena, arena_floats * sizeof(float)));
-    float *device_inputs[MSA_INPUT_COUNT];
-    for (int which = 0; which < MSA_INPUT_COUNT; which++) {
-        device_inputs[which] = arena + offsets[which];
-        CUDA_CHECK(cudaMemcpy(device_inputs[which], *msa_input_slot(&inputs, which),
-                              msa_input_count(size, which) * sizeof(float),
-                              cudaMemcpyHostToDevice));
+    float *arena = NULL;
+    float *device_inputs[MSA_INPUT_COUNT] = {NULL};
+    if (!judging) {
+        CUDA_CHECK(cudaMalloc(&arena, arena_floats * sizeof(float)));
+        for (int which = 0; which < MSA_INPUT_COUNT; which++) {
+            device_inputs[which] = arena + offsets[which];
+            CUDA_CHECK(cudaMemcpy(device_inputs[which], *msa_input_slot(&inputs, which),
+                                  msa_input_count(size, which) * sizeof(float),
+                                  cudaMemcpyHostToDevice));
+        }
     }
     args.msa = device_inputs[MSA_IN_MSA];
     args.mask = device_inputs[MSA_IN_MASK];
@@ -322,8 +335,8 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     args.bg = device_inputs[MSA_IN_BG];
     args.wo = device_inputs[MSA_IN_WO];
     args.bo = device_inputs[MSA_IN_BO];
-    args.out = arena + offsets[MSA_INPUT_COUNT];
-    if (args.scratch_floats) {
+    args.out = judging ? NULL : arena + offsets[MSA_INPUT_COUNT];
+    if (args.scratch_floats && !judging) {
         cudaError_t error = cudaMalloc(&args.scratch, args.scratch_floats * sizeof(float));
         if (error != cudaSuccess) {
             fprintf(stderr, "%s: cannot allocate %.1f MB of device scratch: %s\n", program,
@@ -331,9 +344,11 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
             return 2;
         }
     }
-    CUDA_CHECK(cudaStreamCreate(&args.stream));
-    CUBLAS_CHECK(cublasCreate(&args.cublas));
-    CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
+    if (!judging) {
+        CUDA_CHECK(cudaStreamCreate(&args.stream));
+        CUBLAS_CHECK(cublasCreate(&args.cublas));
+        CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
+    }
 
     report_entry entries[CLI_MAX_KERNELS];
     msa_race problem = {contenders, &args, context.compulsory_bytes};
@@ -358,6 +373,8 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
     race.check_only = options.check_only;
     race.reps = options.reps;
     race.graph_replays = 1; /* the small case is bound by launch latency */
+    race.emit = options.emit_output;
+    race.judge = judging;
     race_outcome outcome = race_contenders(&race, entries);
     const int entry_count = outcome.entries;
     /* got holds the last output checked, if any kernel ran */
@@ -395,11 +412,13 @@ int msa_chapter_main(int argc, char **argv, const char *program, int chapter,
         }
     }
 
-    CUBLAS_CHECK(cublasDestroy(args.cublas));
-    CUDA_CHECK(cudaStreamDestroy(args.stream));
-    CUDA_CHECK(cudaFree(arena));
-    if (args.scratch)
-        CUDA_CHECK(cudaFree(args.scratch));
+    if (!judging) {
+        CUBLAS_CHECK(cublasDestroy(args.cublas));
+        CUDA_CHECK(cudaStreamDestroy(args.stream));
+        CUDA_CHECK(cudaFree(arena));
+        if (args.scratch)
+            CUDA_CHECK(cudaFree(args.scratch));
+    }
     msa_inputs_free(&inputs);
     free(got);
     free(want);

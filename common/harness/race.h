@@ -42,13 +42,25 @@ typedef struct {
     int check_only;             /* --check-only: check, do not time */
     int reps;                   /* repetitions timed */
     int graph_replays;          /* time CUDA graph replays too (launch-bound layers) */
+    /* The grader's two ends of one check, in two processes (cli.h): emit
+     * writes each output to descriptor 3 instead of checking it (want is
+     * not needed); judge launches nothing and reads each output from
+     * standard input instead (no device is touched: output and stream are
+     * not needed), then checks it as usual. */
+    int emit, judge;
 } race_spec;
 
 typedef struct {
     int entries;                /* report entries filled: one a contender that races */
     int ran;                    /* of those, the ones the card ran (the rest skipped) */
     int failed;                 /* a check failed (the runner adds what fails after) */
+    int emitted;                /* outputs written for the judge (--emit-output) */
 } race_outcome;
+
+/* An output as --emit-output writes it and --judge-output reads it: the
+ * 8 bytes "WBOUTPUT", the count of floats (8 bytes, this machine's order),
+ * the floats. */
+#define RACE_OUTPUT_MAGIC "WBOUTPUT"
 
 /* Races the contenders first..last whose runs[k] is set, in order, into
  * entries (room for last - first + 1). Before each launch the output is
@@ -57,7 +69,8 @@ typedef struct {
  * "check NAME ..." (or "skip NAME reason") for each. */
 race_outcome race_contenders(const race_spec *race, report_entry *entries);
 
-/* The run's last line and its exit status: "SKIPPED: ..." and EXIT_SKIPPED
+/* The run's last line and its exit status: "outputs emitted ..." and 0
+ * when every output went to the judge; "SKIPPED: ..." and EXIT_SKIPPED
  * when the card ran none and nothing failed; "FAILED" and 1; or "all checks
  * passed" (noting the skipped ones) and 0. */
 int race_verdict(const race_outcome *outcome);

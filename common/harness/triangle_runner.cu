@@ -82,7 +82,9 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
         if (!cli_runs_kernel(&options, contenders[k].facts.chapter, chapter))
             continue;
         runs[k] = 1;
-        if (kernel->refuses && kernel->refuses(size, why, sizeof why)) {
+        /* (a judge takes the sizes the emitting program took: its own
+         * refusals may be the exercise's unsolved ones) */
+        if (!options.judge_output && kernel->refuses && kernel->refuses(size, why, sizeof why)) {
             fprintf(stderr, "%s: kernel %s refuses B=%ld T=%ld C=%ld NH=%ld: %s\n", program,
                     contenders[k].facts.name, B, T, C, NH, why);
             refused = 1;
@@ -117,7 +119,9 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
         return 2;
     }
 
-    gpu_require();
+    const int judging = options.judge_output; /* no GPU: the output comes on stdin */
+    if (!judging)
+        gpu_require();
 
     report_context context;
     memset(&context, 0, sizeof context);
@@ -125,12 +129,17 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     cli_format_shape(&spec, &options, context.shape, sizeof context.shape);
     context.useful_flops = triangle_useful_flops(size);
     context.compulsory_bytes = triangle_compulsory_bytes(size);
-    context.gpu = gpu_query();
+    if (!judging)
+        context.gpu = gpu_query();
     /* every kernel is measured against each champion the program races */
     for (int k = 0; k < kernel_count && context.baseline_count < REPORT_MAX_BASELINES; k++)
         if (contenders[k].facts.role == CONTENDER_CHAMPION)
             context.baselines[context.baseline_count++] = contenders[k].facts.name;
-    report_print_header(&context, (unsigned long long)options.seed);
+    if (judging)
+        printf("judging the outputs read from standard input, %s; seed %llu\n", context.shape,
+               (unsigned long long)options.seed);
+    else
+        report_print_header(&context, (unsigned long long)options.seed);
 
     /* Device memory, now that there is a device: the input, the scores, the
      * scratch of the permuting champions (Q and K, 2*B*T*C floats) and the
@@ -140,8 +149,8 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
         size_plus(size_times(size_plus(size_plus(input_floats, output_floats), scratch_floats),
                              sizeof(float)),
                   size_plus(size_times(2, (size_t)context.gpu.l2_bytes), GPU_MEMORY_HEADROOM));
-    if (size_fits_memory(device_bytes, gpu_free_bytes(), "device memory", "free on the GPU",
-                         message, sizeof message) != 0) {
+    if (!judging && size_fits_memory(device_bytes, gpu_free_bytes(), "device memory",
+                                     "free on the GPU", message, sizeof message) != 0) {
         fprintf(stderr, "%s: B=%ld T=%ld C=%ld NH=%ld %s\n", program, B, T, C, NH, message);
         return 2;
     }
@@ -160,20 +169,26 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     rng_fill_uniform(&rng, inp, input_count, -scale, scale);
     if (options.input_scale != 1.0)
         printf("inputs drawn in +-%g\n", options.input_scale);
-    double started = wall_seconds();
-    triangle_reference(want, inp, size);
-    printf("CPU referee: %.1f s\n", wall_seconds() - started);
+    if (!options.emit_output) { /* the judge's work, in the other process */
+        double started = wall_seconds();
+        triangle_reference(want, inp, size);
+        printf("CPU referee: %.1f s\n", wall_seconds() - started);
+    }
 
     triangle_args args;
+    memset(&args, 0, sizeof args);
     args.size = size;
-    float *device_inp, *device_preatt, *device_scratch;
-    CUDA_CHECK(cudaMalloc(&device_inp, input_count * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&device_preatt, output_count * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&device_scratch, scratch_floats * sizeof(float)));
-    CUDA_CHECK(cudaMemcpy(device_inp, inp, input_count * sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaStreamCreate(&args.stream));
-    CUBLAS_CHECK(cublasCreate(&args.cublas));
-    CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
+    float *device_inp = NULL, *device_preatt = NULL, *device_scratch = NULL;
+    if (!judging) {
+        CUDA_CHECK(cudaMalloc(&device_inp, input_count * sizeof(float)));
+        CUDA_CHECK(cudaMalloc(&device_preatt, output_count * sizeof(float)));
+        CUDA_CHECK(cudaMalloc(&device_scratch, scratch_floats * sizeof(float)));
+        CUDA_CHECK(cudaMemcpy(device_inp, inp, input_count * sizeof(float),
+                              cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaStreamCreate(&args.stream));
+        CUBLAS_CHECK(cublasCreate(&args.cublas));
+        CUBLAS_CHECK(cublasSetStream(args.cublas, args.stream));
+    }
     args.inp = device_inp;
     args.preatt = device_preatt;
     args.scratch = device_scratch;
@@ -200,6 +215,8 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
     race.compare = lower;
     race.check_only = options.check_only;
     race.reps = options.reps;
+    race.emit = options.emit_output;
+    race.judge = judging;
     race_outcome outcome = race_contenders(&race, entries);
     const int entry_count = outcome.entries;
     if (!options.check_only)
@@ -212,11 +229,13 @@ int triangle_chapter_main(int argc, char **argv, const char *program, int chapte
                                                     entry_count, options.input_scale, 0.0))
         outcome.failed = 1;
 
-    CUBLAS_CHECK(cublasDestroy(args.cublas));
-    CUDA_CHECK(cudaStreamDestroy(args.stream));
-    CUDA_CHECK(cudaFree(device_inp));
-    CUDA_CHECK(cudaFree(device_preatt));
-    CUDA_CHECK(cudaFree(device_scratch));
+    if (!judging) {
+        CUBLAS_CHECK(cublasDestroy(args.cublas));
+        CUDA_CHECK(cudaStreamDestroy(args.stream));
+        CUDA_CHECK(cudaFree(device_inp));
+        CUDA_CHECK(cudaFree(device_preatt));
+        CUDA_CHECK(cudaFree(device_scratch));
+    }
     free(inp);
     free(got);
     free(want);

@@ -11,6 +11,9 @@
 
 #include "host_check.h"
 
+/* The student's functions: each call answered by the probe (probed_call.h). */
+#define rows_call PROBED(rows_call)
+
 /* C_p = alpha op(A_p) op(B_p), exactly as cublasGemmStridedBatchedEx defines
  * it (beta = 0), in double. Returns 0, or 1 with why (a refused argument,
  * an address outside a buffer). Adds the multiply-adds it did to *work. */

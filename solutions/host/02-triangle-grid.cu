@@ -1,14 +1,18 @@
 /* solutions/host/02-triangle-grid.cu - the host check of exercise 2.1:
  * tiles_per_head and tile_of_block against an enumeration of the tiles, for
- * every n up to 600, some larger ones and three drawn from the grading's
- * seed up to 8192; and at n = 65535, the most a grid's x dimension holds
- * (65535 * 65536 / 2 blocks, just under 2^31), every block of its first and
- * last million and a million drawn, each inside the triangle and no tile
- * twice among them. */
+ * every n up to 256 and five larger ones up to 4096 (two drawn from the
+ * grading's seed); and at n = 4096, at a drawn n up to 8192 and at 65535,
+ * the most a grid's x dimension holds (65535 * 65536 / 2 blocks, just under
+ * 2^31), the blocks of a sample (the first and last third, a third drawn),
+ * each inside the triangle and no tile twice among them. */
 #include EXERCISE_FILE
 #undef main
 
 #include "host_check.h"
+
+/* The student's functions: each call answered by the probe (probed_call.h). */
+#define tiles_per_head PROBED(tiles_per_head)
+#define tile_of_block PROBED(tile_of_block)
 
 /* Checks the numbering for n tiles a side; 0 when it is right, else 1 with why. */
 static int check_tiles(int n, char *why, size_t capacity)
@@ -50,9 +54,11 @@ static int by_number(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The largest n, sampled: 3 million blocks, each inside the triangle, no
- * two of them the same tile. 0 when right, else 1 with why. */
-static int check_sampled(int n, unsigned long long *state, char *why, size_t capacity)
+/* A large n, sampled: `sample` blocks (its first and last third and a third
+ * drawn), each inside the triangle, no two of them the same tile. 0 when
+ * right, else 1 with why. */
+static int check_sampled(int n, long sample, unsigned long long *state, char *why,
+                         size_t capacity)
 {
     const long want = (long)n * (n + 1) / 2, blocks = tiles_per_head(n);
     if (blocks != want) {
@@ -60,7 +66,7 @@ static int check_sampled(int n, unsigned long long *state, char *why, size_t cap
                  "are %ld", n, blocks, want);
         return 1;
     }
-    const long sample = 3000000, part = sample / 3;
+    const long part = sample / 3;
     long *tiles = (long *)malloc(sample * sizeof(long)), *block_of = (long *)malloc(sample * sizeof(long));
     for (long k = 0; k < sample; k++) {
         const long block = k < part ? k : k < 2 * part ? blocks - 2 * part + k
@@ -98,21 +104,28 @@ int host_check_main(int, char **)
     char why[256] = "";
     int failed = 0;
     unsigned long long state = host_seed();
-    for (int n = 1; n <= 600 && !failed; n++)
+    /* Every block of every n up to 256 and of five larger ones; a sample
+     * of the blocks of three more, up to the largest. (Every call's answer
+     * goes through the probe's record, a few bytes each: the whole of every
+     * n up to 8192 would be a gigabyte.) */
+    for (int n = 1; n <= 256 && !failed; n++)
         failed = check_tiles(n, why, sizeof why);
-    int large[] = {1000, 2047, 2048, 4095, 4096, 0, 0, 0};
-    for (int k = 5; k < 8; k++)
-        large[k] = (int)host_draw(&state, 601, 8192);
-    for (int k = 0; k < 8 && !failed; k++)
-        failed = check_tiles(large[k], why, sizeof why);
-    if (!failed)
-        failed = check_sampled(65535, &state, why, sizeof why);
+    int full[] = {1000, 2047, 2048, 0, 0};
+    for (int k = 3; k < 5; k++)
+        full[k] = (int)host_draw(&state, 257, 4096);
+    for (int k = 0; k < 5 && !failed; k++)
+        failed = check_tiles(full[k], why, sizeof why);
+    const int drawn_large = (int)host_draw(&state, 4097, 8192);
+    const int sampled[] = {4096, drawn_large, 65535};
+    const long samples[] = {1000000, 1000000, 3000000};
+    for (int k = 0; k < 3 && !failed; k++)
+        failed = check_sampled(sampled[k], samples[k], &state, why, sizeof why);
     if (failed)
         host_check(0, "tile_of_block", "%s", why);
     else
         host_check(1, "tile_of_block", "every tile on or below the diagonal exactly once, for 1 "
-                   "to 600 tiles a side and 8 larger ones up to 8192 (%d, %d, %d drawn); 3 "
-                   "million blocks of 65535 a side inside the triangle, no tile twice",
-                   large[5], large[6], large[7]);
+                   "to 256 tiles a side and 5 larger ones up to 4096 (%d, %d drawn); a million "
+                   "blocks of 4096 and of %d (drawn) a side and 3 million of 65535, each inside "
+                   "the triangle, no tile twice", full[3], full[4], drawn_large);
     return host_check_status();
 }

@@ -8,6 +8,9 @@
 
 #include "host_check.h"
 
+/* The student's functions: each call answered by the probe (probed_call.h). */
+#define widest_load PROBED(widest_load)
+
 /* Whether loads of `width` floats are safe at size s: the head dimension is
  * whole loads and every offset the kernel loads at (every query and key row
  * of every sequence and head, k = 0, width, ...) is a multiple of width. */

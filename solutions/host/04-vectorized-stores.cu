@@ -11,17 +11,16 @@
 
 #include "host_check.h"
 
-/* On the GPU: the kernel leaves every run with no kept score unwritten. */
-static int unwritten_main(int argc, char **argv)
+/* The student's functions: each call answered by the probe (probed_call.h). */
+#define run_column PROBED(run_column)
+
+/* The exercise's kernel over an output filled with NaN, on the GPU: what it
+ * leaves in out (the probe runs it; the referee is answered its bytes). */
+static void kernel_output(triangle_size s, float *out)
 {
-    const long NH = host_size(argc, argv, 2, "NH", 2);
-    const triangle_size s = {(int)host_size(argc, argv, 2, "B", 2),
-                             (int)host_size(argc, argv, 2, "T", 384), (int)NH,
-                             (int)(host_size(argc, argv, 2, "C", 64) / NH)};
     gpu_require();
     const size_t in_count = triangle_input_count(s), out_count = triangle_output_count(s);
     float *inp = (float *)malloc(in_count * sizeof(float));
-    float *out = (float *)malloc(out_count * sizeof(float));
     unsigned state = 99;
     for (size_t k = 0; k < in_count; k++) {
         state = state * 1664525u + 1013904223u;
@@ -40,6 +39,19 @@ static int unwritten_main(int argc, char **argv)
     vectorized_stores_launch(&args);
     CUDA_CHECK(cudaStreamSynchronize(args.stream));
     CUDA_CHECK(cudaMemcpy(out, device_out, out_count * sizeof(float), cudaMemcpyDeviceToHost));
+    free(inp);
+}
+
+/* On the GPU: the kernel leaves every run with no kept score unwritten. */
+static int unwritten_main(int argc, char **argv)
+{
+    const long NH = host_size(argc, argv, 2, "NH", 2);
+    const triangle_size s = {(int)host_size(argc, argv, 2, "B", 2),
+                             (int)host_size(argc, argv, 2, "T", 384), (int)NH,
+                             (int)(host_size(argc, argv, 2, "C", 64) / NH)};
+    const size_t out_count = triangle_output_count(s);
+    float *out = (float *)malloc(out_count * sizeof(float));
+    PROBED(kernel_output)(s, probed_span(out, out_count));
     char why[200] = "";
     for (int z = 0; z < s.B * s.NH && !why[0]; z++)
         for (int i = 0; i < s.T && !why[0]; i++)

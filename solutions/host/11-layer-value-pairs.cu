@@ -11,6 +11,17 @@
 
 #include "host_check.h"
 
+/* The student's functions: each call answered by the probe (probed_call.h). */
+#define value_pair PROBED(value_pair)
+#define weights_as_a PROBED(weights_as_a)
+
+/* VALUES_T_STRIDE is the student's choice too: the probe answers its value (the
+ * first call of host_check_main), and the check reads it from here. */
+static int submitted_values_t_stride(void) { return VALUES_T_STRIDE; }
+static int values_t_stride_answered;
+#undef VALUES_T_STRIDE
+#define VALUES_T_STRIDE values_t_stride_answered
+
 /* The instruction's layouts, lane by lane: groupID = lane >> 2,
  * threadID_in_group = lane % 4. A: row groupID for a0, a2 and groupID + 8
  * for a1, a3; column (k) threadID_in_group for a0, a1 and + 4 for a2, a3.
@@ -49,6 +60,7 @@ static int pair_wavefronts(const int *offsets, int stride)
 
 int host_check_main(int, char **)
 {
+    values_t_stride_answered = PROBED(submitted_values_t_stride)();
     /* 1. weights_as_a: A's rows, one key for each k, the same in every lane. */
     int key_of[8], lane_of[8];
     for (int k = 0; k < 8; k++)
@@ -96,9 +108,10 @@ int host_check_main(int, char **)
                key_of[4], key_of[5], key_of[6], key_of[7]);
 
     /* 2. value_pair: b0 and b1 where they are, 8 bytes aligned, in a row of the stage. */
-    if (VALUES_T_STRIDE < STAGE_KEYS || VALUES_T_STRIDE % 4 != 0) {
+    if (VALUES_T_STRIDE < STAGE_KEYS || VALUES_T_STRIDE % 4 != 0 || VALUES_T_STRIDE > 1024) {
         host_check(0, "value_pair", "VALUES_T_STRIDE = %d: a row holds the stage's %d keys, "
-                   "and starts on 16 bytes (a multiple of 4)", VALUES_T_STRIDE, STAGE_KEYS);
+                   "starts on 16 bytes (a multiple of 4) and fits a stage (at most 1024)",
+                   VALUES_T_STRIDE, STAGE_KEYS);
         return host_check_status();
     }
     for (int dn = 0; dn < MAX_HD / 8; dn++)
@@ -171,7 +184,7 @@ int host_check_main(int, char **)
     /* 4. One step of P V through the exercise's functions, the instruction
      * emulated, against the product in double, at d = 8 to 64. */
     unsigned long long state = host_seed();
-    static float stage[MAX_HD * VALUES_T_STRIDE];
+    static float stage[MAX_HD * 1024];
     double p[16][STEP_KEYS], v[STEP_KEYS][MAX_HD];
     double worst_error = 0.0;
     int worst_hd = 0;

@@ -11,13 +11,15 @@
  *     ok   tile_of_block: every tile on or below the diagonal once, up to 600 tiles a side
  *     FAIL tile_of_block: block 1 of 3 (2 tiles a side) is tile (0, 1), above the diagonal
  *
- * and exits 0 when every check passed, 1 otherwise. Its last line,
+ * and exits 0 when every check passed, 1 otherwise, after a last line
  *
- *     host checks done: 2 passed, 0 failed, nonce 1234567
+ *     host checks done: 2 passed, 0 failed
  *
- * is the harness's own word that the checks ran to their end: the grader
- * hands the check a fresh nonce (GRADE_NONCE in its environment) and passes
- * it only on that line, whatever the exit status says. A check of a
+ * When the grader grades, the check runs twice (probed_call.h): as the
+ * probe, built with the student's file, which only answers the check's
+ * calls of the student's functions, and as the referee, built with the
+ * exercise as handed out, which replays those answers and gives the only
+ * verdict the grader reads. A check of a
  * "predict, then measure" exercise also answers `NAME.host predict KERNEL
  * KEY=VALUE... [--card NAME|live]` with one line, "predicted_ms X", which
  * the grader divides the measured time by (predict_check.h).
@@ -41,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probed_call.h"
+
 static int host_check_failures, host_check_passes;
 
 /* One check's verdict: "ok   NAME: detail" or "FAIL NAME: detail". */
@@ -58,13 +62,14 @@ static void host_check(int passed, const char *name, const char *format, ...)
         host_check_passes++;
 }
 
-/* The closing line, with the grader's nonce, and the exit status of the
- * check program. */
+/* The closing line and the exit status of the check program. The referee
+ * also fails a record that holds more than the check's calls. */
 static int host_check_status(void)
 {
-    const char *nonce = getenv("GRADE_NONCE");
-    printf("host checks done: %d passed, %d failed%s%s\n", host_check_passes,
-           host_check_failures, nonce ? ", nonce " : "", nonce ? nonce : "");
+    if (!probed_finished())
+        host_check(0, "the program's answers", "the record holds more than the check's %ld calls",
+                   probed_run.calls);
+    printf("host checks done: %d passed, %d failed\n", host_check_passes, host_check_failures);
     return host_check_failures ? 1 : 0;
 }
 

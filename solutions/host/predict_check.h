@@ -137,8 +137,9 @@ static int predict_sizes(triangle_size *sizes, const triangle_size *fixed, int f
 }
 
 /* A count against its referee at each size, within a millionth. */
-static void check_count(const char *name, double (*count)(triangle_size),
-                        double (*referee)(triangle_size), const triangle_size *sizes, int n)
+template <class Count>
+static void check_count(const char *name, Count count, double (*referee)(triangle_size),
+                        const triangle_size *sizes, int n)
 {
     for (int k = 0; k < n; k++) {
         const double got = count(sizes[k]), want = referee(sizes[k]);

@@ -153,7 +153,8 @@ uncompared_names=()
 for name in 02-naive-any-length--reads-past-T 05-shared-stage-tiles--missing-barrier \
     09-tf32-split--flushes-tiny-residuals 02-triangle-grid--constructor-writes \
     02-triangle-grid--exits-0 02-triangle-grid--fake-harness 02-triangle-grid--includes-the-solution \
-    06-msa-softmax--fake-comparison; do
+    06-msa-softmax--fake-comparison 02-triangle-grid--swallows-verdicts \
+    02-triangle-grid--destructor-verdict 02-triangle-grid--signal-verdict; do
     # (a student's copy has fewer)
     [ -f "$fixture_dir/$name.cu" ] && cp "$fixture_dir/$name.cu" "$uncompared_fixtures/" &&
         uncompared_names+=("$name")
@@ -178,7 +179,8 @@ if [ -n "$solution_files" ]; then
     card_table=$(log_of "grade with nvidia-smi listing a card")
     start_table "$card_table" env GRADE_COMPARE=no GRADE_NVIDIA_SMI="$fake_gpu/nvidia-smi" \
         COMPUTE_SANITIZER=none NCU=none GRADE_DIR="$card_fixtures" \
-        solutions/grade.sh 02-naive-any-length--exits-77 02-naive-any-length--forged-table
+        solutions/grade.sh 02-naive-any-length--exits-77 02-naive-any-length--forged-table \
+        02-naive-any-length--forges-results
 fi
 
 # Every untouched exercise (it compiles, and fails) and every solution (it
@@ -431,7 +433,7 @@ graded_host "property: every tile below the diagonal once (host)" "$reasons_tabl
 graded_host "property: the counts of a kernel (host, enumerated grid)" "$reasons_table" \
     03-registers-counts--dense-count "host: working_threads: .*the grid has 792576"
 graded_host "grader: a host check that crashes is named with its signal" "$reasons_table" \
-    03-registers-counts--crashes "host: the check crashed \(signal 11, SIGSEGV\)"
+    03-registers-counts--crashes "host: the record of the program's answers ended at call [0-9]+ \([a-z_]+\): the program crashed \(signal 11, SIGSEGV\)"
 graded_host "property: no local memory (ptxas)" "$reasons_table" \
     03-registers-epilogue--local-memory \
     "local memory \(ptxas\): registers_epilogue_scores has a [1-9][0-9]*-byte stack frame"
@@ -585,10 +587,24 @@ else
             "graded: $(table_line "$layers_exercise_table" 02-triangle-grid--constructor-writes)" \
             "$layers_exercise_table"
     fi
-    graded_host "nonce: _exit(0) before any check is no pass" "$layers_exercise_table" \
-        02-triangle-grid--exits-0 "host: the check did not reach its end"
-    graded_host "nonce: a harness of its own (its guard defined) is no pass" "$layers_exercise_table" \
-        02-triangle-grid--fake-harness "host: the check did not reach its end"
+    graded_host "referee: _exit(0) before any check is no pass" "$layers_exercise_table" \
+        02-triangle-grid--exits-0 "host: the record of the program's answers ended at call 1 \\(tiles_per_head\\): the program exited 0"
+    line=$(table_line "$layers_exercise_table" 02-triangle-grid--fake-harness)
+    if echo "$line" | grep -Eq "^02-triangle-grid--fake-harness +FAIL "; then
+        pass "referee: a harness of its own (its guard defined) is no pass"
+    else
+        fail "referee: a harness of its own (its guard defined) is no pass" "graded: ${line:-no line}" \
+            "$layers_exercise_table"
+    fi
+    # The verdict is the referee's, in a process with no student code: what
+    # the student's code prints of a verdict, however it gets to print it,
+    # is not read.
+    graded_host "referee: a host_check of its own that swallows the verdicts is no pass" \
+        "$layers_exercise_table" 02-triangle-grid--swallows-verdicts "host: tile_of_block: tiles_per_head\\(2\\) is 1"
+    graded_host "referee: a destructor that prints a passing closing line is no pass" \
+        "$layers_exercise_table" 02-triangle-grid--destructor-verdict "host: tile_of_block: tiles_per_head\\(2\\) is 1"
+    graded_host "referee: a crash whose handler prints a passing closing line is no pass" \
+        "$layers_exercise_table" 02-triangle-grid--signal-verdict "host: the record of the program's answers ended at call [0-9]+ \\(tiles_per_head\\): the program exited 0"
     line=$(table_line "$layers_exercise_table" 02-triangle-grid--includes-the-solution)
     if echo "$line" | grep -Eq "FAIL +- +- +does not compile: .*solutions/02-triangle-grid.cu"; then
         pass "the handout's copy holds no solution to include"
@@ -613,6 +629,15 @@ else
     else
         fail "a submission's bytes reach the table escaped" "graded: ${line:-no line}" "$card_table"
     fi
+    # The values are judged by the referee, in a process of its own: no
+    # results file is named on the program's command line for it to forge.
+    line=$(table_line "$card_table" 02-naive-any-length--forges-results)
+    if echo "$line" | grep -Eq "^02-naive-any-length--forges-results +FAIL +- +FAIL "; then
+        pass "referee: a constructor that forges the harness's results is no pass"
+    else
+        fail "referee: a constructor that forges the harness's results is no pass" \
+            "graded: ${line:-no line}" "$card_table"
+    fi
 fi
 
 # Names are data: a folder with a space grades; a file whose name is not
@@ -635,6 +660,15 @@ expect_refused_running_nothing "names: make grade GRADE_DIR='x/\$(shell touch FI
     "$grade_marker" ${MAKE:-make} -s --no-print-directory grade \
     GRADE_DIR="$exercise_tmp/\$(shell touch $grade_marker)"
 
+# Limits before a byte is read: a file over GRADE_SOURCE_KB is refused
+# before the comparison reads it (a 13 MB one took it 112 s and 2.1 GB).
+oversized=$exercise_tmp/oversized
+mkdir -p "$oversized"
+{ cat exercises/02-triangle-grid.cu; yes '// padding' | head -c 300000; } > "$oversized/02-triangle-grid.cu"
+expect_output "limits: a file over 256 KiB is refused before the comparison reads it" \
+    "^02-triangle-grid +FAIL +- +- +refused: [0-9]+ bytes, over the 256 KiB" \
+    env GRADE_DIR="$oversized" solutions/grade.sh 02-triangle-grid
+
 # A build is fresh: a file with an old date is graded as what it is, not as
 # the program the folder had before.
 if [ -n "$solution_files" ]; then
@@ -653,6 +687,11 @@ expect_status "sandbox: a folder bound read-only cannot be written" 1 \
     solutions/sandbox.sh --ro "$sandbox_ro" /work --cd /work -- touch file
 expect_status "sandbox: the scratch folder can" 0 \
     solutions/sandbox.sh --rw "$sandbox_rw" /scratch --cd /scratch -- sh -c 'echo x > file'
+expect_output "sandbox: a run's folder holds no more than its size: no run fills the disk" \
+    "No space left" solutions/sandbox.sh --scratch /scratch 1 -- \
+    sh -c 'head -c 2097152 /dev/zero > /scratch/file'
+expect_output "sandbox: nor does /tmp" "No space left" env GRADE_TMP_MB=1 solutions/sandbox.sh -- \
+    sh -c 'head -c 2097152 /dev/zero > /tmp/file'
 expect_status "sandbox: the instructor's tree is not there" 1 \
     solutions/sandbox.sh --ro "$sandbox_ro" /work -- test -e "$PWD/solutions"
 expect_output "sandbox: no network device but the loopback" "^0$" \
@@ -683,8 +722,11 @@ expect_status "sandbox: a file past the limit stops the command (SIGXFSZ: 128 + 
 expect_output "sandbox: --memory bounds the address space (a 100 MiB buffer in 64 MiB)" \
     "memory exhausted" solutions/sandbox.sh --memory 64 -- dd if=/dev/zero of=/dev/null bs=100M count=1
 if [ "$(id -u)" -eq 0 ]; then
+    # (as a uid of its own: the limit counts every process of the uid, and
+    # the suite's gradings run beside this test)
     expect_output "sandbox: at most GRADE_PROCESSES processes (a fork bomb stops)" "[Cc]annot fork|fork: " \
-        env GRADE_PROCESSES=20 solutions/sandbox.sh -- sh -c 'for i in $(seq 40); do sleep 1 & done; wait'
+        env GRADE_PROCESSES=20 GRADE_SANDBOX_USER=61998:61998 solutions/sandbox.sh -- \
+        sh -c 'for i in $(seq 40); do sleep 1 & done; wait'
 fi
 
 # A class in one command: five students, one table each, one CSV.
