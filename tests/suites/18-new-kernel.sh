@@ -3,7 +3,7 @@
 # new chapter 12 with a kernel that needs sm_90a, and a chapter 13 that
 # includes its header, are found everywhere the list's facts reach (the
 # chapters built for sm_90a, the programs, `generate where` and `chapter`,
-# the generated main's contender table, --list).
+# the generated main's contender table, the exercises' facts header, --list).
 # test-runner: about 20 s
 
 scratch=build/new-kernel
@@ -60,8 +60,11 @@ in_scratch make --no-print-directory ARCH=sm_90 BUILD=build build/obj/gen/chapte
 expect_output "the new chapter is compiled for sm_90a" "compute_90a.*chapters/12-newer/newer\.cu" \
     cat "$build_log"
 expect_output "the generated main's contender table has it, with the list's facts" \
-    '^    \{\{"newer", 12, CONTENDER_BEST, GPU_PIPE_TENSOR, TOLERANCE_FP32, 9, 0, 1,$' \
+    '^    \{\{"newer", 12, CONTENDER_BEST, GPU_PIPE_TENSOR, TOLERANCE_FP32, 9, 0, 1, "chapters/12-newer/newer\.cuh:4 newer_body' \
     cat "$scratch/build/gen/chapter12.cu"
+expect_output "generate facts: the exercises' header has it, with the same facts" \
+    '^#define KERNEL_FACTS_newer_kernel \{"newer", 12, CONTENDER_BEST, GPU_PIPE_TENSOR, TOLERANCE_FP32, 9, 0, 1, ' \
+    in_scratch build/tools/generate facts chapters/kernels.list
 linked=$(scratch_make programs | awk '$1 == "chapter12" { $1 = $2 = $3 = $4 = ""; print }')
 objects=
 for n in $linked; do
