@@ -69,15 +69,14 @@ NVCC_LANGUAGE_FLAGS := -std=c++17 -Icommon -lineinfo -Xcompiler -fopenmp,-Wall
 # (about 10 s a file) for code no card runs: wgmma exists only in sm_90a.
 comma := ,
 target_flags = $(if $(filter sm_%a,$(1)),-gencode arch=$(1:sm_%=compute_%)$(comma)code=[$(1)$(comma)$(1:sm_%=compute_%)],-arch=$(1))
-# Chapter 10's kernels issue wgmma, which only sm_90a (Hopper's
-# architecture-specific target) has, and chapter 11's layer calls chapter 10's
-# GEMM; everything else builds for $(ARCH). The library tells a program that
-# finds no code for its card what it was built for.
+# The chapters whose kernels the list says need sm_90a (Hopper's
+# architecture-specific target: wgmma), and those whose sources include one
+# of their headers (chapter 11's layer calls chapter 10's GEMM), are built
+# for sm_90a where ARCH is sm_90: ARCH_SPECIFIC_FOLDERS, from the list
+# (build/gen/programs.mk, below); everything else builds for $(ARCH). The
+# library tells a program that finds no code for its card what it was built for.
 KERNEL_ARCH = $(ARCH)
-WGMMA_CHAPTERS := 10-hopper 11-layer
-WGMMA_ARCH := $(if $(filter sm_90,$(ARCH)),sm_90a,$(ARCH))
-$(foreach chapter,$(WGMMA_CHAPTERS),$(BUILD)/obj/chapters/$(chapter)/%.o \
-    $(BUILD)/obj/mutant/$(chapter)%.o): KERNEL_ARCH = $(WGMMA_ARCH)
+ARCH_SPECIFIC_TARGET := $(if $(filter sm_90,$(ARCH)),sm_90a,$(ARCH))
 $(BUILD)/obj/common/device/gpu.o: NVCCFLAGS += -DWORKBOOK_ARCH='"$(ARCH)"'
 # cuBLAS is loaded by common/device/cublas_loader.cpp when first called;
 # libcublas itself is linked only "as needed": where a program calls a
@@ -129,13 +128,21 @@ COMMON_OBJECTS := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CPP:%.cpp=$(BUILD)/o
     $(CHAPTER_LIBRARY_SOURCES:%.cu=$(BUILD)/obj/%.o)
 LIBRARY := $(BUILD)/libworkbook.a
 
-# The generator of everything derived from the list (tools/generate.c): a
-# host program over the list's one reader, tools/kernel_list.c.
+# The generator of everything derived from the list (tools/generate.c and
+# the file of each of its commands, tools/generate.h): a host program over
+# the list's one reader, tools/kernel_list.c; its frontier plot reads the
+# measured rows through the book's readers.
 GENERATE := $(BUILD)/tools/generate
-GENERATE_SOURCES := tools/generate.c tools/kernel_list.c common/device/gpu_peaks.c
-$(GENERATE): $(GENERATE_SOURCES) tools/kernel_list.h common/device/gpu_peaks.h
+GENERATE_SOURCES := tools/generate.c tools/programs_mk.c tools/program_main.c tools/kernel_where.c \
+    tools/kernel_facts.c \
+    tools/frontier.c tools/renumber.c tools/kernel_list.c common/device/gpu_peaks.c \
+    book/csv_reader.c book/headline.c book/plain_csv.c book/card_reader.c book/accuracy_reader.c \
+    common/harness/numbers.c
+$(GENERATE): $(GENERATE_SOURCES) tools/generate.h tools/kernel_list.h common/device/gpu_peaks.h \
+        book/csv_reader.h book/headline.h book/plain_csv.h book/card_reader.h book/accuracy_reader.h \
+        common/harness/csv.h common/harness/numbers.h common/problems/triangle_reference.h
 	@mkdir -p $(dir $@)
-	@$(CC) -O2 -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Itools \
+	@$(CC) -O2 -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Itools -Ibook \
 	    $(GENERATE_SOURCES) -lm -o $@
 
 # Every chapter's code: the generated mains name where each contender's is.
@@ -146,6 +153,11 @@ $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 	@mkdir -p $(dir $@)
 	@$(GENERATE) programs-mk $< "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" \
 	    > $@.partial && mv $@.partial $@
+# Every kernel's facts as C (CONTENDER_OF): for the exercises that race a
+# chapter's kernel outside the chapter programs (solutions/grade.mk).
+$(BUILD)/gen/kernel_facts.h: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_CODE)
+	@mkdir -p $(dir $@)
+	@$(GENERATE) facts $< > $@.partial && mv $@.partial $@
 # mutant_sources_ROOT for each patch, worked out once (not at every make's
 # start): the sources of the chapter that the patch changes.
 $(BUILD)/gen/mutant_sources.mk: $(wildcard chapters/*/mutant*.patch) $(CHAPTER_CODE) \
@@ -159,6 +171,8 @@ $(BUILD)/gen/mutant_sources.mk: $(wildcard chapters/*/mutant*.patch) $(CHAPTER_C
 	done > $@.partial && mv $@.partial $@
 include $(BUILD)/gen/mutant_sources.mk
 include $(BUILD)/gen/programs.mk
+$(foreach folder,$(ARCH_SPECIFIC_FOLDERS),$(BUILD)/obj/chapters/$(folder)/%.o \
+    $(BUILD)/obj/mutant/$(folder)%.o): KERNEL_ARCH = $(ARCH_SPECIFIC_TARGET)
 
 .PHONY: all help clean deps test verify bench sanitize profile nsight ptxas programs gpu-programs \
         verify-cards verify-forward build-archs arch same-kernels test-programs check \
@@ -289,7 +303,7 @@ gpu-programs: $(GPU_PROGRAMS)
 arch:
 	@echo $(ARCH)
 verify: $(GPU_PROGRAMS)
-	@tests/gpu_runs.sh verify $(CHAPTERS)
+	@bench/gpu_runs.sh verify $(CHAPTERS)
 
 # The cards students own, run on the card that is here: each program built as
 # PTX only for the card's compute capability (the driver compiles it for this
@@ -302,7 +316,7 @@ verify-cards:
 	  name=$${card%%:*}; arch=$${card#*:}; \
 	  echo "== $$name: programs built for $$arch only, kept to its limits (WORKBOOK_CARD=$$name)"; \
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)-$$arch ARCH=$$arch gpu-programs || exit 1; \
-	  ARCH=$$arch BUILD=$(BUILD)-$$arch WORKBOOK_CARD=$$name tests/gpu_runs.sh verify $(CHAPTERS) \
+	  ARCH=$$arch BUILD=$(BUILD)-$$arch WORKBOOK_CARD=$$name bench/gpu_runs.sh verify $(CHAPTERS) \
 	    || { s=$$?; [ $$s -eq 77 ] || status=1; }; \
 	done; exit $$status
 
@@ -315,7 +329,7 @@ verify-forward:
 	  name=$${card%%:*}; arch=$${card#*:}; \
 	  echo "== programs built for $$arch only (a $$name's), run on this card as it is"; \
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)-$$arch ARCH=$$arch gpu-programs || exit 1; \
-	  ARCH=$$arch BUILD=$(BUILD)-$$arch tests/gpu_runs.sh verify $(CHAPTERS) \
+	  ARCH=$$arch BUILD=$(BUILD)-$$arch bench/gpu_runs.sh verify $(CHAPTERS) \
 	    || { s=$$?; [ $$s -eq 77 ] || status=1; }; \
 	done; exit $$status
 
@@ -326,7 +340,7 @@ same-kernels:
 	@[ -n $(call shell_quote,$(value BEFORE)) ] || \
 	    { echo "make same-kernels BEFORE=COMMIT [ARCH=sm_XX] [MERGED=new.cu=old.cu,...]" >&2; exit 2; }
 	@MERGED=$(call shell_quote,$(value MERGED)) NVCC=$(call shell_quote,$(NVCC)) BUILD=$(BUILD) \
-	    tools/same_kernels.sh $(call shell_quote,$(value BEFORE)) $(WGMMA_ARCH) \
+	    tools/same_kernels.sh $(call shell_quote,$(value BEFORE)) $(ARCH_SPECIFIC_TARGET) \
 	    $(call shell_quote,$(or $(value FOLDER),chapters))
 
 # The proof that the workbook builds for every card the toolkit knows: every
@@ -355,9 +369,9 @@ CHAPTER_OBJECTS = $(foreach n,$(CHAPTERS),$(call chapter_objects,$(n)) $(call tr
 # out halves the time.
 ARCHS_FATBINS = $(patsubst $(BUILD)/obj/%.o,$(ARCHS_BUILD)/fatbin/%.fatbin,$(CHAPTER_OBJECTS) \
     $(CHAPTER_LIBRARY_SOURCES:%.cu=$(BUILD)/obj/%.o))
-# -gencode for target $(2) of source $(1): sm_90a for the chapters that issue wgmma.
-wgmma_source = $(filter $(foreach chapter,$(WGMMA_CHAPTERS),chapters/$(chapter)/%),$(1))
-archs_target = $(if $(and $(call wgmma_source,$(1)),$(filter sm_90,$(2))),sm_90a,$(2))
+# -gencode for target $(2) of source $(1): sm_90a for ARCH_SPECIFIC_FOLDERS.
+arch_specific_source = $(filter $(foreach chapter,$(ARCH_SPECIFIC_FOLDERS),chapters/$(chapter)/%),$(1))
+archs_target = $(if $(and $(call arch_specific_source,$(1)),$(filter sm_90,$(2))),sm_90a,$(2))
 archs_virtual = $(or $(patsubst $(1):%,%,$(filter $(1):%,$(ARCHS_PTX_OF))),$(subst sm_,compute_,$(1)))
 archs_gencode = $(foreach arch,$(BUILD_ARCHS),-gencode \
     arch=$(call archs_virtual,$(call archs_target,$(1),$(arch)))$(comma)code=$(call archs_target,$(1),$(arch)))
@@ -380,16 +394,16 @@ print-main-cxxflags:
 .PHONY: FORCE print-build-archs print-nvcc print-main-cxxflags
 
 bench: $(GPU_PROGRAMS)
-	@tests/gpu_runs.sh bench $(CHAPTERS)
-	@tests/gpu_runs.sh torch
+	@bench/gpu_runs.sh bench $(CHAPTERS)
+	@bench/gpu_runs.sh torch
 
 sanitize: $(GPU_PROGRAMS)
-	@tests/gpu_runs.sh sanitize $(CHAPTERS)
+	@bench/gpu_runs.sh sanitize $(CHAPTERS)
 
 # The Nsight Compute readings the book quotes (plots/nsight.list), rows to
 # plots/data/nsight/nsight.csv; needs ncu and leave to read the counters.
 nsight: $(GPU_PROGRAMS)
-	@tests/gpu_runs.sh nsight
+	@bench/gpu_runs.sh nsight
 
 # CH as typed, never expanded; only one of the chapters' numbers is taken.
 PROFILE_CHAPTER := $(strip $(value CH))
@@ -397,13 +411,13 @@ profile: $(GPU_PROGRAMS)
 	$(if $(PROFILE_CHAPTER),,$(error usage: make profile CH=N (N in $(CHAPTERS))))
 	$(if $(filter-out 1,$(words $(PROFILE_CHAPTER)))$(filter-out $(CHAPTERS),$(PROFILE_CHAPTER)),\
 	  $(error make profile: CH=$(PROFILE_CHAPTER) is not a chapter; the chapters are $(CHAPTERS)))
-	@tests/gpu_runs.sh profile $(call shell_quote,$(PROFILE_CHAPTER))
+	@bench/gpu_runs.sh profile $(call shell_quote,$(PROFILE_CHAPTER))
 
 ptxas:
 	@for src in $(foreach dir,$(CHAPTER_DIRS),$(wildcard $(dir)/*.cu $(dir)/tried/*.cu)); do \
 	  echo "== $$src"; arch=$(ARCH); \
-	  for chapter in $(WGMMA_CHAPTERS); do \
-	    case $$src in chapters/$$chapter/*) arch=$(WGMMA_ARCH);; esac; done; \
+	  for chapter in $(ARCH_SPECIFIC_FOLDERS); do \
+	    case $$src in chapters/$$chapter/*) arch=$(ARCH_SPECIFIC_TARGET);; esac; done; \
 	  $(NVCC) -arch=$$arch $(filter-out -arch=%,$(NVCCFLAGS)) -Xptxas -v -I$$(dirname $$src) \
 	    -c $$src -o /dev/null 2>&1 \
 	    | grep -E "Compiling entry|registers|spill" || exit 1; \
@@ -413,7 +427,7 @@ ptxas:
 # Every tests/test_*.c is a cmocka program over the host code of common/;
 # every tests/test_*.cu a GPU test of common/'s device helpers.
 # The book's readers and the list's reader are host code the tests cover too.
-HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c
+HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/headline.c book/markdown.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c
 $(BUILD)/tests/%: tests/%.c $(HOST_TEST_SOURCES) $(wildcard common/*/*.h book/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Icommon -Ibook -Itools $< $(HOST_TEST_SOURCES) -lcmocka -lm -o $@
@@ -450,7 +464,7 @@ check:
 
 # ---------------------------------------------------------------- the rest
 deps:
-	@tests/install_deps.sh
+	@tools/install_deps.sh
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-sm_* $(BUILD)-compute_* $(ARCHS_BUILD) $(BUILD)-cuda12

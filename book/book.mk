@@ -36,18 +36,27 @@ CHROMIUM ?= $(firstword $(shell command -v chromium chromium-browser google-chro
 # CSV reader (and the parser of its numbers), the list of kernels and the peaks.
 WEAVER ?= $(BUILD)/book/weave
 RESULTS ?= $(BUILD)/book/results
-BOOK_COMMON := book/csv_reader.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c common/device/gpu_peaks.c \
+BOOK_COMMON := book/csv_reader.c book/headline.c book/markdown.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c common/device/gpu_peaks.c \
     common/harness/numbers.c
-BOOK_COMMON_H := book/csv_reader.h book/plain_csv.h book/card_reader.h book/nsight_reader.h book/accuracy_reader.h tools/kernel_list.h \
+BOOK_COMMON_H := book/csv_reader.h book/headline.h book/markdown.h book/plain_csv.h book/card_reader.h book/nsight_reader.h book/accuracy_reader.h tools/kernel_list.h \
     common/device/gpu_peaks.h common/harness/csv.h common/harness/numbers.h
 BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Ibook -Itools
 
 # Each tool is linked under a temporary name that holds the shell's id and
 # renamed whole: a build running beside this one (make plots in another test
 # suite) never runs a half-written tool.
+# The weaver's own files besides book/weave.c (book/weave.h says what each holds).
+WEAVE_PARTS := book/weave_files.c book/placeholders.c
+WEAVE_PARTS_H := book/weave.h book/placeholders.h
+# The results tool's (book/results.h says what each holds).
+RESULTS_PARTS := book/results_rows.c book/results_tables.c book/plot_data.c
+RESULTS_PARTS_H := book/results.h
+tool_parts = $(if $(filter weave,$(1)),$(WEAVE_PARTS),$(RESULTS_PARTS))
+$(BUILD)/book/results: $(RESULTS_PARTS) $(RESULTS_PARTS_H)
+$(BUILD)/book/weave: $(WEAVE_PARTS) $(WEAVE_PARTS_H)
 $(BUILD)/book/weave $(BUILD)/book/results: $(BUILD)/book/%: book/%.c $(BOOK_COMMON) $(BOOK_COMMON_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(BOOK_CFLAGS) $< $(BOOK_COMMON) -o $(dir $@).$*.$$$$.partial -lm && \
+	$(CC) $(BOOK_CFLAGS) $< $(call tool_parts,$*) $(BOOK_COMMON) -o $(dir $@).$*.$$$$.partial -lm && \
 	    mv -f $(dir $@).$*.$$$$.partial $@ || { rm -f $(dir $@).$*.$$$$.partial; exit 1; }
 
 # The weaver and the results tool, for a build that wants them made first
@@ -58,12 +67,14 @@ book-tools: $(WEAVER) $(RESULTS)
 # (float-cast-overflow is not part of "undefined" in gcc): make test runs them
 # over the real chapters and the failure fixtures, and any report fails.
 BOOK_ASAN := $(BUILD)/book-asan
+$(BOOK_ASAN)/weave: $(WEAVE_PARTS) $(WEAVE_PARTS_H)
+$(BOOK_ASAN)/results: $(RESULTS_PARTS) $(RESULTS_PARTS_H)
 BOOK_ASAN_CFLAGS := $(BOOK_CFLAGS) -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 
 $(BOOK_ASAN)/weave $(BOOK_ASAN)/results: $(BOOK_ASAN)/%: book/%.c $(BOOK_COMMON) $(BOOK_COMMON_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(BOOK_ASAN_CFLAGS) $< $(BOOK_COMMON) -o $@ -lm
+	$(CC) $(BOOK_ASAN_CFLAGS) $< $(call tool_parts,$*) $(BOOK_COMMON) -o $@ -lm
 
 # The npm packages, pinned in book/package.json and book/package-lock.json:
 # mathjax-full (book/tex2svg.mjs draws the formulas) and playwright-core (the

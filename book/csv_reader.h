@@ -74,38 +74,6 @@ const result_row *csv_reader_newest(const result_set *set, const char *kernel, c
 /* The card of the newest row of a problem, or NULL. */
 const char *csv_reader_newest_gpu(const result_set *set, const char *problem);
 
-/* The default size of a problem ("trimul", "msa"), as the programs take it
- * (B=8 T=1024 C=768 NH=12, B=1 S=512 N=256 D=256 H=8), or NULL. */
-const char *csv_reader_default_shape(const char *problem);
-
-/* The size the headline table and the plots show a problem at: its default
- * size, with " mask=kept" where the problem's first champion in the list
- * was measured so (every key kept, as the benchmarks run the MSA layer).
- * Written into shape (capacity 128); NULL for an unknown problem. */
-const char *csv_reader_headline_shape(const result_set *set, const kernel_list *kernels,
-                                      const char *problem, char shape[128]);
-
-/* Whether a card of that name can run a kernel: its compute capability
- * (common/device/gpu_peaks.c's table) against the `needs` of the list. A card the
- * table does not know is taken to run every kernel here; csv_reader_cards
- * asks its rows instead (it runs what needs no more than the most any
- * kernel it measured needs). */
-int csv_reader_card_runs(const char *gpu, const kernel_entry *kernel);
-
-/* The cards that measured a problem, in the order the book shows them.
- * A card has a full headline when it has a row, at the headline shape, of
- * every champion and best kernel of the problem (PyTorch aside: torch may
- * be missing) that some card measured at that shape and that it can run.
- * First the cards with a full headline, the newest first (the card of the
- * newest row: after `make bench` on a new card, that card); then the
- * others, the most headline rows first, then the newest. So one row from
- * an unknown card never comes before a card measured in full. Returns how
- * many cards there are, with *full set to how many of them lead with a full
- * headline, and *cards a NULL-ended array the caller frees (NULL and -1
- * when out of memory). n log n in the rows. */
-int csv_reader_cards(const result_set *set, const kernel_list *kernels, const char *problem,
-                     const char ***cards, int *full);
-
 /* The newest row of each kernel and shape of a problem on the card gpu,
  * among the rows keep accepts (NULL: all): *count of them, in no particular
  * order, in an array the caller frees. n log n in the rows. */
@@ -113,17 +81,6 @@ const result_row **csv_reader_newest_each(const result_set *set, const char *pro
                                           const char *gpu,
                                           int (*keep)(const result_row *row, const void *how),
                                           const void *how, int *count);
-
-/* A measured value (or a ratio of two) as the book prints it: three
- * significant digits, never an exponent (0.0123, 1.23, 123, 4567). -1 for a
- * value that would not print so: not finite, negative, or 1e15 and more. */
-int csv_reader_format(char *text, size_t capacity, double value);
-
-/* Writes a field as text in Markdown (pandoc's and GitHub's): every
- * character Markdown or HTML would read as markup (<, >, &, *, _, `, [, ],
- * |, $, {, }, ...) is escaped with a backslash, so that a card's name or a
- * commit reaches the page as the characters it holds, never as a tag. */
-void csv_reader_put_markdown(FILE *out, const char *text);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* nsight_reader.h - reads the Nsight Compute readings `make nsight` records
- * (plots/data/nsight/nsight.csv, written by tests/nsight_rows.py for the
+ * (plots/data/nsight/nsight.csv, written by bench/nsight_rows.py for the
  * kernels of plots/nsight.list) for the weaver's {{ncu|READING|KERNEL|SHAPE}}:
  * what the book quotes from the profiler is measured data, the card named.
  *

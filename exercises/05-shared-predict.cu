@@ -56,6 +56,7 @@ predicts nothing.
 #include <math.h>
 
 #include "chapters/05-shared/shared.cuh" /* SHARED_TILE, the tile the kernel computes */
+#include "gen/kernel_facts.h"                /* CONTENDER_OF: facts from kernels.list */
 
 /* The kernel raced, as chapter 5 built it (from build/libchapters.a). */
 extern const triangle_kernel shared_rows_interleaved_kernel;
@@ -92,9 +93,8 @@ __host__ double predicted_ms(const char *kernel, triangle_size s, const gpu_info
 
 int main(int argc, char **argv)
 {
-    static const triangle_contender contender = {
-        {"shared+rows+interleaved", 5, CONTENDER_BEST, GPU_PIPE_SIMT, TOLERANCE_FP32},
-        &shared_rows_interleaved_kernel};
+    /* the chapter's kernel, its facts from chapters/kernels.list */
+    static const triangle_contender contender = CONTENDER_OF(shared_rows_interleaved_kernel);
     return triangle_chapter_main(argc, argv, "05-shared-predict", 5,
                                  "exercise 5.3, chapter 5's fastest kernel, predicted and measured",
                                  &contender, 1);

@@ -53,6 +53,7 @@ counts and predicts nothing.
 
 #include <math.h>
 
+#include "gen/kernel_facts.h" /* CONTENDER_OF: facts from kernels.list */
 #include "problems/msa.h"
 
 /* The layer raced, as chapter 7 built it (from build/libchapters.a). */
@@ -88,8 +89,8 @@ __host__ double predicted_ms(const char *kernel, msa_size z, const gpu_info *car
 
 int main(int argc, char **argv)
 {
-    static const msa_contender contender = {
-        {"fused-tiled", 7, CONTENDER_BEST, GPU_PIPE_SIMT, TOLERANCE_FP32}, &fused_tiled_kernel};
+    /* the chapter's layer, its facts from chapters/kernels.list */
+    static const msa_contender contender = CONTENDER_OF(fused_tiled_kernel);
     return msa_chapter_main(argc, argv, "07-tiled-predict", 7,
                             "exercise 7.2, chapter 7's layer, predicted and measured",
                             &contender, 1);

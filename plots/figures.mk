@@ -38,7 +38,7 @@ FIGURES_WORK ?= $(BUILD)/figures
 FIGURE_BIN ?= $(FIGURES_WORK)/bin
 # In the order of the chapters that show them.
 WORKBOOK_DATA ?= plots/data
-# Figures of measurements that join two files (tools/generate.c writes the data);
+# Figures of measurements that join two files (tools/frontier.c writes the data);
 # drawn only where both files exist, as a plot with no rows is left out.
 FIGURE_JOINS := $(if $(wildcard $(WORKBOOK_DATA)/trimul.csv),$(if \
     $(wildcard $(WORKBOOK_DATA)/accuracy/trimul.csv),precision-frontier))
@@ -105,17 +105,17 @@ $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
 # test's, before the suites that draw the figures run side by side).
 figure-programs: $(foreach name,$(FIGURE_PROGRAMS),$(call figure_program,$(name)))
 
-# A join's data and caption come from `generate frontier` (tools/generate.c)
-# over the kernel list and the measured rows; it is drawn again whenever they change.
+# A join's data and caption come from `generate frontier` (tools/frontier.c)
+# over the kernel list and the measured rows (the book's readers read them:
+# the times, the errors and the cards' facts); it is drawn again whenever they change.
 # The frontier is chapter 9's: it shows the kernels of chapters 1 to 9.
 FRONTIER_CHAPTER := 9
-$(FIGURES_WORK)/data/precision-frontier.caption: $(GENERATE) \
-        chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv $(WORKBOOK_DATA)/accuracy/trimul.csv
+$(FIGURES_WORK)/data/precision-frontier.caption: $(GENERATE) chapters/kernels.list \
+        $(wildcard $(WORKBOOK_DATA)/*.csv $(WORKBOOK_DATA)/accuracy/*.csv $(WORKBOOK_DATA)/cards/*.csv)
 	@mkdir -p $(dir $@)
 	@rm -rf $(call partial,$(@D)/precision-frontier) && mkdir -p $(call partial,$(@D)/precision-frontier)
-	$(GENERATE) frontier chapters/kernels.list $(WORKBOOK_DATA)/trimul.csv \
-	    $(WORKBOOK_DATA)/accuracy/trimul.csv $(call partial,$(@D)/precision-frontier)/ \
-	    $(FRONTIER_CHAPTER)
+	$(GENERATE) frontier chapters/kernels.list $(WORKBOOK_DATA) \
+	    $(call partial,$(@D)/precision-frontier)/ $(FRONTIER_CHAPTER)
 	@cd $(call partial,$(@D)/precision-frontier) && for file in *; do \
 	    [ "$$file" = precision-frontier.caption ] || mv -f "$$file" ..; done && \
 	    mv -f precision-frontier.caption ..

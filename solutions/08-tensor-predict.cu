@@ -53,6 +53,7 @@ counts and predicts nothing.
 #include <string.h>
 
 #include "chapters/08-tensor/tensor.cuh" /* TF32_TILE, the tile tf32+rows computes */
+#include "gen/kernel_facts.h"                /* CONTENDER_OF: facts from kernels.list */
 
 /* The kernels raced, as chapters 1 and 8 built them (from build/libchapters.a). */
 extern const triangle_kernel cublas_tf32_kernel, tf32_rows_kernel;
@@ -120,10 +121,9 @@ __host__ double predicted_ms(const char *kernel, triangle_size s, const gpu_info
 
 int main(int argc, char **argv)
 {
-    static const triangle_contender contenders[] = {
-        {{"cublas-tf32", 1, CONTENDER_CHAMPION, GPU_PIPE_TENSOR, TOLERANCE_TF32},
-         &cublas_tf32_kernel},
-        {{"tf32+rows", 8, CONTENDER_BEST, GPU_PIPE_TENSOR, TOLERANCE_TF32}, &tf32_rows_kernel}};
+    /* chapter 1's and chapter 8's kernels, their facts from chapters/kernels.list */
+    static const triangle_contender contenders[] = {CONTENDER_OF(cublas_tf32_kernel),
+                                                    CONTENDER_OF(tf32_rows_kernel)};
     return triangle_chapter_main(argc, argv, "08-tensor-predict", 8,
                                  "exercise 8.3, cuBLAS in TF32 and tf32+rows, predicted and "
                                  "measured", contenders, 2);

@@ -60,7 +60,7 @@ prepare_base() {
                 --rw "$base/build" "$tree/build" --cd "$tree" -- \
                 make -s -j"$(nproc)" --no-print-directory BUILD=build ${ARCH:+ARCH="$ARCH"} \
                 ${NVCC:+NVCC="$NVCC"} build/libworkbook.a build/libchapters.a build/gen/programs.mk \
-                build/obj/grade/main_program.o build/obj/grade/main_check.o \
+                build/gen/kernel_facts.h build/obj/grade/main_program.o build/obj/grade/main_check.o \
                 > "$base/build.log" 2>&1; then
             echo "grade: the handout's library does not build (see $base/build.log)" >&2
             flock -u 9; return 2

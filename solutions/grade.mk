@@ -53,8 +53,10 @@ all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
 # a predict exercise races a chapter's kernel as the chapter built it, from
 # the chapters' archive (CHAPTER_ARCHIVE), which the link takes it from.
 # Every file name a recipe hands the shell is quoted.
-EXERCISE_HEADERS := $(wildcard common/*/*.h) $(wildcard solutions/*.cuh)
-EXERCISE_FLAGS := $(NVCCFLAGS) -I.
+# A predict exercise takes the facts of the chapter's kernel it races from
+# the list, as the chapter programs do ("gen/kernel_facts.h", CONTENDER_OF).
+EXERCISE_HEADERS := $(wildcard common/*/*.h) $(wildcard solutions/*.cuh) $(BUILD)/gen/kernel_facts.h
+EXERCISE_FLAGS := $(NVCCFLAGS) -I. -I$(BUILD)
 HOST_CHECK_HEADERS := $(wildcard solutions/host/*.h)
 GRADE_MAINS := $(BUILD)/obj/grade/main_program.o $(BUILD)/obj/grade/main_check.o
 exercise_of = $(firstword $(subst --, ,$(1)))

@@ -37,7 +37,7 @@ others=$(printf '%s\n' "$changed" | awk '
     /^(book|plots)\//             { print "70 72 (the book, the plots and figures)"; next }
     /^(solutions|exercises)\//    { print "80 (the exercises and the grader)"; next }
     /^(tools\/fetch_cuda12|\.ci\/)/ { print "13 (the build with CUDA 12.4, NVCC_12)"; next }
-    /^(common|tools|Makefile)/    { print "20 30 35 38 60 65 (every chapter program)"; next }
+    /^(common|tools|Makefile)/    { print "18 20 30 35 38 60 65 (every chapter program, a kernel added to the list)"; next }
     /^tests\/suites\//            { sub(/^tests\/suites\//, ""); sub(/-.*/, ""); print $0 " (the suite itself)"; next }' |
     sort -u)
 

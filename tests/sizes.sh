@@ -1,5 +1,5 @@
 # tests/sizes.sh - every size the GPU runs use, in one place: make verify,
-# bench and sanitize (tests/gpu_runs.sh) and the grader (solutions/grade.sh)
+# bench and sanitize (bench/gpu_runs.sh) and the grader (solutions/grade.sh)
 # source it. Sizes are written as the programs take them (KEY=VALUE), the
 # spelling of the CSV's shape column. A program's own default size (what
 # `build/chapterN` runs with no size given) lives in its runner, common/harness/*_runner.cu.
@@ -57,7 +57,7 @@ MSA_TILED_BENCH=("B=1 S=128 N=256 D=256 H=8" "B=1 S=512 N=256 D=256 H=8"
 # count of kept keys: the path the small size does not take.
 MSA_TILED_SANITIZE=("B=1 S=50 N=3 D=64 H=8" "--only-new B=1 S=300 N=16 D=256 H=8")
 
-# PyTorch races the layer at these (tests/torch_race.py; make bench): the
+# PyTorch races the layer at these (bench/torch_race.py; make bench): the
 # small case, where launches decide, and the AlphaFold shapes.
 MSA_TORCH=("B=2 S=8 N=32 D=64 H=4" "${MSA_TILED_BENCH[@]}")
 

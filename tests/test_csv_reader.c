@@ -20,6 +20,8 @@
 
 #include "harness/csv.h"
 #include "csv_reader.h"
+#include "headline.h"
+#include "markdown.h"
 
 #define TAIL "NVIDIA H200,13.0,abc1234,2025-01-02"
 #define GOOD_ROW "2,naive,trimul,B=8 T=1024 C=768 NH=12,3.9,3.8,4.2,1653.5,71.0," TAIL
@@ -143,7 +145,7 @@ static void row_with(char *row, size_t capacity, const char *chapter, const char
 /* Rows the reader must refuse: impossible and future dates, a
  * chapter that is not the list's, numbers in other spellings than decimal,
  * a size past the int the programs take, a control character in a text. */
-static void test_refuses_what_it_once_took(void **state)
+static void test_refuses_impossible_rows(void **state)
 {
     (void)state;
     char row[512], tomorrow[16], today[16];
@@ -220,11 +222,11 @@ static void test_writes_fields_as_markdown_text(void **state)
     char *text = NULL;
     size_t length = 0;
     FILE *out = open_memstream(&text, &length);
-    csv_reader_put_markdown(out, "<script>alert(1)</script> <img src=x onerror=alert(2)>");
+    markdown_put(out, "<script>alert(1)</script> <img src=x onerror=alert(2)>");
     fputc('|', out);
-    csv_reader_put_markdown(out, "NVIDIA H200 (a, b) 13.0-x");
+    markdown_put(out, "NVIDIA H200 (a, b) 13.0-x");
     fputc('|', out);
-    csv_reader_put_markdown(out, "a|b *c* _d_ `e` [f](g) $h$ &amp; \\ {i} ~j~ ^k^ @l #m");
+    markdown_put(out, "a|b *c* _d_ `e` [f](g) $h$ &amp; \\ {i} ~j~ ^k^ @l #m");
     fclose(out);
     assert_string_equal(text, "\\<script\\>alert(1)\\</script\\> \\<img src=x onerror=alert(2)\\>"
                               "|NVIDIA H200 (a, b) 13.0-x"
@@ -377,7 +379,7 @@ static void test_cards_in_the_books_order(void **state)
     if (read_csv(body, &set, error, sizeof error) != 0)
         fail_msg("%s", error);
     const char **cards;
-    int full, count = csv_reader_cards(&set, &kernels, "trimul", &cards, &full);
+    int full, count = headline_cards(&set, &kernels, "trimul", &cards, &full);
     assert_int_equal(count, 4);
     assert_int_equal(full, 3); /* the T4 cannot run tf32 (sm_80), so it is not asked for it */
     assert_string_equal(cards[0], "Tesla T4");
@@ -386,7 +388,7 @@ static void test_cards_in_the_books_order(void **state)
     assert_string_equal(cards[3], "Mystery GPU");
     assert_null(cards[4]);
     free(cards);
-    assert_int_equal(csv_reader_cards(&set, &kernels, "msa", &cards, &full), 0);
+    assert_int_equal(headline_cards(&set, &kernels, "msa", &cards, &full), 0);
     assert_null(cards[0]);
     free(cards);
     csv_reader_free(&set);
@@ -399,7 +401,7 @@ static void test_cards_in_the_books_order(void **state)
              full_h200);
     if (read_csv(body, &set, error, sizeof error) != 0)
         fail_msg("%s", error);
-    count = csv_reader_cards(&set, &kernels, "trimul", &cards, &full);
+    count = headline_cards(&set, &kernels, "trimul", &cards, &full);
     assert_int_equal(count, 3);
     assert_int_equal(full, 1);
     assert_string_equal(cards[0], "NVIDIA H200");
@@ -415,15 +417,15 @@ static void test_which_card_runs_which_kernel(void **state)
     kernel_entry simt = {.needs_major = 7, .needs_minor = 5};
     kernel_entry tensor = {.needs_major = 8, .needs_minor = 0};
     kernel_entry hopper = {.needs_major = 9, .needs_minor = 0, .needs_arch_specific = 1};
-    assert_true(csv_reader_card_runs("Tesla T4", &simt));
-    assert_false(csv_reader_card_runs("Tesla T4", &tensor));
-    assert_true(csv_reader_card_runs("NVIDIA A100-SXM4-80GB", &tensor));
-    assert_false(csv_reader_card_runs("NVIDIA A100-SXM4-80GB", &hopper));
-    assert_false(csv_reader_card_runs("NVIDIA GeForce RTX 4090", &hopper));
-    assert_true(csv_reader_card_runs("NVIDIA H100 80GB HBM3", &hopper));
-    assert_false(csv_reader_card_runs("NVIDIA B200", &hopper)); /* sm_90a code runs on 9.0 alone */
-    assert_true(csv_reader_card_runs("NVIDIA B200", &tensor));
-    assert_true(csv_reader_card_runs("Mystery GPU", &hopper)); /* unknown: asked for everything */
+    assert_true(headline_card_runs("Tesla T4", &simt));
+    assert_false(headline_card_runs("Tesla T4", &tensor));
+    assert_true(headline_card_runs("NVIDIA A100-SXM4-80GB", &tensor));
+    assert_false(headline_card_runs("NVIDIA A100-SXM4-80GB", &hopper));
+    assert_false(headline_card_runs("NVIDIA GeForce RTX 4090", &hopper));
+    assert_true(headline_card_runs("NVIDIA H100 80GB HBM3", &hopper));
+    assert_false(headline_card_runs("NVIDIA B200", &hopper)); /* sm_90a code runs on 9.0 alone */
+    assert_true(headline_card_runs("NVIDIA B200", &tensor));
+    assert_true(headline_card_runs("Mystery GPU", &hopper)); /* unknown: asked for everything */
 }
 
 static void test_reads_a_folder_in_name_order(void **state)
@@ -448,13 +450,13 @@ static void test_formats_three_significant_digits(void **state)
     const double values[] = {0.0123456, 1.23456, 12.3456, 123.456, 4567.8, 0};
     const char *const printed[] = {"0.0123", "1.23", "12.3", "123", "4568", "0"};
     for (int k = 0; k < 6; k++) {
-        assert_int_equal(csv_reader_format(text, sizeof text, values[k]), 0);
+        assert_int_equal(markdown_number(text, sizeof text, values[k]), 0);
         assert_string_equal(text, printed[k]);
     }
-    assert_int_equal(csv_reader_format(text, sizeof text, 1e31), -1);
-    assert_int_equal(csv_reader_format(text, sizeof text, HUGE_VAL), -1);
-    assert_int_equal(csv_reader_format(text, sizeof text, -1), -1);
-    assert_int_equal(csv_reader_format(text, 3, 4567.8), -1); /* too small a buffer */
+    assert_int_equal(markdown_number(text, sizeof text, 1e31), -1);
+    assert_int_equal(markdown_number(text, sizeof text, HUGE_VAL), -1);
+    assert_int_equal(markdown_number(text, sizeof text, -1), -1);
+    assert_int_equal(markdown_number(text, 3, 4567.8), -1); /* too small a buffer */
 }
 
 int main(void)
@@ -462,7 +464,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_good_rows),
         cmocka_unit_test(test_refuses_malformed_rows),
-        cmocka_unit_test(test_refuses_what_it_once_took),
+        cmocka_unit_test(test_refuses_impossible_rows),
         cmocka_unit_test(test_writes_fields_as_markdown_text),
         cmocka_unit_test(test_refuses_values_it_cannot_print),
         cmocka_unit_test(test_refuses_a_rate_above_its_pipes_peak),

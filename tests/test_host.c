@@ -449,7 +449,7 @@ static void test_decimal_number_spellings(void **state)
     }
 }
 
-/* Issue 36: a number the command line once took in a loose spelling. */
+/* Whole numbers have one spelling: decimal digits, no sign, blank or leading zero. */
 static void test_cli_refuses_loose_numbers(void **state)
 {
     (void)state;
@@ -476,8 +476,8 @@ static void test_cli_refuses_loose_numbers(void **state)
     assert_int_equal(parse(&triangle_spec, &o, message, "--input-scale", " 2", NULL), CLI_ERROR);
 }
 
-/* Issue 36: a second --reps once replaced the first, while a second T= was
- * refused; every option is now given once. */
+/* Every option is given once, as every size is: a second --reps is
+ * refused, never taken in place of the first. */
 static void test_cli_refuses_a_repeated_option(void **state)
 {
     (void)state;
@@ -501,7 +501,7 @@ static void test_cli_refuses_a_repeated_option(void **state)
     assert_true(o.list);
 }
 
-/* Issue 36: --list once returned before --kernel and --csv were checked. */
+/* --list checks --kernel and --csv before it lists. */
 static void test_cli_list_checks_the_other_options(void **state)
 {
     (void)state;

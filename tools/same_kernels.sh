@@ -6,7 +6,7 @@
 # each with its names and labels blanked out (a rename, or a kernel made
 # static, changes no instruction), and compared as sets per program object.
 #
-#   make same-kernels BEFORE=8768282 [ARCH=sm_75] [FOLDER=chapters/06-fused]
+#   make same-kernels BEFORE=main [ARCH=sm_75] [FOLDER=chapters/06-fused]
 #
 # FOLDER keeps to the sources under one folder.
 # Prints one line per object, "same", "fewer" (each kernel as before, some no

@@ -53,6 +53,8 @@ functions.
 
 #define NAIVE_TILE 128        /* scores per block side */
 #define NAIVE_THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
+static_assert(NAIVE_TILE == 16 * NAIVE_THREAD_TILE,
+              "the threads' patches cover the tile once: 16 x 16 threads");
 
 /* The tile in tile column `tile_col` (keys), tile row `tile_row` (queries)
  * lies wholly above the diagonal: every score in it is masked. */

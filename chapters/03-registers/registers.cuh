@@ -94,6 +94,8 @@ chapter and the next are drawn from them.
 
 #define REGISTERS_TILE 128        /* scores per block side */
 #define REGISTERS_THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
+static_assert(REGISTERS_TILE == 16 * REGISTERS_THREAD_TILE,
+              "the threads' patches cover the tile once: 16 x 16 threads");
 
 /* The first query row and the first key of the 8 x 8 patch of thread (tx, ty)
  * of the block of tile (tile_row, tile_col). */

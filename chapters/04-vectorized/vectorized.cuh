@@ -113,6 +113,10 @@ and from chapter 3's.
 #define VECTORIZED_THREAD_TILE 8   /* scores per thread side: 16 x 16 threads */
 #define VECTORIZED_RUN 4           /* columns per float4 */
 #define VECTORIZED_RUN_GAP 64      /* a thread's second run of 4 columns starts this far right */
+static_assert(VECTORIZED_TILE / VECTORIZED_THREAD_TILE == 16, "16 x 16 threads");
+static_assert(VECTORIZED_THREAD_TILE == 2 * VECTORIZED_RUN, "8 columns a thread: two runs of 4");
+static_assert(VECTORIZED_RUN_GAP == VECTORIZED_TILE / 2,
+              "the 16 threads of a row cover the first half of the tile with their first runs");
 
 /* The first query row of thread (tx, ty)'s 8 rows, and the first key of its
  * first run of 4 columns (the second starts VECTORIZED_RUN_GAP further). */

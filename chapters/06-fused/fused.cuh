@@ -94,6 +94,7 @@ column because its cost is waiting, which more threads shorten.
 #define FUSED_THREADS 256
 #define FUSED_WARPS (FUSED_THREADS / 32)
 #define FUSED_MAX_S 64        /* every key of a column: at most two per lane of a warp */
+static_assert(FUSED_MAX_S <= 2 * 32, "at most two keys per lane of a warp");
 #define FUSED_TILE_ROWS 32    /* weight rows per tile when the weights are streamed; 16 where
                                  two tiles of 32 do not fit the card */
 
@@ -841,7 +842,7 @@ dependent kernels, each starting, spreading over the machine and draining
 before the next begins. (The appendix measures what the split buys.)
 
 The same layer written in PyTorch, on the very inputs the chapter program
-saves (`tests/torch_race.py`: the module, checked against the fused
+saves (`bench/torch_race.py`: the module, checked against the fused
 kernel's output, then timed the same way), runs in
 {{median_ms|torch-eager|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms eager and
 {{median_ms|torch-compile|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms under

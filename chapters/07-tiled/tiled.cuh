@@ -653,7 +653,7 @@ Three shapes, each timed as every kernel is (chapter 1: the L2 flushed,
 the median of the repetitions), with every input and output of the layer
 in device memory, after the checks on the same inputs; every key kept (`mask=kept`), as in most real
 MSAs. The unfused layer ran in the same program, and PyTorch
-(`tests/torch_race.py`) on the same inputs, compiled with
+(`bench/torch_race.py`) on the same inputs, compiled with
 `torch.compile` in FP32 with TF32 off:
 
 | shape | FP32 floor | unfused | `torch.compile` | fused-tiled |

@@ -101,6 +101,11 @@ $g$ would fall into the same 4 banks: an 8-way conflict.
 #define TF32_MAX_HS 128  /* three tiles of 128 x (128 + 4) floats: 198 KB */
 #define TF32_M_TILES 4   /* 16-row tiles of A per warp: 64 rows */
 #define TF32_N_TILES 4   /* 8-column tiles of B per warp: 32 columns */
+static_assert(TF32_THREADS / 32 * TF32_M_TILES * 16 * TF32_N_TILES * 8 == TF32_TILE * TF32_TILE,
+              "8 warps of 64 x 32 scores cover the tile once");
+static_assert(TF32_MAX_HS % TF32_STEP == 0, "HS in whole mma.sync steps");
+static_assert(3 * TF32_TILE * (TF32_MAX_HS + TF32_PAD) * 4 == 198 * 1024,
+              "three tiles of 128 x (128 + 4) floats: 198 KB");
 
 /* Issues this thread's 16-byte copies of a TILE x HS tile whose first row
  * is `source` (rows `row_stride` floats apart in global memory) into

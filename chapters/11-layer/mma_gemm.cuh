@@ -21,6 +21,10 @@
 #define SYNC_STRIDE (SYNC_DEPTH + 8) /* floats per row of a stage: 8 mod 32, as in tf32x3 */
 #define SYNC_THREADS 256             /* 8 warps: 2 x 4 of 64 x 32 outputs */
 #define SYNC_STAGE_FLOATS (2 * SYNC_TILE * SYNC_STRIDE) /* the rows of X, then the rows of W: 40 KB */
+static_assert(SYNC_STRIDE % 32 == 8, "a stage's rows 8 banks apart, as in tf32x3");
+static_assert((SYNC_THREADS / 32) * 64 * 32 == SYNC_TILE * SYNC_TILE,
+              "8 warps of 64 x 32 outputs cover the tile once");
+static_assert(SYNC_STAGE_FLOATS * 4 == 40 * 1024, "a stage is 40 KB");
 
 /* Starts the copies of the stage at k0: rows of X and of W, the values of
  * k below `in`. Past the last row (or output column) the last one stands in;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #define TENSOR_MAP_BOX_COLS 32 /* floats: 128 bytes, the width of the swizzle */
+static_assert(TENSOR_MAP_BOX_COLS * sizeof(float) == 128, "a box's row: the swizzle's 128 bytes");
 
 /* The float at (row, col) of a box as it lies in shared memory. */
 static __host__ __device__ __forceinline__ int tensor_map_box_index(int row, int col)

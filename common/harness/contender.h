@@ -24,7 +24,7 @@ typedef struct {
     double tolerance;     /* TOLERANCE_FP32 or TOLERANCE_TF32 */
     int needs_major, needs_minor;  /* the compute capability it needs (its "needs") */
     int needs_arch_specific;       /* sm_90a: that capability exactly */
-    const char *where;             /* its code, "FILE:LINE __global__ NAME" (--list; may be NULL) */
+    const char *where;             /* its work, for --list (tools/kernel_where.c); may be NULL */
 } contender_facts;
 
 #endif

@@ -48,7 +48,7 @@ int msa_check_save_directory(const char *dir, char *message, size_t capacity);
 
 /* --save DIR, after the run: makes DIR if need be, writes every input, the
  * output out (as out.npy, shaped as msa; skipped when out is NULL) and the
- * run's CSV shape as shape.txt (tests/torch_race.py names its rows by it). */
+ * run's CSV shape as shape.txt (bench/torch_race.py names its rows by it). */
 int msa_save_tensors(const char *dir, msa_inputs *inputs, msa_size size, const char *shape_text,
                      const float *out, char *message, size_t capacity);
 

@@ -32,8 +32,10 @@ int host_check_main(int argc, char **argv)
     const int n = predict_sizes(sizes, fixed, 4, 8);
     check_count("tile_flops", tile_flops, enumerated_flops, sizes, n);
     check_count("compulsory_bytes", compulsory_bytes, triangle_compulsory_bytes, sizes, n);
-    const predict_kernel kernels[] = {
-        {"shared+rows+interleaved", GPU_PIPE_SIMT, enumerated_flops, triangle_compulsory_bytes}};
+    /* the kernel's name and pipe from chapters/kernels.list */
+    constexpr contender_facts rows = KERNEL_FACTS_shared_rows_interleaved_kernel;
+    const predict_kernel kernels[] = {{rows.name, rows.pipe, enumerated_flops,
+                                       triangle_compulsory_bytes}};
     check_predictions(kernels, 1, sizes, n, 2);
     return host_check_status();
 }

@@ -82,23 +82,25 @@ int host_check_main(int argc, char **argv)
         cards[c] = predict_card(predict_cards[c]);
     char why[400] = "", what[120];
     int failed = 0;
+    /* the layer's name and pipe from chapters/kernels.list */
+    constexpr contender_facts layer = KERNEL_FACTS_fused_tiled_kernel;
     for (int k = 0; k < 13 && !failed; k++) {
         double predictions[PREDICT_CARD_COUNT], floors[PREDICT_CARD_COUNT];
         for (int c = 0; c < PREDICT_CARD_COUNT; c++) {
-            predictions[c] = predicted_ms("fused-tiled", sizes[k], &cards[c]);
-            floors[c] = predict_floor_ms(&cards[c], GPU_PIPE_SIMT, summed_flops(sizes[k]),
+            predictions[c] = predicted_ms(layer.name, sizes[k], &cards[c]);
+            floors[c] = predict_floor_ms(&cards[c], layer.pipe, summed_flops(sizes[k]),
                                          msa_compulsory_bytes(sizes[k]));
         }
-        snprintf(what, sizeof what, "fused-tiled at B=%d S=%d N=%d D=%d H=%d", sizes[k].B,
+        snprintf(what, sizeof what, "%s at B=%d S=%d N=%d D=%d H=%d", layer.name, sizes[k].B,
                  sizes[k].S, sizes[k].N, sizes[k].D, sizes[k].H);
         failed = predict_follows_floors(what, predictions, floors, why, sizeof why);
     }
     if (failed)
         host_check(0, "prediction", "%s", why);
     else
-        host_check(1, "prediction", "on the H200 fused-tiled %.4g ms at S=128, %.4g ms at "
-                   "S=512; on the T4, A100 and RTX 4090 they follow those cards' floors, at 13 "
-                   "sizes", predicted_ms("fused-tiled", sizes[0], &cards[0]),
-                   predicted_ms("fused-tiled", sizes[1], &cards[0]));
+        host_check(1, "prediction", "on the H200 %s %.4g ms at S=128, %.4g ms at S=512; on the "
+                   "T4, A100 and RTX 4090 they follow those cards' floors, at 13 sizes",
+                   layer.name, predicted_ms(layer.name, sizes[0], &cards[0]),
+                   predicted_ms(layer.name, sizes[1], &cards[0]));
     return host_check_status();
 }

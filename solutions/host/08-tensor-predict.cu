@@ -50,9 +50,12 @@ int host_check_main(int argc, char **argv)
     check_count("rows_bytes", rows_bytes, triangle_compulsory_bytes, sizes, n);
     check_count("rows_flops", rows_flops, referee_rows_flops, sizes, n);
     /* cuBLAS's floor: its permute and product's bytes, the square's work */
+    /* the kernels' names and pipes from chapters/kernels.list */
+    constexpr contender_facts cublas = KERNEL_FACTS_cublas_tf32_kernel,
+                              rows = KERNEL_FACTS_tf32_rows_kernel;
     const predict_kernel kernels[] = {
-        {"cublas-tf32", GPU_PIPE_TENSOR, referee_cublas_flops, referee_cublas_bytes},
-        {"tf32+rows", GPU_PIPE_TENSOR, referee_rows_flops, triangle_compulsory_bytes}};
+        {cublas.name, cublas.pipe, referee_cublas_flops, referee_cublas_bytes},
+        {rows.name, rows.pipe, referee_rows_flops, triangle_compulsory_bytes}};
     check_predictions(kernels, 2, sizes, n, 2);
     return host_check_status();
 }

@@ -36,7 +36,7 @@ expect_output "a program calling another cuBLAS function links against libcublas
         -o '$foundation_scratch/other_cublas' && readelf -d '$foundation_scratch/other_cublas'"
 
 # Sizes are int in every kernel, and their products are computed without
-# wrapping: B*T*3*C below wraps a 64-bit long to 0, which once passed every
+# wrapping: B*T*3*C below wraps a 64-bit long to 0, which would pass every
 # limit. The input is indexed with int (chapter 4's row stride, cuBLAS's
 # leading dimension 3*C); a run that cannot fit in any host's memory is
 # refused before the GPU is looked for.
@@ -53,8 +53,8 @@ expect_output "the refusal names host memory" "of host memory" build/chapter2 B=
 
 # One spelling of whole numbers (decimal digits, no sign, no blank, no
 # leading zero), every option given once, and --list checks the options it
-# comes with: each of these was once accepted (exit 0, or 77 with no GPU).
-expect_status "chapter2 refuses --seed ' -1' (once wrapped to 2^64-1)" 2 build/chapter2 --seed ' -1'
+# comes with: each of these is refused (exit 2) before any GPU is looked for.
+expect_status "chapter2 refuses --seed ' -1' (strtoull would wrap it to 2^64-1)" 2 build/chapter2 --seed ' -1'
 expect_output "... saying what a seed is" "--seed ' -1' must be a whole number from 0 to 18446744073709551615" \
     build/chapter2 --seed ' -1'
 expect_status "chapter2 refuses T=+128" 2 build/chapter2 T=+128
@@ -103,7 +103,7 @@ expect_status "checking --csv creates no file (--check-only times nothing, write
 # make bench appends to plots/data/: a CSV it cannot write is a failure of
 # the bench (exit 1), not a size the chapter refuses.
 expect_status "make bench's runs fail on a CSV they cannot write" 1 \
-    env DATA="$csv_dir/no-such-dir" tests/gpu_runs.sh bench 2
+    env DATA="$csv_dir/no-such-dir" bench/gpu_runs.sh bench 2
 
 # make profile takes CH as a chapter number, never as shell text.
 profile_marker=build/profile-ran-this
@@ -187,17 +187,29 @@ expect_output "generate chapter names a kernel's chapter" "^10$" \
 expect_status "generate chapter refuses a kernel the list lacks" 1 \
     build/tools/generate chapter chapters/kernels.list no-such-kernel
 rm -f "$old_rows"
-shared_where=$(build/tools/generate where chapters/kernels.list | awk '$1 == "trimul" && $2 == "shared" { print $3 }')
-expect_output "generate where: chapter 5's shared kernel lives in shared.cuh" \
-    "^chapters/05-shared/shared\.cuh:[0-9]+$" echo "$shared_where"
-expect_output "... and that line holds its __global__" "__global__ void .*shared_scores\(" \
+# `generate where` leads to the function that does a contender's work: the
+# body a one-line __global__ wrapper calls, naming the contenders that share
+# it; cuBLAS's champions to the function that calls cuBLAS.
+where_list=$(mktemp)
+build/tools/generate where chapters/kernels.list > "$where_list"
+shared_where=$(awk '$1 == "trimul" && $2 == "shared+rows+interleaved" { print $3 }' "$where_list")
+expect_output "generate where: shared+rows+interleaved's work is shared_rows_body, in shared.cuh" \
+    "^trimul shared\+rows\+interleaved chapters/05-shared/shared\.cuh:[0-9]+ shared_rows_body, the body of __global__ shared_rows_interleaved_scores \(one body with shared\+rows\)$" \
+    cat "$where_list"
+expect_output "... and that line defines shared_rows_body" "shared_rows_body\(" \
     sed -n "${shared_where#*:}p" "${shared_where%%:*}"
+expect_output "generate where: the five fused-tiled kernels say they share one body" \
+    "^msa fused-tiled chapters/07-tiled/tiled\.cuh:[0-9]+ __global__ tiled_attention_fp32 \(one body with fused-tiled\+dense, fused-tiled\+eager, fused-tiled\+unsplit, fused-tiled\+four-rows\)$" \
+    cat "$where_list"
+expect_output "generate where: the unfused layer's work is its launcher, through cuBLAS" \
+    "^msa unfused chapters/06-fused/unfused\.cu:[0-9]+ unfused_launch\(\), through cuBLAS$" cat "$where_list"
 # fused+nocluster (chapter 6's tried/) launches through the functions of
 # fused.cuh: a function it calls is looked up in its caller's file, then its
-# folder, before any other (a name there once led to chapter 9's triangle.cu)
+# folder, before any other (a namesake elsewhere is not it)
 expect_output "generate where: a tried variant's kernel is its chapter's, not a namesake's" \
-    "^msa fused\+nocluster chapters/06-fused/fused\.cuh:[0-9]+ __global__ fused_msa_attention$" \
-    build/tools/generate where chapters/kernels.list
+    "^msa fused\+nocluster chapters/06-fused/fused\.cuh:[0-9]+ __global__ fused_msa_attention \(one body with fused\)$" \
+    cat "$where_list"
+rm -f "$where_list"
 
 # make same-kernels: the tree against its own commit is the same kernel for
 # kernel; a clone with one constant of chapter 2's kernel changed is not.

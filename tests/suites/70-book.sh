@@ -272,7 +272,7 @@ if ! tool_missing "make book on broken input" gnuplot && ! tool_missing "make bo
     malformed "an unclosed quote" "2,naive,trimul,\"B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,$row_tail" \
         "a quoted field is never closed"
     malformed "an empty line" "" "an empty line"
-    # rows the reader once took
+    # rows that are well formed but impossible
     date_row="2,naive,trimul,B=8 T=256 C=768 NH=12,0.5,0.4,0.6,100.0,10.0,Fixture H200,13.0,fixture"
     malformed "a day not in the calendar" "$date_row,2026-02-31" "date \"2026-02-31\" is not a day of the calendar"
     malformed "a date in the future" "$date_row,9999-12-31" "date \"9999-12-31\" is after today \(UTC\)"
@@ -328,8 +328,8 @@ if ! tool_missing "markup rendered by pandoc" pandoc; then
 fi
 
 # ------------------------------------------------------------ numbers it cannot print
-# A time so small that a ratio to it has 31 digits once overflowed the
-# table's buffers; a value the tools cannot print sensibly is an error with
+# A time so small that a ratio to it has 31 digits would overflow the
+# table's buffers: a value the tools cannot print sensibly is an error with
 # the file and line of its row, never a truncated or overflowing number.
 unprintable() {  # unprintable NAME 'REPLACEMENT LINE' LINE PATTERN: $results table must refuse it
     local dir=$scratch/unprintable-${1// /-}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/gpu_runs.sh MODE CHAPTER... - the GPU runs behind make verify, bench,
+# bench/gpu_runs.sh MODE CHAPTER... - the GPU runs behind make verify, bench,
 # sanitize and profile. Each chapter program checks (and times) all the
 # kernels it races; this script only chooses the programs (`make programs`:
 # a chapter's own, and its tried variants' where it has some) and the sizes
@@ -14,7 +14,7 @@
 #   nsight    the Nsight Compute readings the book quotes (plots/nsight.list),
 #             rows appended to plots/data/nsight/nsight.csv (no chapters)
 #   torch     PyTorch on the inputs chapter 7's program saves, at the sizes
-#             of MSA_TORCH and both bench masks (tests/torch_race.py);
+#             of MSA_TORCH and both bench masks (bench/torch_race.py);
 #             rows appended to plots/data/msa.csv; said and skipped where
 #             torch does not import (no chapter arguments)
 #
@@ -66,11 +66,11 @@ if [ "$mode" = nsight ]; then
         case $program in ''|'#'*) continue ;; esac
         report=build/nsight-$program-${kernel//+/_}
         label="$program $kernel $shape ncu"
-        run ncu --clock-control none --metrics "$(python3 tests/nsight_rows.py --metrics)" \
+        run ncu --clock-control none --metrics "$(python3 bench/nsight_rows.py --metrics)" \
             -f -o "$report" ${BUILD:-build}/$program $shape --kernel "$kernel" --check-only \
             || continue
         ncu -i "$report.ncu-rep" --csv --page raw --print-units base > "$report.csv" &&
-            python3 tests/nsight_rows.py "$report.csv" "$kernel" "$shape" \
+            python3 bench/nsight_rows.py "$report.csv" "$kernel" "$shape" \
                 "${WORKBOOK_COMMIT:-unknown}" "$DATA/nsight/nsight.csv" ||
             { echo "FAILED   $label: its readings"; failed=1; }
     done < plots/nsight.list
@@ -97,7 +97,7 @@ if [ "$mode" = torch ]; then
         done
         [ ${#dirs[@]} -gt 0 ] || continue
         label="torch $size"
-        run "$python" tests/torch_race.py --reps "${BENCH_REPS:-30}" --csv "$DATA/msa.csv" "${dirs[@]}"
+        run "$python" bench/torch_race.py --reps "${BENCH_REPS:-30}" --csv "$DATA/msa.csv" "${dirs[@]}"
         grep -E "^torch-|^check" "$log"
     done
     [ $failed -ne 0 ] && exit 1

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""tests/torch_race.py - PyTorch in the MSA race: the layer of chapters 6, 7 and 9
+"""bench/torch_race.py - PyTorch in the MSA race: the layer of chapters 6, 7 and 9
 written as a PyTorch module, run on the very inputs a chapter program saved.
 
     build/chapter7 B=1 S=512 N=256 D=256 H=8 mask=kept --kernel fused-tiled \\
         --check-only --save build/torch/kept
     build/chapter7 B=1 S=512 N=256 D=256 H=8 mask=pad --kernel fused-tiled \\
         --check-only --save build/torch/pad
-    python3 tests/torch_race.py --csv plots/data/msa.csv build/torch/kept build/torch/pad
+    python3 bench/torch_race.py --csv plots/data/msa.csv build/torch/kept build/torch/pad
 
 For each DIR it loads DIR/<name>.npy (the eleven inputs and out.npy, the
 chapter kernel's output) and DIR/shape.txt (the run's CSV shape, which names

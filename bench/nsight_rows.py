@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/nsight_rows.py - the Nsight Compute readings the book quotes, as rows.
+"""bench/nsight_rows.py - the Nsight Compute readings the book quotes, as rows.
 
   nsight_rows.py --metrics
       the metrics to ask ncu for (--metrics), comma-separated

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/install_deps.sh - `make deps`: the distribution packages the workbook
+# tools/install_deps.sh - `make deps`: the distribution packages the workbook
 # needs besides the CUDA Toolkit (which comes from NVIDIA, not from here),
 # then the book's two npm packages.
 #   libcmocka-dev   the host unit tests' framework

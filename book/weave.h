@@ -1,0 +1,89 @@
+/* weave.h - what the weaver's files share: weave.c (the command line, the
+ * directives, the weaving), weave_files.c (reading the sources, their
+ * markers) and placeholders.c (the placeholder engine).
+ * Host C11; built by book/book.mk as build/book/weave.
+ */
+#ifndef WORKBOOK_WEAVE_H
+#define WORKBOOK_WEAVE_H
+
+#include <stddef.h>
+
+/* "path:line: message" (line 0: "path: message") on stderr; exits 1. */
+void die_at(const char *path, int line, const char *format, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+/* realloc, or exits 1 with "weave: out of memory". */
+void *grown(void *memory, size_t size);
+/* The length bytes at text, as a string of their own (grown's). */
+char *copy_of(const char *text, size_t length);
+
+/* A file cut into lines, without their '\n'; lines[0] is line 1. */
+typedef struct {
+    const char *path;
+    char **lines;
+    int count;
+} source_file;
+
+/* 0, or -1 (errno set) when the file cannot be opened. Lines end in LF or
+ * CRLF (an editor on Windows saves CRLF; both read alike), and a UTF-8
+ * byte-order mark before the first line is dropped: kept, it would hide a
+ * first line's /\*md or # Title. A carriage return anywhere else (a file
+ * with CR-only line endings is one long line of them) is refused, as the
+ * lines could only be guessed. */
+int read_lines(const char *path, source_file *source);
+
+/* The file cut into lines, or a stop with "path: cannot read: why". */
+source_file load_source(const char *path);
+
+/* Is the line exactly text, with only blanks around it? */
+int line_is(const char *line, const char *text);
+
+/* What follows the last '/' of path. */
+const char *base_name(const char *path);
+
+/* chapters/02-naive/naive.cu -> 2 and "Naive"; exercises/03-unroll.cu -> 3. */
+int chapter_number_of(const char *path, char *slug, size_t capacity);
+
+/* qsort's order of two names (char *): strcmp's. */
+int by_name(const void *a, const void *b);
+
+/* The names in dir that start with prefix and end with suffix, sorted; a
+ * missing folder has none. */
+int list_files(const char *dir, const char *prefix, const char *suffix, char ***names);
+
+/* A folder's sources, .cu and .cuh, in name order. */
+int list_sources(const char *dir, char ***names);
+
+/* A chapter's story: chapters/NN-slug/slug.cuh where the chapter's code is
+ * a header (later chapters, its tried/ files and the figures include it),
+ * else chapters/NN-slug/slug.cu. */
+const char *story_of(const char *path, char *story, size_t capacity);
+
+/* A line that opens or closes a fenced block of Markdown (``` or ~~~). */
+int is_fence(const char *line);
+
+/* Prose lines first..last must close every fence they open: a fence left
+ * open would make the rest of the page code (and the weaver would read the
+ * following prose as the fence's content). */
+void check_fences_closed(const source_file *source, int first, int last, const char *end);
+
+/* The pieces of a literate source, cut at its markers (book/README.md). */
+typedef enum { PIECE_CODE, PIECE_PROSE, PIECE_HIDDEN, PIECE_HEADER, PIECE_INCLUDES } piece_kind;
+
+typedef struct {
+    piece_kind kind;
+    int first, last; /* 1-based lines of the content (prose: inside the markers) */
+} piece;
+
+typedef struct {
+    piece *pieces;
+    int count, prose; /* prose: how many of them are prose */
+} piece_list;
+
+/* Does line start with text, after blanks? */
+int starts_with(const char *line, const char *text);
+
+/* Cuts a literate source into code, prose and hidden pieces; a marker that
+ * is not well formed stops here with its file and line. */
+piece_list scan_markers(const source_file *source);
+
+#endif
