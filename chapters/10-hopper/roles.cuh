@@ -55,7 +55,15 @@ read the queries from shared memory.
 #define ROLES_LOADER_WARP (ROLES_GROUPS * 4)    /* warp 8 copies in */
 #define ROLES_STORER_WARP (ROLES_GROUPS * 4 + 1) /* warp 9 copies out */
 #define ROLES_THREADS (ROLES_GROUPS * 128 + 64)
-#define ROLES_STAGES 2                          /* a group's stages, each a whole tile */
+#ifndef ROLES_STAGES
+#define ROLES_STAGES 2 /* a group's stages, each a whole tile */
+#endif
+#ifndef ROLES_NO_PRODUCTS
+#define ROLES_NO_PRODUCTS 0
+#endif
+#ifndef ROLES_NO_STORES
+#define ROLES_NO_STORES 0
+#endif
 #define ROLES_SHARED_LIMIT (227 * 1024)         /* a Hopper block's shared memory */
 
 /* The shape of the walk for head size HS and PRODUCTS products. Keys a tile:
@@ -74,7 +82,14 @@ struct roles_shape {
     static constexpr int STAGE = ROLES_GROUP_ROWS * KEYS;                       /* floats */
     static constexpr int STAGE_BOXES = KEYS / TENSOR_MAP_BOX_COLS;
     static constexpr int BARRIERS = 512; /* bytes, with room to spare */
-    static constexpr int STAGE_BYTES = ROLES_GROUPS * ROLES_STAGES * STAGE * 4;
+    /* ROLES_STAGES a group where the rest still fits, else 2 */
+    static constexpr int STAGES =
+        ROLES_SHARED_LIMIT - 1024 - BARRIERS - ROLES_GROUPS * ROLES_STAGES * STAGE * 4 -
+                    (PRODUCTS == 3 && HS > 96 ? 2 : 1) * BOXES * WGMMA_QUERIES * 32 * 4 >=
+                2 * BOXES * KEYS * 32 * 4 * (PRODUCTS == 3 ? 2 : 1)
+            ? ROLES_STAGES
+            : 2;
+    static constexpr int STAGE_BYTES = ROLES_GROUPS * STAGES * STAGE * 4;
     static constexpr int SLOT_BYTES = SLOT * 4 * (PRODUCTS == 3 ? 2 : 1); /* + small parts */
     /* Three products past HS = 96: the queries' small parts in shared memory
      * too (in registers, 52 and more a lane, ptxas spilled). */
@@ -150,7 +165,7 @@ struct roles_buffers {
     float *smalls;  /* [slot]: the small parts of the slot's keys (three products) */
     float *small_queries; /* the row's queries' small parts (three products, HS > 96) */
     uint64_t *key_full, *key_empty, *small_full, *query_full, *query_empty;
-    uint64_t *stage_full, *stage_empty; /* [group * ROLES_STAGES + stage] */
+    uint64_t *stage_full, *stage_empty; /* [group * S::STAGES + stage] */
 };
 
 template <int HS, int PRODUCTS>
@@ -161,7 +176,7 @@ __device__ __forceinline__ roles_buffers<HS, PRODUCTS> roles_carve(void *space)
     float *base = reinterpret_cast<float *>((reinterpret_cast<uintptr_t>(space) + 1023) &
                                             ~(uintptr_t)1023); /* the swizzle's period */
     m.stages = base;
-    m.queries = m.stages + ROLES_GROUPS * ROLES_STAGES * S::STAGE;
+    m.queries = m.stages + ROLES_GROUPS * S::STAGES * S::STAGE;
     m.ring = m.queries + S::QUERY_BUFFERS * S::QUERIES;
     m.smalls = m.ring + S::SLOTS * S::SLOT;
     m.small_queries = m.smalls + (PRODUCTS == 3 ? S::SLOTS : 0) * S::SLOT;
@@ -172,7 +187,7 @@ __device__ __forceinline__ roles_buffers<HS, PRODUCTS> roles_carve(void *space)
     m.query_full = m.small_full + S::SLOTS;
     m.query_empty = m.query_full + S::QUERY_BUFFERS;
     m.stage_full = m.query_empty + S::QUERY_BUFFERS;
-    m.stage_empty = m.stage_full + ROLES_GROUPS * ROLES_STAGES;
+    m.stage_empty = m.stage_full + ROLES_GROUPS * S::STAGES;
     return m;
 }
 
@@ -271,7 +286,13 @@ __device__ __forceinline__ void roles_store(const roles_buffers<HS, PRODUCTS> &m
     using S = roles_shape<HS, PRODUCTS>;
     const int heads = B * NH, rows = T / WGMMA_QUERIES;
     roles_schedule schedule = {(int)blockIdx.x, 0};
-    int head, tile_row, staged[ROLES_GROUPS] = {0, 0}, before[ROLES_GROUPS] = {-1, -1};
+    int head, tile_row, staged[ROLES_GROUPS] = {0, 0};
+    int history[S::STAGES - 1][ROLES_GROUPS]; /* the stages of the last steps, oldest first */
+#pragma unroll
+    for (int i = 0; i < S::STAGES - 1; i++)
+#pragma unroll
+        for (int g = 0; g < ROLES_GROUPS; g++)
+            history[i][g] = -1;
     while (roles_next_row(schedule, (int)gridDim.x, heads, rows, head, tile_row)) {
         const roles_row r = roles_row_at<HS, PRODUCTS>(head, tile_row, T, NH);
         for (int c = 0; c < r.tiles; c++) {
@@ -279,10 +300,10 @@ __device__ __forceinline__ void roles_store(const roles_buffers<HS, PRODUCTS> &m
 #pragma unroll
             for (int g = 0; g < ROLES_GROUPS; g++) {
                 const int top = r.first + g * ROLES_GROUP_ROWS;
-                if (roles_path_of(c, S::KEYS, top) != ROLES_STAGED)
+                if (ROLES_NO_STORES || roles_path_of(c, S::KEYS, top) != ROLES_STAGED)
                     continue;
-                const int stage = g * ROLES_STAGES + staged[g] % ROLES_STAGES;
-                wait_full(&m.stage_full[stage], staged[g] / ROLES_STAGES);
+                const int stage = g * S::STAGES + staged[g] % S::STAGES;
+                wait_full(&m.stage_full[stage], staged[g] / S::STAGES);
 #pragma unroll
                 for (int box = 0; box < S::STAGE_BOXES; box++)
                     tensor_store_box(score_map, r.head * T + top,
@@ -293,12 +314,16 @@ __device__ __forceinline__ void roles_store(const roles_buffers<HS, PRODUCTS> &m
                 staged[g]++;
             }
             bulk_commit();
-            bulk_wait_read<1>(); /* the tile before's stages are read: free them */
+            /* the stages of the step S::STAGES - 1 back are read: free them */
+            bulk_wait_read<S::STAGES - 1>();
 #pragma unroll
             for (int g = 0; g < ROLES_GROUPS; g++) {
-                if (before[g] >= 0)
-                    mbarrier_arrive(&m.stage_empty[before[g]]);
-                before[g] = now[g];
+                if (history[0][g] >= 0)
+                    mbarrier_arrive(&m.stage_empty[history[0][g]]);
+#pragma unroll
+                for (int i = 0; i + 1 < S::STAGES - 1; i++)
+                    history[i][g] = history[i + 1][g];
+                history[S::STAGES - 2][g] = now[g];
             }
         }
     }
@@ -427,7 +452,7 @@ __device__ __forceinline__ void start_products(const roles_walk<HS, PRODUCTS> &w
     wgmma_hold(sum);
     wgmma_fence();
 #pragma unroll
-    for (int j = 0; j < HS / 8; j++) {
+    for (int j = 0; j < (ROLES_NO_PRODUCTS ? 0 : HS / 8); j++) {
         const uint64_t queries = roles_descriptor<WGMMA_QUERIES>(query_base, j);
         const uint64_t keys = roles_descriptor<S::KEYS>(key_base, j);
         if (PRODUCTS == 3) {
@@ -462,10 +487,11 @@ __device__ __forceinline__ void send_tile(const roles_walk<HS, PRODUCTS> &w,
     const int row = threadIdx.x / 32 % 4 * 16; /* the warp's first row in the group's 64 */
     const roles_path path = roles_path_of(c, KEYS, w.top);
     wgmma_hold(sum);
-    if (path == ROLES_STAGED) {
-        const int stage = w.group * ROLES_STAGES + staged % ROLES_STAGES;
+    if (path == ROLES_STAGED && !ROLES_NO_STORES) {
+        constexpr int STAGES = roles_shape<HS, PRODUCTS>::STAGES;
+        const int stage = w.group * STAGES + staged % STAGES;
         float *to = w.m.stages + stage * roles_shape<HS, PRODUCTS>::STAGE;
-        wait_empty(&w.m.stage_empty[stage], staged / ROLES_STAGES);
+        wait_empty(&w.m.stage_empty[stage], staged / STAGES);
 #pragma unroll
         for (int half = 0; half < 2; half++)
 #pragma unroll
@@ -639,7 +665,7 @@ __global__ void __launch_bounds__(ROLES_THREADS, 1)
             mbarrier_init(&m.query_full[q], 1);
             mbarrier_init(&m.query_empty[q], ROLES_GROUPS * 4);
         }
-        for (int s = 0; s < ROLES_GROUPS * ROLES_STAGES; s++) {
+        for (int s = 0; s < ROLES_GROUPS * S::STAGES; s++) {
             mbarrier_init(&m.stage_full[s], 4); /* the group's four warps */
             mbarrier_init(&m.stage_empty[s], 1);
         }
