@@ -56,8 +56,11 @@ read the queries from shared memory.
 #define ROLES_STORER_WARP (ROLES_GROUPS * 4 + 1) /* warp 9 copies out */
 #define ROLES_THREADS (ROLES_GROUPS * 128 + 64)
 #ifndef ROLES_STAGES
-#define ROLES_STAGES 2 /* a group's stages, each a whole tile */
+#define ROLES_STAGES 2 /* a group's stages, each a whole tile (2 where 3 do not fit) */
 #endif
+/* Knobs for measuring what binds (notes/roles.md), never for a result:
+ * 1 leaves out every wgmma (the sums stay as they were), or every store of
+ * a staged tile (the diagonal's are still written by the lanes). */
 #ifndef ROLES_NO_PRODUCTS
 #define ROLES_NO_PRODUCTS 0
 #endif
@@ -273,10 +276,15 @@ One thread of warp 9, walking the same tiles. At each tile, for each group
 whose scores of it go through a stage, it waits for the stage's *full*
 barrier (the group's four warps have written it) and issues its box
 stores; the tile's stores close into one bulk group. Then it waits until
-the engine has read the group before (`bulk_wait_read<1>`) and frees that
-group's stages. A group has two stages, so it can fill one while the
-engine reads the other, and the storer always frees a stage before
-waiting for the next use of it.
+the engine has read the group of $S - 1$ tiles before
+(`bulk_wait_read<S - 1>`, $S$ a group's stages, `ROLES_STAGES`: 2 by
+default) and frees that group's stages. A group fills one stage while the
+engine reads the others, and the storer always frees a stage before it
+waits for the next use of it: the stage of a group's tile $n$ comes back
+at its tile $n + S$, at least $S$ steps later, and is freed $S - 1$ steps
+after it was sent. Bulk groups belong to the thread that commits them,
+which is why one thread, not the four warps of a group, sends them all:
+no warp that multiplies ever waits for the copy engine.
 */
 
 template <int HS, int PRODUCTS>
@@ -376,6 +384,18 @@ __device__ __forceinline__ uint64_t roles_descriptor(uint64_t base, int step)
     return base + (uint64_t)((step / 4 * ROWS * TENSOR_MAP_BOX_COLS + step % 4 * 8) * 4 / 16);
 }
 
+/* The small part of x, x minus x with its last 13 bits cleared (what wgmma
+ * reads of x), rounded to TF32. */
+__device__ __forceinline__ uint32_t small_part(float x)
+{
+    return round_to_tf32(x - __uint_as_float(__float_as_uint(x) & 0xffffe000u));
+}
+
+__device__ __forceinline__ uint4 small_parts(float4 x)
+{
+    return make_uint4(small_part(x.x), small_part(x.y), small_part(x.z), small_part(x.w));
+}
+
 /* Three products: this warp's share of the small parts of slot s's keys,
  * x minus x with its last 13 bits cleared (what wgmma reads of x), rounded
  * to TF32, in the same places; then the warp's arrival on small_full. */
@@ -387,13 +407,8 @@ __device__ __forceinline__ void split_share(const roles_buffers<HS, PRODUCTS> &m
     const float4 *slot = reinterpret_cast<const float4 *>(m.ring + s * S::SLOT);
     uint4 *small = reinterpret_cast<uint4 *>(m.smalls + s * S::SLOT);
 #pragma unroll
-    for (int p = threadIdx.x; p < PIECES; p += ROLES_GROUPS * 128) {
-        const float4 x = slot[p];
-        small[p] = make_uint4(round_to_tf32(x.x - __uint_as_float(__float_as_uint(x.x) & 0xffffe000u)),
-                              round_to_tf32(x.y - __uint_as_float(__float_as_uint(x.y) & 0xffffe000u)),
-                              round_to_tf32(x.z - __uint_as_float(__float_as_uint(x.z) & 0xffffe000u)),
-                              round_to_tf32(x.w - __uint_as_float(__float_as_uint(x.w) & 0xffffe000u)));
-    }
+    for (int p = threadIdx.x; p < PIECES; p += ROLES_GROUPS * 128)
+        small[p] = small_parts(slot[p]);
     fence_shared_for_wgmma(); /* the lanes' writes, visible to the tensor cores */
     __syncwarp();
     if (threadIdx.x % 32 == 0)
@@ -457,7 +472,8 @@ __device__ __forceinline__ void start_products(const roles_walk<HS, PRODUCTS> &w
         const uint64_t keys = roles_descriptor<S::KEYS>(key_base, j);
         if (PRODUCTS == 3) {
             if constexpr (S::SMALL_QUERIES_SHARED) /* j = 0: afresh */
-                wgmma_tile_ss(sum, roles_descriptor<WGMMA_QUERIES>(small_query_base, j), keys, j > 0);
+                wgmma_tile_ss(sum, roles_descriptor<WGMMA_QUERIES>(small_query_base, j), keys,
+                              j > 0);
             else
                 wgmma_tile(sum, small[j], keys, j > 0);
             wgmma_tile_ss(sum, queries, roles_descriptor<S::KEYS>(small_base, j), true);
@@ -496,8 +512,10 @@ __device__ __forceinline__ void send_tile(const roles_walk<HS, PRODUCTS> &w,
         for (int half = 0; half < 2; half++)
 #pragma unroll
             for (int j = 0; j < KEYS / 8; j++)
-                *reinterpret_cast<float2 *>(to + roles_stage_index(row + g + 8 * half, 8 * j + 2 * t)) =
-                    make_float2(sum[4 * j + 2 * half] * w.scale, sum[4 * j + 2 * half + 1] * w.scale);
+                *reinterpret_cast<float2 *>(to + roles_stage_index(row + g + 8 * half,
+                                                                   8 * j + 2 * t)) =
+                    make_float2(sum[4 * j + 2 * half] * w.scale,
+                                sum[4 * j + 2 * half + 1] * w.scale);
         fence_shared_for_copy_engine();
         __syncwarp();
         if (lane == 0)
@@ -564,7 +582,7 @@ __device__ __forceinline__ void small_queries(uint32_t (&small)[HS / 8][4], cons
             const int r = i % 2 ? r1 : r0, k = 8 * j + t + (i / 2) * 4;
             const float x = queries[k / TENSOR_MAP_BOX_COLS * WGMMA_QUERIES * TENSOR_MAP_BOX_COLS +
                                     tensor_map_box_index(r, k % TENSOR_MAP_BOX_COLS)];
-            small[j][i] = round_to_tf32(x - __uint_as_float(__float_as_uint(x) & 0xffffe000u));
+            small[j][i] = small_part(x);
         }
     }
 }
@@ -583,12 +601,8 @@ __device__ __forceinline__ void small_queries_shared(float *small, const float *
         const int at = box * WGMMA_QUERIES * TENSOR_MAP_BOX_COLS / 4 + group * PIECES;
 #pragma unroll
         for (int p = threadIdx.x % 128; p < PIECES; p += 128) {
-            const float4 x = reinterpret_cast<const float4 *>(queries)[at + p];
-            reinterpret_cast<uint4 *>(small)[at + p] = make_uint4(
-                round_to_tf32(x.x - __uint_as_float(__float_as_uint(x.x) & 0xffffe000u)),
-                round_to_tf32(x.y - __uint_as_float(__float_as_uint(x.y) & 0xffffe000u)),
-                round_to_tf32(x.z - __uint_as_float(__float_as_uint(x.z) & 0xffffe000u)),
-                round_to_tf32(x.w - __uint_as_float(__float_as_uint(x.w) & 0xffffe000u)));
+            reinterpret_cast<uint4 *>(small)[at + p] =
+                small_parts(reinterpret_cast<const float4 *>(queries)[at + p]);
         }
     }
     fence_shared_for_wgmma();
@@ -684,14 +698,9 @@ __global__ void __launch_bounds__(ROLES_THREADS, 1)
 /*md
 ## What the roles buy the triangle
 
-At the default size, on the {{gpu|tf32+roles|B=8 T=1024 C=768 NH=12}},
-`tf32+roles` takes {{median_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms and
-`tf32x3+roles` {{median_ms|tf32x3+roles|B=8 T=1024 C=768 NH=12}} ms, against
-{{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12}} and
-{{median_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} ms for the copy engine
-both ways, and a memory floor of
-{{floor_memory_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms. notes/roles.md has
-the measurements.
+notes/roles.md has the count, the times measured so far on an H100 and
+what is still to be measured; this section quotes them once the bench
+rows of these two kernels are in `plots/data`.
 */
 
 // book:hide
