@@ -194,17 +194,39 @@ __device__ __forceinline__ roles_buffers<HS, PRODUCTS> roles_carve(void *space)
     return m;
 }
 
-/* Waits for the use-th completion of a full barrier (parity 0, 1, 0, ...). */
-__device__ __forceinline__ void wait_full(uint64_t *barrier, int use)
+/* The parity a wait on a buffer's full barrier names for the buffer's
+ * use-th filling: its use-th completion (parity 0, 1, 0, ...). */
+__host__ __device__ __forceinline__ unsigned roles_full_parity(int use)
 {
-    mbarrier_wait(barrier, (unsigned)use & 1);
+    return (unsigned)use & 1;
 }
 
-/* Waits until the buffer's use before the use-th is over: at once for use
- * 0 (parity 1 names the phase before the barrier's first). */
+/* The parity a wait on a buffer's empty barrier names before the buffer's
+ * use-th filling: the end of use - 1, and for use 0 the phase before the
+ * barrier's first, which passes at once. */
+__host__ __device__ __forceinline__ unsigned roles_empty_parity(int use)
+{
+    return ((unsigned)use & 1) ^ 1;
+}
+
+/* How many steps the storer frees a group's stage after it sent it: the
+ * bulk groups it leaves unread when it waits (a group has `stages` stages,
+ * and the one it fills must be free). */
+__host__ __device__ constexpr int roles_storer_lag(int stages)
+{
+    return stages - 1;
+}
+
+/* Waits for the use-th completion of a full barrier. */
+__device__ __forceinline__ void wait_full(uint64_t *barrier, int use)
+{
+    mbarrier_wait(barrier, roles_full_parity(use));
+}
+
+/* Waits until the buffer's use before the use-th is over: at once for use 0. */
 __device__ __forceinline__ void wait_empty(uint64_t *barrier, int use)
 {
-    mbarrier_wait(barrier, ((unsigned)use & 1) ^ 1);
+    mbarrier_wait(barrier, roles_empty_parity(use));
 }
 
 /* What a row of the walk needs to know, the same for every role. */
@@ -215,7 +237,7 @@ struct roles_row {
 };
 
 template <int HS, int PRODUCTS>
-__device__ __forceinline__ roles_row roles_row_at(int head, int tile_row, int T, int NH)
+__host__ __device__ __forceinline__ roles_row roles_row_at(int head, int tile_row, int T, int NH)
 {
     constexpr int KEYS = roles_shape<HS, PRODUCTS>::KEYS;
     const int b = head / NH, h = head % NH, C = NH * HS;
@@ -277,8 +299,9 @@ whose scores of it go through a stage, it waits for the stage's *full*
 barrier (the group's four warps have written it) and issues its box
 stores; the tile's stores close into one bulk group. Then it waits until
 the engine has read the group of $S - 1$ tiles before
-(`bulk_wait_read<S - 1>`, $S$ a group's stages, `ROLES_STAGES`: 2 by
-default) and frees that group's stages. A group fills one stage while the
+(`bulk_wait_read<LAG>`, `LAG` from `roles_storer_lag`: $S - 1$, $S$ a
+group's stages, `ROLES_STAGES`: 2 by default) and frees that group's
+stages. A group fills one stage while the
 engine reads the others, and the storer always frees a stage before it
 waits for the next use of it: the stage of a group's tile $n$ comes back
 at its tile $n + S$, at least $S$ steps later, and is freed $S - 1$ steps
@@ -295,9 +318,10 @@ __device__ __forceinline__ void roles_store(const roles_buffers<HS, PRODUCTS> &m
     const int heads = B * NH, rows = T / WGMMA_QUERIES;
     roles_schedule schedule = {(int)blockIdx.x, 0};
     int head, tile_row, staged[ROLES_GROUPS] = {0, 0};
-    int history[S::STAGES - 1][ROLES_GROUPS]; /* the stages of the last steps, oldest first */
+    constexpr int LAG = roles_storer_lag(S::STAGES);
+    int history[LAG][ROLES_GROUPS]; /* the stages of the last steps, oldest first */
 #pragma unroll
-    for (int i = 0; i < S::STAGES - 1; i++)
+    for (int i = 0; i < LAG; i++)
 #pragma unroll
         for (int g = 0; g < ROLES_GROUPS; g++)
             history[i][g] = -1;
@@ -322,16 +346,16 @@ __device__ __forceinline__ void roles_store(const roles_buffers<HS, PRODUCTS> &m
                 staged[g]++;
             }
             bulk_commit();
-            /* the stages of the step S::STAGES - 1 back are read: free them */
-            bulk_wait_read<S::STAGES - 1>();
+            /* the stages of the step LAG back are read: free them */
+            bulk_wait_read<LAG>();
 #pragma unroll
             for (int g = 0; g < ROLES_GROUPS; g++) {
                 if (history[0][g] >= 0)
                     mbarrier_arrive(&m.stage_empty[history[0][g]]);
 #pragma unroll
-                for (int i = 0; i + 1 < S::STAGES - 1; i++)
+                for (int i = 0; i + 1 < LAG; i++)
                     history[i][g] = history[i + 1][g];
-                history[S::STAGES - 2][g] = now[g];
+                history[LAG - 1][g] = now[g];
             }
         }
     }
