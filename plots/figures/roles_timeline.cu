@@ -5,7 +5,7 @@
  * the lanes, nothing), and the storer's box stores in flight until the
  * engine has read their stage.
  *
- * Drawn from the kernel's own scheduling (chapters/10-hopper/roles.cuh):
+ * Drawn from the kernel's own scheduling (chapters/10-hopper/warp_roles.cuh):
  * roles_next_row, roles_row_at, roles_path_of, roles_full_parity,
  * roles_empty_parity, roles_storer_lag and roles_shape's SLOTS, STAGES and
  * QUERY_BUFFERS, in the order roles_load, roles_consume (roles_step,
@@ -32,7 +32,7 @@
  *
  *   build/figures/bin/roles_timeline OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/10-hopper/roles.cuh"
+#include "../../chapters/10-hopper/warp_roles.cuh"
 #include "figure.h"
 
 enum {
@@ -522,11 +522,11 @@ int main(int argc, char **argv)
         "box stores). The loader fills the %d query buffers and the ring's %d slots as soon as "
         "their empty barriers complete; each consumer group multiplies tile after tile and writes "
         "each finished tile into one of its %d stages (roles_path_of: by the lanes on the "
-        "diagonal, not at all above it); the storer sends each stage and frees it %d step later "
-        "(roles_storer_lag). The same model runs every block of the default size and finds no "
+        "diagonal, not at all above it); the storer sends each stage and frees it once the engine "
+        "has read it, %d tile%s later (roles_storer_lag). The same model runs every block of the default size and finds no "
         "race, no deadlock and no lost score",
         DRAWN_T, FIGURE_HS, w.tile_row[0], w.tiles[0], S::KEYS, w.rows > 1 ? w.tile_row[1] : -1,
         w.rows > 1 ? w.tiles[1] : 0, PRODUCT, LAND, READ, S::QUERY_BUFFERS, S::SLOTS, S::STAGES,
-        LAG);
+        LAG, LAG == 1 ? "" : "s");
     return 0;
 }

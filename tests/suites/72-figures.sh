@@ -134,15 +134,15 @@ figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
 # whose parity names the phase before passes before the keys have landed (a
 # race); an empty wait whose parity names the phase after never passes (a
 # deadlock); a group that stages its tile on the diagonal writes masked scores
-figure_is_drawn_from roles-timeline chapters/10-hopper/roles.cuh \
+figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
     's|    return stages - 1;|    return stages;|' "the storer frees a stage a step late" "^deadlocks = [1-9]"
-figure_is_drawn_from roles-timeline chapters/10-hopper/roles.cuh \
+figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
     's|    return (unsigned)use & 1;|    return ((unsigned)use \& 1) ^ 1;|' "a full wait's parity is a phase early" \
     "^races = [1-9]"
-figure_is_drawn_from roles-timeline chapters/10-hopper/roles.cuh \
+figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
     's|    return ((unsigned)use & 1) ^ 1;|    return (unsigned)use \& 1;|' "an empty wait's parity is a phase late" \
     "^deadlocks = [1-9]"
-figure_is_drawn_from roles-timeline chapters/10-hopper/roles.cuh \
+figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
     's|    if (c \* keys + keys - 1 <= top)|    if (c * keys <= top)|' "the diagonal tile is staged" \
     "^masked_written = [1-9]"
 figure_is_drawn_from key-order chapters/11-layer/layer.cuh \

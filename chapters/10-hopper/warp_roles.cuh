@@ -1,4 +1,4 @@
-// chapters/10-hopper/roles.cuh - Warps with roles for the triangle (tf32+roles, tf32x3+roles):
+// chapters/10-hopper/warp_roles.cuh - Warps with roles for the triangle (tf32+roles, tf32x3+roles):
 // one warp copies in, one copies out, two warp groups only multiply and stage; they meet through
 // full/empty barrier pairs, and persistent blocks walk pairs of rows of tiles.
 //
@@ -8,10 +8,14 @@
 /*md
 ## Warps with roles
 
-`tf32+tma-store` spends its time in meetings: each tile of keys, the
-eight warps of a block stop at one block barrier, and the warps that
+What does a block barrier a tile cost? In `tf32+tma-store` the eight
+warps of a block meet at one for every tile of keys, and the warps that
 multiply also issue the copies and wait for the copy engine's bulk
-groups. This last design gives each warp one job:
+groups: when one warp waits, for its keys or for a stage to be read, the
+seven others wait with it, and nothing else on the multiprocessor hides
+the wait. The section before found the walk's meetings, not the
+products, taking most of the kernel's time. This last design gives each
+warp one job:
 
 - the *loader*, one warp (one thread of it, in fact), asks the copy engine
   for every tile the block reads: a row's queries, then its tiles of keys,
@@ -42,6 +46,27 @@ products the queries' small parts are still needed as an operand; the
 lanes compute them once a row into registers (a $64 \times 8$ step's $A$
 fragment, $HS / 2$ registers a lane at most), and the other two products
 read the queries from shared memory.
+
+The figure runs one block's schedule through a model of the barriers.
+Its program calls the functions the roles call below (the scheduler
+`roles_next_row`, `roles_path_of`, the parities of the waits and the
+storer's lag), writes each role out as its list of waits, arrivals and
+work, and runs the lists together in steps of time: a schedule, not a
+measurement. Read it by columns: while a group multiplies tile $c + 1$
+(green) it writes tile $c$ into a stage (blue), the box stores of tile
+$c - 1$ are in flight from the other stage, and the loader's copies of
+the tiles up to three ahead land in the ring. A stage comes back to its
+group two tiles after it was written, once the engine has read it; on the
+diagonal the lanes write the kept scores and the storer has nothing to
+send; the short row's queries land in the second buffer while the long
+row is multiplied, so a group starts the short row as soon as it has
+sent the long row's last tile. The same program runs every block of the default size
+through the model and refuses to draw a schedule in which a slot or a
+stage is filled again before its *empty* barrier has completed, products
+or a store read a buffer that is not yet *full*, a role waits forever,
+or a kept score is on no path.
+
+{{figure|roles-timeline}}
 */
 
 #pragma once
@@ -257,7 +282,12 @@ __host__ __device__ __forceinline__ roles_row roles_row_at(int head, int tile_ro
 One thread of warp 8. For each row of its block: wait until the queries'
 buffer is free, ask for the row's queries (one box per 32 values of the
 head), then for each tile of keys wait until its slot is free and ask for
-it. The engine counts the bytes into the buffer's *full* barrier.
+it. The engine counts the bytes into the buffer's *full* barrier: the
+loader's own arrival on it carries the number of bytes the phase must
+wait for (PTX's `expect_tx`), and the phase completes when they have
+landed.
+
+{{listing|common/device/bulk_copy.h|mbarrier_expect_bytes}}
 */
 
 template <int HS, int PRODUCTS>
@@ -372,7 +402,11 @@ split this warp's share of their small parts and wait for the other
 warps' shares), start its products, wait for tile $c$'s (`wgmma_wait<1>`),
 free tile $c$'s slot (each warp arrives on its *empty* barrier) and send
 tile $c$'s scores. After a row's last tile each warp frees the queries'
-buffer too.
+buffer too. Freeing is one arrival by lane 0 of each warp, after a
+`__syncwarp`: a slot's *empty* barrier expects the eight consumer warps,
+a stage's *full* barrier the four warps of its group.
+
+{{listing|common/device/bulk_copy.h|mbarrier_arrive}}
 */
 
 /* What a consumer's step needs besides the sums. */
@@ -722,9 +756,9 @@ __global__ void __launch_bounds__(ROLES_THREADS, 1)
 /*md
 ## What the roles buy the triangle
 
-notes/roles.md has the count, the times measured so far on an H100 and
-what is still to be measured; this section quotes them once the bench
-rows of these two kernels are in `plots/data`.
+The times measured so far, on an H100, are in the lab notebook
+(notes/roles.md) and not yet in the book's data; this section quotes
+them once the bench rows of these two kernels are in `plots/data`.
 */
 
 // book:hide
