@@ -26,20 +26,20 @@ copy_fill = '#d6eaf8'
 held_fill = '#9ecae1'
 stage_fill(s) = s == 0 ? blue : '#5fa8d3'
 tile(r, c) = sprintf("%d.%d", r, c)
-width = 1200; height = 800
+width = 1000; height = 770
 do for [output = 1:2] {
     reset
     load 'plots/figures/style.gp'
     eval start_output(output, width, height)
-    set lmargin at screen 0.215
+    set lmargin at screen 0.255
     set rmargin at screen 0.985
     set tmargin at screen 0.90
-    set bmargin at screen 0.25
+    set bmargin at screen 0.27
     set xrange [-0.2 : end + 0.2]
     set yrange [rows - 0.5 : -0.5]
     set xtics out nomirror 0, 2
     set mxtics 2
-    set xlabel sprintf("time, in steps of the model (a tile's products take %d; a schedule, not a measurement)", product) offset 0, 0.3
+    set xlabel sprintf("time: steps of the model (a tile's products take %d), not a measurement", product) offset 0, 0.3
     set ytics out nomirror scale 0 ("loader: queries, buffer 0" 0)
     do for [q = 1:query_buffers - 1] { set ytics add (sprintf("loader: queries, buffer %d", q) q) }
     do for [s = 0:slots - 1] { set ytics add (sprintf("loader: keys, slot %d", s) y_slot + s) }
@@ -58,36 +58,36 @@ do for [output = 1:2] {
     do for [t = 0:end] {
         set arrow (t + 1) from t, graph 0 to t, graph 1 nohead back lc rgb '#e8e8e8' lw 1
     }
-    set label 1 sprintf("block 0 walks row %d (%d tiles of keys) then row %d (%d); r.c: tile c of row r", \
-        long_row, long_tiles, short_row, short_tiles) at screen 0.6, screen 0.955 center tc rgb ink
-    set key at screen 0.03, screen 0.165 left top vertical maxrows 3 samplen 1.5 spacing 1.15 reverse Left width -6 nobox
+    set label 1 sprintf("block 0: row %d (%d tiles of keys), then row %d (%d); r.c: tile c of row r", \
+        long_row, long_tiles, short_row, short_tiles) at screen 0.62, screen 0.955 center tc rgb ink
+    set key at screen 0.03, screen 0.135 left top vertical maxrows 3 samplen 1.5 spacing 1.15 reverse Left width -3 nobox
     set style fill solid 1.0 border lc rgb '#ffffff'
     plot data index 1 using (($2 + $3) / 2.0):1:(($3 - $2) / 2.0):(held_band) with boxxyerror \
              fc rgb held_fill fs solid 1.0 noborder, \
          data index 0 using (($2 + $3) / 2.0):1:(($3 - $2) / 2.0):(band) with boxxyerror \
              fc rgb copy_fill fs solid 1.0 border lc rgb sky lw 1.5, \
-         data index 0 using (($2 + $3) / 2.0):1:($5 < 0 ? sprintf("queries, row %d", $4) : tile($4, $5)) \
-             with labels font ',13' tc rgb ink, \
+         data index 0 using (($2 + $3) / 2.0):1:($5 < 0 ? sprintf("row %d", $4) : tile($4, $5)) \
+             with labels font ',14' tc rgb ink, \
          data index 2 using (($2 + $3) / 2.0):1:(($3 - $2) / 2.0):(band) with boxxyerror \
              fc rgb green fs solid 1.0 border lc rgb '#ffffff' lw 1.5, \
-         data index 2 using (($2 + $3) / 2.0):1:(tile($4, $5)) with labels font ',13' tc rgb '#ffffff', \
+         data index 2 using (($2 + $3) / 2.0):1:(tile($4, $5)) with labels font ',14' tc rgb '#ffffff', \
          data index 3 using (($2 + $3) / 2.0):1:(($3 - $2) / 2.0):(band):($4 == 1 ? 0xe69f00 : $5 == 0 ? 0x0072b2 : 0x5fa8d3) \
              with boxxyerror fc rgb variable fs solid 1.0 border lc rgb '#ffffff' lw 1.5, \
-         data index 3 using (($2 + $3) / 2.0):1:(tile($6, $7)) with labels font ',12' tc rgb '#ffffff', \
+         data index 3 using (($2 + $3) / 2.0):1:(tile($6, $7)) with labels font ',13' tc rgb '#ffffff', \
          data index 4 using (($2 + $3) / 2.0):1:(($3 - $2) / 2.0):(band) with boxxyerror \
              fc rgb '#fbe0c8' fs solid 1.0 border lc rgb vermilion lw 1.5, \
-         data index 4 using (($2 + $3) / 2.0):1:(tile($4, $5)) with labels font ',13' tc rgb ink, \
+         data index 4 using (($2 + $3) / 2.0):1:(tile($4, $5)) with labels font ',14' tc rgb ink, \
          keyentry with boxes fc rgb copy_fill fs solid 1.0 border lc rgb sky \
-             title "a copy in flight, from the loader to its landing (full barrier)", \
+             title "copy in flight, loader to landing (full)", \
          keyentry with boxes fc rgb held_fill fs solid 1.0 noborder \
-             title "the buffer held until both groups are done (empty barrier)", \
+             title "buffer held until both groups are done (empty)", \
          keyentry with boxes fc rgb green fs solid 1.0 noborder \
-             title "a group's products of a tile (wgmma)", \
+             title "a group's products of a tile", \
          keyentry with boxes fc rgb blue fs solid 1.0 noborder \
-             title "scores into stage 0 (stage 1 lighter) for the storer", \
+             title "scores into stage 0 (stage 1 lighter)", \
          keyentry with boxes fc rgb orange fs solid 1.0 noborder \
-             title "on the diagonal: the lanes write the kept scores", \
+             title "diagonal: the lanes write the kept ones", \
          keyentry with boxes fc rgb '#fbe0c8' fs solid 1.0 border lc rgb vermilion \
-             title "box stores in flight, until the engine has read the stage"
+             title "box stores until the engine read the stage"
     set output
 }
