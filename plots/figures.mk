@@ -44,7 +44,7 @@ FIGURE_JOINS := $(if $(wildcard $(WORKBOOK_DATA)/trimul.csv),$(if \
     $(wildcard $(WORKBOOK_DATA)/accuracy/trimul.csv),precision-frontier))
 FIGURES := tile-grid thread-patches outer-product warp-sectors bank-map layer-flow \
     online-softmax tiled-launches mma-fragments tf32-split weight-stage swizzled-box gemm-pipeline \
-    store-pipeline key-order $(FIGURE_JOINS)
+    store-pipeline roles-timeline key-order $(FIGURE_JOINS)
 FIGURE_GRAPHS := layer-flow tiled-launches
 FIGURE_PROGRAMS := $(filter-out $(FIGURE_GRAPHS) $(FIGURE_JOINS),$(FIGURES))
 # nvcc's fast compile of device code (-Ofc max, CUDA 12.8 and later;

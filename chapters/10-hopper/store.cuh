@@ -65,14 +65,30 @@ is as few passes (two) as 256 bytes need. Eight warps, two stages of a
 $16 \times 64$ tile each: 64 KB of the multiprocessor's shared memory.
 
 A tile wholly below the diagonal goes through a stage: the lanes write it,
-each lane makes its writes visible to the engine
-(`fence_shared_for_copy_engine`, the proxy fence of `bulk_copy.h`), the
-warp meets at `__syncwarp`, and lane 0 issues the two box stores and
-closes them into a *bulk group*. Before a stage is written again, lane 0
-waits until at most one group, the other stage's, still reads its shared
-memory (`bulk_wait_read<1>`). The tile on the diagonal is written by the
-lanes, one float at a time and only where the key is not after the
-query: no masked score is written, and none of the kept ones is lost.
+and each lane makes its writes visible to the engine, whose reads go
+through the *async proxy* and do not see plain stores without a proxy
+fence:
+
+{{listing|common/device/bulk_copy.h|fence_shared_for_copy_engine}}
+
+The warp meets at `__syncwarp`, and lane 0 issues the two box stores, the
+box copy of the GEMM the other way:
+
+{{listing|common/device/bulk_copy.h|tensor_store_box}}
+
+Lane 0 then closes the tile's stores into one *bulk group*. Before a
+stage is written again, lane 0 waits until at most one group, the other
+stage's, still reads its shared memory: groups are counted as
+`cp.async`'s were in chapter 5, and the `.read` form waits only until the
+engine has read the shared memory, not until the scores are in global
+memory.
+
+{{listing|common/device/bulk_copy.h|bulk_commit}}
+
+{{listing|common/device/bulk_copy.h|bulk_wait_read}}
+
+The tile on the diagonal is written by the lanes, one float at a time
+and only where the key is not after the query: no masked score is written, and none of the kept ones is lost.
 Tiles above the diagonal are not written at all.
 */
 

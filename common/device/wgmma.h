@@ -13,6 +13,7 @@
  *   B  in shared memory, read through a descriptor (wgmma_descriptor);
  *   D  in registers, 64 floats a lane: d[4j .. 4j + 3] is mma.sync's C
  *      fragment of columns 8j to 8j + 7 of the warp's 16 rows.
+ * (The _ss forms take A from shared memory too, through a descriptor.)
  * The instruction only starts the product. Its registers belong to the
  * tensor cores until wgmma_wait says the group that holds it is done.
  *
@@ -113,6 +114,15 @@ static __device__ __forceinline__ void fence_shared_for_wgmma()
 #endif
 }
 
+/* A barrier for the four warps of warp group `group` alone (hardware
+ * barrier 1 + group; 0 is __syncthreads'), for a group that shares a
+ * buffer among its own warps while the block's other warps go on: chapter
+ * 10's warps with roles. */
+static __device__ __forceinline__ void warp_group_barrier(int group)
+{
+    asm volatile("bar.sync %0, 128;\n" ::"r"(1 + group) : "memory");
+}
+
 /* d = a b + (accumulate ? d : 0) for the warp group's 64 x 128 tile, k = 8:
  * a this lane's A fragment (TF32 operands), b the descriptor of B. */
 static __device__ __forceinline__ void wgmma_tf32_m64n128k8(float (&d)[64], const uint32_t (&a)[4],
@@ -182,6 +192,50 @@ static __device__ __forceinline__ void wgmma_tf32_m64n32k8(float (&d)[16], const
                    "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
                    "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"((int)accumulate), "l"(b));
+#endif
+}
+
+/* The same products with A from shared memory as well, through a descriptor
+ * of its own: d = a b + (accumulate ? d : 0) for a 64 x 64 tile, a and b both
+ * K-major descriptors (wgmma_descriptor_swizzled). Chapter 10's warps with
+ * roles keep their queries where the copy engine landed them: no lane loads
+ * or holds them, which leaves the registers to the sums. */
+static __device__ __forceinline__ void wgmma_tf32_m64n64k8_ss(float (&d)[32], uint64_t a,
+                                                              uint64_t b, bool accumulate)
+{
+#ifdef WGMMA_MISSING
+    __trap();
+#else
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+                 "%32, %33, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31])
+                 : "l"(a), "l"(b), "r"((int)accumulate));
+#endif
+}
+
+/* The same for a 64 x 32 tile, A and B from shared memory. */
+static __device__ __forceinline__ void wgmma_tf32_m64n32k8_ss(float (&d)[16], uint64_t a,
+                                                              uint64_t b, bool accumulate)
+{
+#ifdef WGMMA_MISSING
+    __trap();
+#else
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+                 "%16, %17, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : "l"(a), "l"(b), "r"((int)accumulate));
 #endif
 }
 

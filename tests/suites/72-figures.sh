@@ -7,7 +7,8 @@
 # Then the point of drawing from the kernels' own index functions: for the
 # mapping figures below, a small change to a scratch copy of the index
 # function (the padding, a fragment's rows, which tiles return, a thread's
-# first key, how far ahead the GEMM's copies run) changes the figure's data, and the data drawn from the real
+# first key, how far ahead the GEMM's copies run, the barriers' parities of
+# the warps with roles) changes the figure's data, and the data drawn from the real
 # sources is the data committed in tests/fixtures/figures/.
 # Scratch builds go to build/figure-tests/, never to plots/out. The figure
 # programs are the ones the book's build compiles, in build/figures/bin
@@ -127,6 +128,23 @@ figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
 figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
     's|return c - 1 + key_ring<HS, PRODUCTS>::SLOTS;|return c + key_ring<HS, PRODUCTS>::SLOTS;|' \
     "the ring is refilled a step late" "^unasked = [1-9]"
+# chapter 10's warps with roles, run through the figure's model of the
+# barriers: a storer that frees a stage a step later than the group's next
+# use of it waits for a group that waits for it (a deadlock); a full wait
+# whose parity names the phase before passes before the keys have landed (a
+# race); an empty wait whose parity names the phase after never passes (a
+# deadlock); a group that stages its tile on the diagonal writes masked scores
+figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
+    's|    return stages - 1;|    return stages;|' "the storer frees a stage a step late" "^deadlocks = [1-9]"
+figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
+    's|    return (unsigned)use & 1;|    return ((unsigned)use \& 1) ^ 1;|' "a full wait's parity is a phase early" \
+    "^races = [1-9]"
+figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
+    's|    return ((unsigned)use & 1) ^ 1;|    return (unsigned)use \& 1;|' "an empty wait's parity is a phase late" \
+    "^deadlocks = [1-9]"
+figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
+    's|    if (c \* keys + keys - 1 <= top)|    if (c * keys <= top)|' "the diagonal tile is staged" \
+    "^masked_written = [1-9]"
 figure_is_drawn_from key-order chapters/11-layer/layer.cuh \
     's|return hd < 32 ? hd : 32;|return hd < 16 ? hd : 16;|' "a panel is 16 features" "^panel = 16$"
 figure_is_drawn_from swizzled-box common/device/tensor_map.h \
