@@ -753,14 +753,6 @@ __global__ void __launch_bounds__(ROLES_THREADS, 1)
     }
 }
 
-/*md
-## What the roles buy the triangle
-
-The times measured so far, on an H100, are in the lab notebook
-(notes/roles.md) and not yet in the book's data; this section quotes
-them once the bench rows of these two kernels are in `plots/data`.
-*/
-
 // book:hide
 template <int HS, int PRODUCTS>
 static void roles_launch_hs(const triangle_args *args)
