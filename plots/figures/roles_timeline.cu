@@ -497,7 +497,8 @@ int main(int argc, char **argv)
      * storer's issue to the engine's read */
     int stores = 0;
     for (int g = 0; g < ROLES_GROUPS; g++)
-        for (int n = 0; n < x.stored[g]; n++, stores++)
+        /* (a broken schedule may store what was never staged: no tile to name) */
+        for (int n = 0; n < x.stored[g] && n < x.sent[g]; n++, stores++)
             fprintf(data, "%d %d %d %d %d\n", y_stage + x.stage_of[g][n], x.store_issued[g][n],
                     x.store_read[g][n], w.tile_row[row_of[x.written_tile[g][n]]],
                     c_of[x.written_tile[g][n]]);
