@@ -193,7 +193,7 @@ help:
 	@echo "make same-kernels BEFORE=COMMIT   every kernel's PTX now against COMMIT's, names aside"
 	@echo "make build-archs    compile every chapter for sm_75 ... sm_120 (BUILD_ARCHS=...)"
 	@echo "make bench          time every chapter and size, append rows to plots/data/*.csv"
-	@echo "make sanitize       compute-sanitizer memcheck and racecheck at small sizes"
+	@echo "make sanitize       compute-sanitizer memcheck, racecheck, synccheck at small sizes"
 	@echo "make profile CH=N   Nsight Compute summary of chapter N's kernels"
 	@echo "make nsight         the Nsight Compute readings the book quotes, into plots/data/nsight/"
 	@echo "make ptxas          registers, shared memory and spills of every kernel"

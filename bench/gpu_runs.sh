@@ -9,7 +9,7 @@
 #   bench     every program's kernels at the benchmark sizes, rows appended
 #             to plots/data/<problem>.csv, the card's facts (what the book
 #             derives its peaks from) to plots/data/cards/cards.csv
-#   sanitize  compute-sanitizer memcheck and racecheck at a small size
+#   sanitize  compute-sanitizer memcheck, racecheck and synccheck at a small size
 #   profile   Nsight Compute summary of one chapter's own kernels
 #   nsight    the Nsight Compute readings the book quotes (plots/nsight.list),
 #             rows appended to plots/data/nsight/nsight.csv (no chapters)
@@ -127,7 +127,7 @@ for chapter in "$@"; do
     sanitize)
         command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer not found"; exit 1; }
         while IFS= read -r arguments; do
-            for tool in memcheck racecheck; do
+            for tool in memcheck racecheck synccheck; do
                 label="$name $tool $arguments"
                 run compute-sanitizer --tool $tool --error-exitcode 1 $program $arguments --check-only
                 [ $? -eq 77 ] && break 3
