@@ -24,7 +24,7 @@ handout_files() {
 # tree/ (the files, read-only in the sandbox, with empty build/, submission/
 # and run/ for the scratch folders), build/ (the library, built in the
 # sandbox) and cache/ (the builds of submissions, below). Its name is the
-# hash of every file, nvcc's version and ARCH.
+# hash of every file, nvcc's version, ARCH and DEVICE_CODE.
 #
 # The files keep their dates, so that the library can be seeded from the
 # instructor's own build (BUILD, when it is build/ as in the sandbox): its
@@ -37,7 +37,7 @@ prepare_base() {
     mkdir -p "$work" || return 2
     files=$(handout_files) || return 2
     key=$( { printf '%s\n' "$files" | tr '\n' '\0' | xargs -0 sha256sum
-             "${NVCC:-nvcc}" --version 2>/dev/null; echo "${ARCH:-} $(id -u)"; } |
+             "${NVCC:-nvcc}" --version 2>/dev/null; echo "${ARCH:-} ${DEVICE_CODE:-} $(id -u)"; } |
            sha256sum | cut -c 1-16)
     base=$PWD/$work/base-$key tree=$base/tree base_key=$key cache=$base/cache
     exec 9> "$work/base.lock" && flock 9
@@ -59,6 +59,7 @@ prepare_base() {
         if ! timeout -k 10 "$compile_timeout_s" "$sandbox" --ro "$tree" "$tree" \
                 --rw "$base/build" "$tree/build" --cd "$tree" -- \
                 make -s -j"$(nproc)" --no-print-directory BUILD=build ${ARCH:+ARCH="$ARCH"} \
+                ${DEVICE_CODE:+DEVICE_CODE="$DEVICE_CODE"} \
                 ${NVCC:+NVCC="$NVCC"} build/libworkbook.a build/libchapters.a build/gen/programs.mk \
                 build/gen/kernel_facts.h build/obj/grade/main_program.o build/obj/grade/main_check.o \
                 > "$base/build.log" 2>&1; then
@@ -173,7 +174,8 @@ sandboxed_build() {
     timeout -k 10 "$compile_timeout_s" "$sandbox" --memory "$memory_mb" --ro "$tree" "$tree" \
         --ro "$scratch/submission" "$tree/submission" --rw "$scratch/build" "$tree/build" \
         --cd "$tree" -- make -s --no-print-directory BUILD=build GRADE_DIR=submission \
-        ${ARCH:+ARCH="$ARCH"} ${NVCC:+NVCC="$NVCC"} "$@" < /dev/null >> "$log" 2>&1 3<&- 6>&- 8>&- 9>&-
+        ${ARCH:+ARCH="$ARCH"} ${DEVICE_CODE:+DEVICE_CODE="$DEVICE_CODE"} ${NVCC:+NVCC="$NVCC"} \
+        "$@" < /dev/null >> "$log" 2>&1 3<&- 6>&- 8>&- 9>&-
 }
 
 # ---------------------------------------------------------------- the referee

@@ -137,14 +137,16 @@ exercises:
 # 77"). EX's words, each quoted, name exercises; grade.sh refuses the rest.
 grade:
 	@MAKE=$(call shell_quote,$(MAKE)) BUILD=$(call shell_quote,$(BUILD)) \
-	  ARCH=$(call shell_quote,$(ARCH)) GRADE_DIR=$(call shell_quote,$(value GRADE_DIR)) \
+	  ARCH=$(call shell_quote,$(ARCH)) DEVICE_CODE=$(call shell_quote,$(DEVICE_CODE)) \
+	  GRADE_DIR=$(call shell_quote,$(value GRADE_DIR)) \
 	  solutions/grade.sh $(foreach name,$(value EX),$(call shell_quote,$(name)))
 
 # A class: every folder of DIR is a student's (solutions/grade-class.sh).
 grade-class:
 	$(if $(value DIR),,$(error usage: make grade-class DIR=submissions/ [EX=NAME...]))
 	@MAKE=$(call shell_quote,$(MAKE)) BUILD=$(call shell_quote,$(BUILD)) \
-	  ARCH=$(call shell_quote,$(ARCH)) solutions/grade-class.sh $(call shell_quote,$(value DIR)) \
+	  ARCH=$(call shell_quote,$(ARCH)) DEVICE_CODE=$(call shell_quote,$(DEVICE_CODE)) \
+	  solutions/grade-class.sh $(call shell_quote,$(value DIR)) \
 	  $(foreach name,$(value EX),$(call shell_quote,$(name)))
 
 # The tracked files less the solution programs and the grader's fixtures

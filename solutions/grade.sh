@@ -96,7 +96,7 @@
 #                   nvcc; "none" grades as if one were missing
 #   GRADE_JOBS      exercises graded at a time (the number of CPUs)
 #   GRADE_KEEP      1: keep the scratch folder (BUILD/grade/runs/grade.*) to look into
-#   BUILD (build), MAKE (make), ARCH, NVCC   as for make
+#   BUILD (build), MAKE (make), ARCH, DEVICE_CODE, NVCC   as for make
 # Logs of every build and run: BUILD/grade-logs/FOLDER/ (FOLDER with every
 # character but letters, digits, '.', '_' and '-' written '_', and a hash of
 # the exact name after it where that changed the name).
