@@ -3,7 +3,7 @@
 # sanitize and profile. Each chapter program checks (and times) all the
 # kernels it races; this script only chooses the programs (`make programs`:
 # a chapter's own, and its tried variants' where it has some) and the sizes
-# (tests/sizes.sh).
+# (bench/sizes.sh).
 #
 #   verify    every program of each chapter at its sizes, --check-only
 #   bench     every program's kernels at the benchmark sizes, rows appended
@@ -22,7 +22,7 @@
 cd "$(dirname "$0")/.." || exit 2
 mode=$1; shift
 DATA=${DATA:-plots/data}
-. tests/sizes.sh
+. bench/sizes.sh
 
 # name problem chapter kind ... per program (tools/generate.c)
 programs=$(make -s --no-print-directory programs) || { echo "gpu_runs.sh: make programs failed"; exit 2; }

@@ -2,9 +2,9 @@
 # (solutions/grade.sh sources it): the table of checks (solutions/checks.list)
 # read and expanded, the sizes drawn from the grading's seed, and each
 # exercise's tolerance. It needs the grading's seed ($seed) and the sizes of
-# tests/sizes.sh.
+# bench/sizes.sh.
 
-. tests/sizes.sh || exit 2
+. bench/sizes.sh || exit 2
 
 # The large-logit check's size: a softmax that does not subtract its
 # maximum overflows here (the logit of largest magnitude is scaled to +90,
@@ -69,7 +69,7 @@ expand_check() {
 # separated by |, as grade.sh's checks read them): the lines of
 # solutions/checks.list for NAME's exercise, or of the first pattern that
 # matches it, each expanded; triangle-values and msa-values become a values
-# line for each size of tests/sizes.sh and two drawn ones.
+# line for each size of bench/sizes.sh and two drawn ones.
 checks_of() {
     local exercise=${1%%--*} who kind rest chosen="" size
     while IFS='|' read -r who kind rest; do

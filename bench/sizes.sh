@@ -1,4 +1,4 @@
-# tests/sizes.sh - every size the GPU runs use, in one place: make verify,
+# bench/sizes.sh - every size the GPU runs use, in one place: make verify,
 # bench and sanitize (bench/gpu_runs.sh) and the grader (solutions/grade.sh)
 # source it. Sizes are written as the programs take them (KEY=VALUE), the
 # spelling of the CSV's shape column. A program's own default size (what
