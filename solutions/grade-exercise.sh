@@ -7,6 +7,15 @@
 # A failure: which part it belongs to (host or gpu) and what it says.
 fail_with() { failed_part=$1 failure=$(clean "$2"); }
 
+# need_referee PART WHAT: the exercise's own build of WHAT (its host check,
+# or its program) for the referee; where it does not build, a failure of
+# PART that says so, and status 1. ($exercise and $log: the caller's.)
+need_referee() {
+    referee_build "$exercise" "$2" && return 0
+    fail_with "$1" "grader: the exercise's own $([ "$2" = host ] && echo "host check" || echo program) does not build (see $log)"
+    return 1
+}
+
 # The submission's file against its exercise (tokens.awk): "" when it is
 # the exercise with its TODOs filled.
 compare_reason() {
@@ -60,10 +69,7 @@ check_host() {
         fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
         return 1
     fi
-    if ! referee_build "$exercise" host; then
-        fail_with host "grader: the exercise's own host check does not build (see $log)"
-        return 1
-    fi
+    need_referee host host || return 1
     seed=$(new_seed)
     run_judged "$log" "$timeout_s" none GRADE_SEED="$seed" -- "$program.host" --probe \
         -- "build/submission/$exercise.host" --referee
@@ -173,10 +179,7 @@ check_values() {
     fi
     seed=$(new_seed)
     [ -n "$card" ] || { gpu_skipped=1; return 0; }
-    if ! referee_build "$exercise" program; then
-        fail_with gpu "grader: the exercise's own program does not build (see $log)"
-        return 1
-    fi
+    need_referee gpu program || return 1
     # $size and $extra unquoted: they are several arguments
     judge_values "$timeout_s" "$seed" -- $size $extra
     why=$(judged_reason "$size${extra:+ $extra}" "$seed" "$tolerance")
@@ -197,10 +200,7 @@ check_unwritten() {
         fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
         return 1
     fi
-    if ! referee_build "$exercise" host; then
-        fail_with gpu "grader: the exercise's own host check does not build (see $log)"
-        return 1
-    fi
+    need_referee gpu host || return 1
     run_judged "$log" "$timeout_s" shared -- "$program.host" --probe unwritten $rest \
         -- "build/submission/$exercise.host" --referee unwritten $rest
     why=$(host_reason)
@@ -216,10 +216,7 @@ check_sanitizer() {
         gpu_notes+=("$kind not run, no compute-sanitizer here"); return 0
     fi
     seed=$(new_seed)
-    if ! referee_build "$exercise" program; then
-        fail_with gpu "grader: the exercise's own program does not build (see $log)"
-        return 1
-    fi
+    need_referee gpu program || return 1
     judge_values $((4 * timeout_s)) "$seed" -w "$sanitizer" --tool "$kind" \
         --error-exitcode 99 -- $rest
     # A hazard that racecheck only warns about fails too. The values
@@ -257,10 +254,7 @@ check_ncu() {
     IFS='|' read -r kernel metric size <<< "$rest"
     wavefronts=${metric/data_bank_conflicts_pipe_lsu_mem/data_pipe_lsu_wavefronts_mem}
     seed=$(new_seed)
-    if ! referee_build "$exercise" program; then
-        fail_with gpu "grader: the exercise's own program does not build (see $log)"
-        return 1
-    fi
+    need_referee gpu program || return 1
     for units in "--print-units base" ""; do  # older ncu lacks --print-units
         judge_values $((4 * timeout_s)) "$seed" -w "$ncu" --clock-control none \
             --kernel-name "regex:$kernel" --launch-count 1 \
@@ -307,10 +301,7 @@ check_time() {
         fail_with host "host: the host check does not build: $(grep -m1 'error' "$log")"
         return 1
     fi
-    if ! referee_build "$exercise" host; then
-        fail_with host "grader: the exercise's own host check does not build (see $log)"
-        return 1
-    fi
+    need_referee host host || return 1
     run_judged "$log" "$timeout_s" "$([ -n "$card" ] && echo shared || echo none)" -- \
         "$program.host" --probe predict "$kernel" $size "${on[@]}" \
         -- "build/submission/$exercise.host" --referee predict "$kernel" $size "${on[@]}"
@@ -330,10 +321,7 @@ check_time() {
     fi
     # The kernel raced is the chapter's, not the student's: the
     # exercise's own program times it, no student code in the run.
-    if ! referee_build "$exercise" program; then
-        fail_with gpu "grader: the exercise's own program does not build (see $log)"
-        return 1
-    fi
+    need_referee gpu program || return 1
     seed=$(new_seed)
     local timed_run=$pristine/run/$(basename "$run").time
     rm -rf "$timed_run" && mkdir -p "$timed_run" &&
