@@ -146,37 +146,13 @@ draw = "plot bars_file using (0):1:(0):2:($1 - 0.36):($1 + 0.36):(kind_colour($4
        key_of_kinds . key_of_floors
 
 # the chapters whose kernels the bars show (the champions' aside), as the
-# caption names them: "chapter 6", "chapters 2 to 5, 8 and 9"
-array has_chapter[100]
-do for [c = 1:100] { has_chapter[c] = 0 }
-last_run_long = 0
+# caption names them: "chapter 6", "chapters 2 to 5, 8 and 9" (style.gp)
 do for [i = 1:bars] { if (bar_kind[i] >= 3 && bar_chapter[i] >= 1 && bar_chapter[i] <= 100) { has_chapter[bar_chapter[i]] = 1 } }
-chapter_runs = ''     # the items of the list, a word each, '_' for a blank: "2_to_5", "8", "9"
-runs = 0
-run_start = 0
-do for [c = 1:101] {
-    here_c = c <= 100 ? has_chapter[c] == 1 : 0
-    if (here_c && run_start == 0) { run_start = c }
-    if (!here_c && run_start > 0) {
-        if (c - 1 - run_start >= 2) {   # three chapters or more: a range
-            chapter_runs = chapter_runs . sprintf(' %d_to_%d', run_start, c - 1); runs = runs + 1; last_run_long = 1
-        } else {
-            do for [k = run_start:c - 1] { chapter_runs = chapter_runs . sprintf(' %d', k); runs = runs + 1 }
-        }
-        run_start = 0
-    }
-}
-chapter_list = ''
-do for [i = 1:runs] {
-    chapter_list = chapter_list . (i == 1 ? '' : i == runs ? ' and ' : ', ') . word(chapter_runs, i)
-}
-do for [k = 1:100] {   # the blanks back
-    if (strstrt(chapter_list, '_')) { at = strstrt(chapter_list, '_'); chapter_list = chapter_list[1:at - 1] . ' ' . chapter_list[at + 1:] }
-}
+eval list_chapters
 shown_kernels = runs == 0 ? 'the champions alone' : \
     progress_mode ? sprintf("the champions and the best kernel of each of chapters %s (their steps are in the chapters' own charts)", chapter_list) : \
     sprintf('the champions and %s%s %s%s', closing ? 'every kernel of the book (' : 'the kernels of ', \
-            runs == 1 && !last_run_long ? 'chapter' : 'chapters', chapter_list, closing ? ')' : '')
+            chapters_word, chapter_list, closing ? ')' : '')
 
 # the caption the book shows under the plot
 floor_text(f) = floor_ms[f] == floor_ms[f] ? sprintf(", %s %.3g ms (%s%s)", floor_name[f], floor_ms[f], \
