@@ -22,7 +22,7 @@ do for [output = 1:2] {
     set tmargin at screen 0.97
     set bmargin at screen 0.52
     set format x ""
-    set ylabel "score {/:Italic s}_{/:Italic j} (base 2)" offset 1, 0
+    set ylabel "score {/:Italic s}_{/=16 {/:Italic j}} (base 2)" offset 1, 0
     set ytics out nomirror
     set yrange [-5:42]
     set ytics -5, 5, 30
@@ -43,7 +43,7 @@ do for [output = 1:2] {
     set format x "%g"
     set xlabel sprintf("key j (a step of %d keys; the grid marks stages of %d)", step, stage)
     # a linear axis: what the panel shows is a step's weights against the limit
-    set ylabel "sum of the weights 2^{{/:Italic s} − {/:Italic m}}" offset 1, 0
+    set ylabel "sum of the weights 2^{/=16 {/:Italic s} − {/:Italic m}}" offset 1, 0
     set yrange [*:*]; stats data index 1 using 6 nooutput   # the running sum's top: the key sits above it
     set yrange [0:STATS_max * 1.6]
     set ytics auto
