@@ -78,16 +78,9 @@ if ! tool_missing "make figures" gnuplot && ! tool_missing "make figures" dot; t
             > $figure_scratch/big.svg
         expect_output "... an SVG over 200 KB fails" "^big\.svg: 210 KB, over the 200 KB limit" \
             python3 tests/book/chart_overlaps.py $figure_scratch/big.svg
-        # Figures drawn from the code that still break a rule (issue 47): each
-        # counted as skipped, by name, until it is redrawn.
-        known_faults=" gemm-pipeline layer-flow mma-fragments outer-product precision-frontier roles-timeline warp-sectors weight-stage "
         for svg in $figure_scratch/plots/*.svg; do
-            name=$(basename "$svg" .svg)
-            case $known_faults in
-                *" $name "*) skip "chart $name reads at a glance" "known faults: $(python3 tests/book/chart_overlaps.py "$svg" | head -n 1)" ;;
-                *) expect_output "chart $name reads at a glance (no line through a label, no overlap, under 200 KB)" \
-                       "^checked 1 charts, 0 faults\$" python3 tests/book/chart_overlaps.py "$svg" ;;
-            esac
+            expect_output "chart $(basename "$svg" .svg) reads at a glance (no line through a label, no overlap, under 200 KB)" \
+                "^checked 1 charts, 0 faults\$" python3 tests/book/chart_overlaps.py "$svg"
         done
     fi
 fi
