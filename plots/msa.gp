@@ -3,7 +3,9 @@
 # a panel per size, a bar per kernel in the story's order (the champions,
 # the unfused layer and PyTorch, first; at most 8), coloured as the progress
 # plots are (grey the champions, blue the book's FP32 kernels, orange its
-# tensor-core ones), its time at the end of its bar. Log scale.
+# tensor-core ones), its time at the end of its bar. A linear axis, its
+# ticks 3 to 5 round steps (a panel is narrow), no grid (no line reaches a
+# bar's number).
 load 'plots/style.gp'
 load datadir.'/msa.vars.gp'
 data = datadir.'/msa.dat'     # see style.gp
@@ -27,9 +29,10 @@ height = 60 + rows * 290
 set title font ',14'
 set format x "%g"
 unset grid
-set grid xtics lc rgb '#e3e3e3'
+# a round step (1, 2 or 5 times a power of ten) that cuts 0 to TOP into 3 to 5 ticks
+nice_step(top) = (p10 = 10 ** floor(log10(top / 4.0)), top / p10 <= 5 ? p10 : top / p10 <= 10 ? 2 * p10 : 5 * p10)
 set ytics scale 0 font ',14'
-set xtics font ',14'
+set xtics out font ',14'   # the ticks below the axis, clear of the last bar's number
 set style fill solid 0.9 noborder
 set lmargin 20
 set rmargin 5
@@ -37,8 +40,12 @@ panel_of(p) = column(10) == panel_place[p] && met(column(14))
 # a row of another panel goes far below this one, where its name is not shown
 y_in(p) = panel_of(p) ? $1 : $1 + 1000
 panel_title(p) = strstrt(shapes[p], " mask=") ? shapes[p][1:strstrt(shapes[p], " mask=") - 1] : shapes[p]
+# the chapters whose kernels the panels draw (the champions' aside: kinds 1 and 2)
+stats data using (met(column(14)) && column(7) >= 3 && column(14) >= 1 && column(14) <= 100 && \
+    sum [p = 1:panels] (panel_of(p) ? 1 : 0) > 0 ? (has_chapter[int(column(14))] = 1, 0) : 0) nooutput
+eval list_chapters
 msa_title = sprintf("MSA gated attention, every key kept%s: median time, ms\n%s, %s", \
-    upto < 1000 ? sprintf(', chapters 1 to %d', upto) : '', gpu, date)
+    runs > 0 ? sprintf(', the champions and %s %s', chapters_word, chapter_list) : ', the champions', gpu, date)
 # the kernels it shows, one a line (the tests read it)
 set print datadir.'/'.name.'.kernels'
 shown = ' '
@@ -51,7 +58,7 @@ draw = "set multiplot layout rows, columns title msa_title font ',15'; " . \
        "do for [p = 1:panels] { " . \
        "  set xrange [*:*]; set yrange [*:*]; " . \
        "  stats data using (panel_of(p) ? $4 : NaN) nooutput; " . \
-       "  set xrange [0 : STATS_max * 1.25]; " . \
+       "  set xrange [0 : STATS_max * 1.3]; set xtics 0, nice_step(STATS_max * 1.3); " . \
        "  set yrange [STATS_records - 0.5 : -0.5]; " . \
        "  set title panel_title(p); " . \
        "  plot data using 4:(y_in(p)):(0):4:(y_in(p) - 0.36):(y_in(p) + 0.36):" . \
@@ -61,7 +68,8 @@ draw = "set multiplot layout rows, columns title msa_title font ',15'; " . \
 
 # the caption the book shows under the plot
 set print caption
-print sprintf("MSA gated attention with every key kept, a panel per size that three or more kernels were measured at: each kernel's median time (linear scale: a bar half as long is twice as fast). In grey the champions, the unfused layer and PyTorch eager and compiled (dark: FP32, light: TF32); in blue the book's FP32 kernels, in orange its tensor-core ones. Measured on the %s, %s.", gpu, date)
+print sprintf("MSA gated attention with every key kept, a panel per size that three or more kernels were measured at%s: each kernel's median time (linear scale: a bar half as long is twice as fast). In grey the champions, the unfused layer and PyTorch eager and compiled (dark: FP32, light: TF32); in blue the book's FP32 kernels, in orange its tensor-core ones. Measured on the %s, %s.", \
+    runs > 0 ? sprintf(' (the champions and the kernels of %s %s)', chapters_word, chapter_list) : ' (the champions)', gpu, date)
 unset print
 
 eval draw_both

@@ -47,6 +47,27 @@ series_rgb(i) = palette[(i - 1) % 10 + 1]
 series_colour(i) = sprintf("#%06x", series_rgb(i))
 
 
+# A caption or title names the chapters whose kernels a chart draws, from
+# what it draws: set has_chapter[C] = 1 for each, then `eval list_chapters`
+# sets chapter_list ("6", "2 to 5, 8 and 9"), runs (how many items) and
+# chapters_word ("chapter" or "chapters").
+array has_chapter[100]
+do for [c = 1:100] { has_chapter[c] = 0 }
+list_chapters = "chapter_runs = ''; runs = 0; run_start = 0; long_runs = 0; " . \
+    "do for [c = 1:101] { " . \
+    "  here_c = c <= 100 ? has_chapter[c] == 1 : 0; " . \
+    "  if (here_c && run_start == 0) { run_start = c }; " . \
+    "  if (!here_c && run_start > 0) { " . \
+    "    if (c - 1 - run_start >= 2) { chapter_runs = chapter_runs . sprintf(' %d_to_%d', run_start, c - 1); " . \
+    "                                  runs = runs + 1; long_runs = 1 } " . \
+    "    else { do for [k = run_start:c - 1] { chapter_runs = chapter_runs . sprintf(' %d', k); runs = runs + 1 } }; " . \
+    "    run_start = 0 } }; " . \
+    "chapter_list = ''; " . \
+    "do for [i = 1:runs] { chapter_list = chapter_list . (i == 1 ? '' : i == runs ? ' and ' : ', ') . word(chapter_runs, i) }; " . \
+    "do for [k = 1:100] { if (strstrt(chapter_list, '_')) { at = strstrt(chapter_list, '_'); " . \
+    "  chapter_list = chapter_list[1:at - 1] . ' ' . chapter_list[at + 1:] } }; " . \
+    "chapters_word = runs == 1 && !long_runs ? 'chapter' : 'chapters'"
+
 set border 3 lw 1.2
 set tics nomirror
 set grid ytics lc rgb '#e3e3e3' lw 1

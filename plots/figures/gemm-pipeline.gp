@@ -30,16 +30,17 @@ do for [output = 1:2] {
     set xrange [-1 : stages + 0.15]   # room for the last completion
     set x2range [-1 : stages + 0.15]
     set yrange [buffers - 0.45 : -0.62]
-    unset xtics
+    # the slots' edges as ticks on both axes, out (a line across the rows
+    # would run through the labels: no grid)
+    set xtics out nomirror scale 0.75 format "" 0, 1, stages
     set x2tics out nomirror scale 0 ("before\nthe loop" -0.5)
     do for [s = 0:stages - 1] { set x2tics add (sprintf("%d", s) s + 0.5) }
+    do for [s = 0:stages] {
+        set arrow (s + 1) from first s, graph 1 to first s, screen 0.87 + 6.0 / height nohead lc rgb 'black' lw 1.2
+    }
     set x2label "slot s: iteration s of the loop, which multiplies stage s (a slot per stage)" offset 0, -0.3
     set ytics out nomirror scale 0 ("buffer 0" 0)
     do for [b = 1:buffers - 1] { set ytics add (sprintf("buffer %d", b) b) }
-    # the slots' edges, behind
-    do for [s = 0:stages - 1] {
-        set arrow (s + 1) from s, graph 0 to s, graph 1 nohead back lc rgb '#e4e4e4' lw 1
-    }
     # the shaded slot: one stage multiplied, the others in flight
     set object 1 rectangle from shown, graph 0 to shown + 1, graph 1 behind \
         fillcolor rgb '#fbe8bd' fillstyle solid 1.0 noborder

@@ -12,6 +12,11 @@ top = 0.88
 ax0 = 0.06;  ax1 = ax0 + k * cell_x      # A: 16 x 8 (m x k)
 bx0 = 0.39;  bx1 = bx0 + n * cell_x      # B: 8 x 8 (k x n)
 cx0 = 0.71;  cx1 = cx0 + n * cell_x      # C: 16 x 8 (m x n)
+# a cell is a filled rectangle without a border, a pixel short of its
+# neighbours on each axis: the white between them is the page (a stroked
+# border would make each cell a group of its own in the SVG, several times
+# the bytes)
+half_x = 0.5 - 0.5 / (cell_x * width); half_y = 0.5 - 0.5 / (cell_y * height)
 
 do for [output = 1:2] {
     reset
@@ -19,7 +24,7 @@ do for [output = 1:2] {
     eval start_output(output, width, height)
     set multiplot
     set tics out nomirror scale 0.5
-    set style fill solid 1.0 border lc rgb '#ffffff'
+    set style fill solid 1.0 noborder
     unset key
     set x2tics 0, 1 offset 0, -0.2
     unset xtics
@@ -39,7 +44,7 @@ do for [output = 1:2] {
         set label 10 (p == 1 ? "A (16 x 8): row m, column k" : p == 2 ? "B (8 x 8): row k, column n" \
                            : "C (16 x 8): row m, column n") at screen x0 - 0.03, top + 0.07 left
         letter = p == 1 ? "a" : p == 2 ? "b" : "c"
-        plot data index (p - 1) using 2:1:(0.5):(0.5):(tint($3)) with boxxyerror fc rgb variable, \
+        plot data index (p - 1) using 2:1:(half_x):(half_y):(tint($3)) with boxxyerror fc rgb variable, \
              data index (p - 1) using 2:($1 - 0.17):(sprintf("%d", $3)) with labels font ',16' tc rgb ink, \
              data index (p - 1) using 2:($1 + 0.25):(sprintf("%s%d", letter, $4)) with labels font ',16' tc rgb '#555555'
     }

@@ -10,6 +10,7 @@ do for [output = 1:2] {
     reset
     load 'plots/figures/style.gp'
     eval start_output(output, width, height)
+    set termoption enhanced   # the axes' titles set s_j and 2^(s - m) as a subscript and a power
     set multiplot
     set xrange [0:keys]
     set xtics 0, stage, keys out nomirror
@@ -21,14 +22,17 @@ do for [output = 1:2] {
     set tmargin at screen 0.97
     set bmargin at screen 0.52
     set format x ""
-    set ylabel "score s_j (base 2)" offset 1, 0
+    set ylabel "score {/:Italic s}_{/=16 {/:Italic j}} (base 2)" offset 1, 0
     set ytics out nomirror
     set yrange [-5:42]
     set ytics -5, 5, 30
     set key at graph 0.02, graph 0.98 left top samplen 2 spacing 1.1 reverse Left noopaque
-    set style circle radius screen 0.0025
+    # each score a small square: four corners, where a circle is a polygon of
+    # a hundred (the SVG stays small)
     set style fill solid 1.0 noborder
-    plot data index 0 using 1:2 with circles lc rgb '#9a9a9a' title "the scores of the row's keys", \
+    dot_x = keys / 400.0; dot_y = 47 / 260.0
+    plot data index 0 using 1:2:($1 - dot_x):($1 + dot_x):($2 - dot_y):($2 + dot_y) with boxxyerror \
+             lc rgb '#9a9a9a' title "the scores of the row's keys", \
          data index 1 using 1:3 with steps lw 2 dt 2 lc rgb blue title "the running maximum (the textbook rule)", \
          data index 1 using 1:2 with steps lw 3 lc rgb vermilion \
              title sprintf("the lazy reference m: it moves %d times after the first step", moves)
@@ -38,10 +42,11 @@ do for [output = 1:2] {
     set bmargin at screen 0.12
     set format x "%g"
     set xlabel sprintf("key j (a step of %d keys; the grid marks stages of %d)", step, stage)
-    set ylabel "sum of the weights 2^(s - m)" offset 1, 0
-    set logscale y 2
-    set ytics (1, 4, 16, 64, 256, 1024, 4096)
-    set yrange [0.5:2**19]
+    # a linear axis: what the panel shows is a step's weights against the limit
+    set ylabel "sum of the weights 2^{/=16 {/:Italic s} − {/:Italic m}}" offset 1, 0
+    set yrange [*:*]; stats data index 1 using 6 nooutput   # the running sum's top: the key sits above it
+    set yrange [0:STATS_max * 1.6]
+    set ytics auto
     set key at graph 0.02, graph 0.98 left top noopaque maxcols 1 spacing 1.1
     set boxwidth step * 0.8
     set style fill solid 0.9 noborder

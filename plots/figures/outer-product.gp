@@ -13,6 +13,10 @@ sx0 = qx1 + 0.012; sx1 = sx0 + patch * ux   # the sums
 sy0 = 0.14; sy1 = sy0 + patch * uy
 ky0 = sy1 + 0.012 * width / height; ky1 = ky0 + HS * uy   # the keys, above them
 shade(now) = now != 0 ? 0xd55e00 : 0x9ecae1
+# a cell is a filled square without a border, a pixel short of its neighbours
+# on each axis: the white between them is the page (a stroked border would
+# make each cell a group of its own in the SVG, several times the bytes)
+cell = 0.5 - 0.5 / u
 
 $swatches << EOD
 0.04 0.72 0xd55e00
@@ -26,7 +30,7 @@ do for [output = 1:2] {
     eval start_output(output, width, height)
     set multiplot
     set tics out nomirror
-    set style fill solid 1.0 border lc rgb '#ffffff'
+    set style fill solid 1.0 noborder
     unset key
 
     # the thread's keys, transposed: key j across, k down
@@ -39,7 +43,7 @@ do for [output = 1:2] {
     set x2label "key j" offset 0, -0.3
     set ylabel "k" offset 1, 0
     unset xlabel
-    plot data index 1 using 1:2:(0.5):(0.5):(shade($3)) with boxxyerror fc rgb variable
+    plot data index 1 using 1:2:(cell):(cell):(shade($3)) with boxxyerror fc rgb variable
     unset x2tics; unset x2label; set xtics
 
     # the thread's query rows: k across, query i down
@@ -50,7 +54,7 @@ do for [output = 1:2] {
     set ytics first_query, 7, first_query + patch - 1 scale 0.5
     set xlabel "k"
     set ylabel "query i" norotate offset 1, 0
-    plot data index 0 using 1:2:(0.5):(0.5):(shade($3)) with boxxyerror fc rgb variable
+    plot data index 0 using 1:2:(cell):(cell):(shade($3)) with boxxyerror fc rgb variable
 
     # its sums: key j across, query i down
     set lmargin at screen sx0; set rmargin at screen sx1
@@ -59,7 +63,7 @@ do for [output = 1:2] {
     set format y ""
     unset ylabel
     set xlabel "j"
-    plot data index 2 using 1:2:(0.5):(0.5) with boxxyerror fc rgb blue
+    plot data index 2 using 1:2:(cell):(cell) with boxxyerror fc rgb blue
     set format y "%g"
 
     # what the colours say, in the free corner above the queries

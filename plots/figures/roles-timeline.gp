@@ -37,7 +37,9 @@ do for [output = 1:2] {
     set bmargin at screen 0.27
     set xrange [-0.2 : end + 0.4]
     set yrange [rows - 0.5 : -0.5]
-    set xtics out nomirror 0, 2
+    # the steps as ticks on both edges, out: a line across the rows would run
+    # through the tiles' labels (no grid)
+    set xtics out mirror 0, 2
     set mxtics 2
     set xlabel sprintf("time: steps of the model (products of a tile: %d), not measured", product) offset 0, 0.3
     set ytics out nomirror scale 0 ("loader: queries 0" 0)
@@ -55,9 +57,6 @@ do for [output = 1:2] {
     # the roles' bands, behind
     set object 1 rectangle from graph 0, first y_slot + slots - 0.5 to graph 1, first y_products + 2 * groups - 0.5 \
         behind fillcolor rgb '#f4f4f4' fillstyle solid 1.0 noborder
-    do for [t = 0:end] {
-        set arrow (t + 1) from t, graph 0 to t, graph 1 nohead back lc rgb '#e8e8e8' lw 1
-    }
     set label 1 sprintf("block 0: row %d (%d tiles), then row %d (%d); r.c: tile c of row r", \
         long_row, long_tiles, short_row, short_tiles) at screen 0.62, screen 0.955 center tc rgb ink
     set key at screen 0.03, screen 0.135 left top vertical maxrows 3 samplen 1.5 spacing 1.15 reverse Left width -3 nobox font ',13'

@@ -14,6 +14,10 @@ sectors(i) = value(sprintf("sectors%d", i))
 useful(i) = value(sprintf("useful%d", i))
 
 width = 960; height = 660
+# half a pixel, in units of each axis (the plot spans 0.93 of the width over
+# 32 sectors and 0.85 of the height over the four strips)
+edge_x = 0.5 * 32 / (0.93 * width)
+edge_y = 0.5 * (4 * band - 0.5) / (0.85 * height)
 do for [output = 1:2] {
     reset
     load 'plots/figures/style.gp'
@@ -35,19 +39,18 @@ do for [output = 1:2] {
             what(i), sectors(i), useful(i), 32 * sectors(i)) at 0, base(i) + 10.6 left font ',16'
         set label (2 * i + 2) note(i) at 0, base(i) + 8.9 left font ',16' tc rgb '#444444'
     }
-    set style fill solid 1.0 border lc rgb '#888888'
-    set key at first 17.5, first base(0) + 7.8 left top vertical samplen 1.2 spacing 1.15 reverse Left
-    plot data index 0 using ($1 + 0.5):(base(0) + $2 + 0.5):(0.42):(0.5):(who_colour($3)) \
+    set style fill solid 1.0 noborder
+    set key at first 17.5, first base(0) + 7.8 left top vertical samplen 1.2 spacing 1.0 reverse Left
+    # each sector a grey block, its 8 words filled on it a pixel short of each
+    # other: the grey between them draws the words' edges (a stroked border
+    # would make each word a group of its own in the SVG, several times the bytes)
+    plot for [i = 0:3] data index i using ($1 + 0.5):($2 == 0 ? base(i) + 4 : NaN):(0.42 + edge_x):(4 + edge_y) \
+             with boxxyerror fc rgb '#888888', \
+         for [i = 0:3] data index i using ($1 + 0.5):(base(i) + $2 + 0.5):(0.42 - edge_x):(0.5 - edge_y):(who_colour($3)) \
              with boxxyerror fc rgb variable, \
-         data index 1 using ($1 + 0.5):(base(1) + $2 + 0.5):(0.42):(0.5):(who_colour($3)) \
-             with boxxyerror fc rgb variable, \
-         data index 2 using ($1 + 0.5):(base(2) + $2 + 0.5):(0.42):(0.5):(who_colour($3)) \
-             with boxxyerror fc rgb variable, \
-         data index 3 using ($1 + 0.5):(base(3) + $2 + 0.5):(0.42):(0.5):(who_colour($3)) \
-             with boxxyerror fc rgb variable, \
-         keyentry with boxes fc rgb blue title "lanes 0-15", \
-         keyentry with boxes fc rgb orange title "lanes 16-31", \
-         keyentry with boxes fc rgb purple title "lanes l and l + 16 alike (the same bytes)", \
-         keyentry with boxes fc rgb '#ffffff' title "fetched, not asked for"
+         keyentry with boxes fc rgb blue fs solid 1.0 border lc rgb '#888888' title "lanes 0-15", \
+         keyentry with boxes fc rgb orange fs solid 1.0 border lc rgb '#888888' title "lanes 16-31", \
+         keyentry with boxes fc rgb purple fs solid 1.0 border lc rgb '#888888' title "lanes l and l + 16 alike (the same bytes)", \
+         keyentry with boxes fc rgb '#ffffff' fs solid 1.0 border lc rgb '#888888' title "fetched, not asked for"
     set output
 }

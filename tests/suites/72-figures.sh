@@ -10,6 +10,9 @@
 # first key, how far ahead the GEMM's copies run, the barriers' parities of
 # the warps with roles) changes the figure's data, and the data drawn from the real
 # sources is the data committed in tests/fixtures/figures/.
+# Every plot and figure reads at a glance (tests/book/chart_overlaps.py:
+# no line through a label, no overlap, the key clear of the axes' titles,
+# under 200 KB), the check itself shown to catch a race chart drawn before.
 # Scratch builds go to build/figure-tests/, never to plots/out. The figure
 # programs are the ones the book's build compiles, in build/figures/bin
 # (FIGURE_BIN): one already compiled and up to date is not compiled again,
@@ -52,6 +55,34 @@ if ! tool_missing "make figures" gnuplot && ! tool_missing "make figures" dot; t
         expect_status "make plots leaves figure $name in place" 0 \
             test -s $figure_scratch/plots/$name.svg -a -s $figure_scratch/plots/$name.md
     done
+
+    # Charts read at a glance (tests/book/chart_overlaps.py): no line through a
+    # label, no label on another, the key clear of the axes' titles, each SVG
+    # under 200 KB. The check is shown to catch a race chart drawn before
+    # those rules (its floors and grid through the numbers, the key against
+    # the axis's title), then run on every plot and figure just drawn.
+    if ! tool_missing "the charts' overlaps" python3; then
+        expect_output "chart check: a race chart with a floor through its numbers fails" \
+            "^overlapping-race\.svg: line through '1\.28× \(0\.178 ms\)'" \
+            python3 tests/book/chart_overlaps.py tests/fixtures/figures/overlapping-race.svg
+        expect_output "... and its key against the axis's title" \
+            "^overlapping-race\.svg: the key touches 'speedup over cublas-tf32 \(longer is faster\)'" \
+            python3 tests/book/chart_overlaps.py tests/fixtures/figures/overlapping-race.svg
+        expect_status "... exit 1" 1 python3 tests/book/chart_overlaps.py tests/fixtures/figures/overlapping-race.svg
+        printf '%s\n' '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50">' \
+            '<g font-size="14" text-anchor="middle"><text x="20" y="30">0.1</text><text x="42" y="30">0.2</text></g>' \
+            '</svg>' > $figure_scratch/ticks.svg
+        expect_output "... two ticks that run together fail" "^ticks\.svg: '0\.1' on '0\.2'" \
+            python3 tests/book/chart_overlaps.py $figure_scratch/ticks.svg
+        head -c 210000 /dev/zero | tr '\0' ' ' | sed '1s|^|<svg xmlns="http://www.w3.org/2000/svg"></svg>|' \
+            > $figure_scratch/big.svg
+        expect_output "... an SVG over 200 KB fails" "^big\.svg: 210 KB, over the 200 KB limit" \
+            python3 tests/book/chart_overlaps.py $figure_scratch/big.svg
+        for svg in $figure_scratch/plots/*.svg; do
+            expect_output "chart $(basename "$svg" .svg) reads at a glance (no line through a label, no overlap, under 200 KB)" \
+                "^checked 1 charts, 0 faults\$" python3 tests/book/chart_overlaps.py "$svg"
+        done
+    fi
 fi
 
 # Every figure is cited by a chapter, and every citation names a figure or a plot.
