@@ -94,8 +94,9 @@ chapter_number = $(patsubst 0%,%,$(firstword $(subst -, ,$(notdir $(1)))))
 CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(call chapter_number,$(dir)))
 dir_of = $(filter chapters/$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0)$(1)-%,$(CHAPTER_DIRS))
 # A chapter's story: chapters/NN-slug/slug.cu (woven into the book), and any
-# other top-level .cu of its folder.
-CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(lastword $(subst -, ,$(notdir $(dir)))).cu)
+# other top-level .cu of its folder; the slug may hold dashes (11-copy-engine).
+chapter_slug = $(patsubst $(firstword $(subst -, ,$(notdir $(1))))-%,%,$(notdir $(1)))
+CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(call chapter_slug,$(dir)).cu)
 # "N" for each chapters/NN-slug/mutant.patch, "N:NAME" for each mutant-NAME.patch.
 MUTANT_CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(foreach patch,$(notdir $(wildcard $(dir)/mutant*.patch)),$(call chapter_number,$(dir))$(patsubst mutant%.patch,%,$(subst mutant-,mutant:,$(patch)))))
 # Chapter code that later chapters call, not only race: chapter 7's layer,
@@ -242,8 +243,8 @@ $(BUILD)/obj/%.o: %.cpp
 # own, so that a source that #includes another chapter's header
 # ("../08-tensor/tensor.cuh") finds the original, never another chapter's mutant.
 # A patch may also break a header of an earlier chapter that this chapter's
-# kernels include (chapter 11's mutants break chapter 10's GEMM): the files it
-# names are copied beside it, so that "../10-hopper/gemm.cuh" finds the patched copy.
+# kernels include (chapter 13's mutants break chapter 11's GEMM): the files it
+# names are copied beside it, so that "../11-copy-engine/gemm.cuh" finds the patched copy.
 root_dir = $(firstword $(subst +, ,$(1)))
 root_patch = chapters/$(call root_dir,$(1))/mutant$(addprefix -,$(word 2,$(subst +, ,$(1)))).patch
 .SECONDEXPANSION:

@@ -4,11 +4,11 @@
  * which of them one wgmma reads.
  *
  * Drawn from the function the split kernel writes with and the descriptor
- * describes (chapters/10-hopper/gemm.cuh): gemm_weight_index.
+ * describes (chapters/11-copy-engine/gemm.cuh): gemm_weight_index.
  *
  *   build/figures/bin/weight_stage OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/10-hopper/gemm.cuh"
+#include "../../chapters/11-copy-engine/gemm.cuh"
 #include "figure.h"
 
 enum { SHOWN = 32 }; /* the first columns drawn; the other 96 repeat the pattern */

@@ -148,7 +148,7 @@ looser tolerance of 2e-3 on the relative error of the output.
 #include "../07-tiled/layer.cuh" /* tiled_layer; via tiles.cuh, tiled_params and tiled_stages */
 #include "device/tensor_core.h"     /* to_tf32, tf32_operand, mma_tf32 */
 #include "device/tf32_split.h"      /* split_operand, mma_tf32x3 */
-#include "../10-hopper/gemm.cuh"    /* tf32x3_wgmma_gemm: chapter 10's GEMM on Hopper */
+#include "../11-copy-engine/gemm.cuh" /* tf32x3_wgmma_gemm: chapter 11's GEMM on Hopper */
 #include "mma_gemm.cuh"             /* tf32x3_mma_gemm: the same GEMM on mma.sync, before Hopper */
 // book:show
 

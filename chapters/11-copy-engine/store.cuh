@@ -30,7 +30,7 @@ step uses the copy engine both ways.
 
 #pragma once
 
-#include "hopper.cuh"
+#include "../10-wgmma/wgmma.cuh"
 #include "device/bulk_copy.h"  /* tensor_store_box, bulk_commit, bulk_wait_read */
 #include "device/tensor_map.h" /* tensor_map_rows, tensor_map_box_index */
 

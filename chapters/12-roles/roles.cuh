@@ -71,7 +71,7 @@ or a kept score is on no path.
 
 #pragma once
 
-#include "hopper.cuh"
+#include "../10-wgmma/wgmma.cuh"
 #include "device/bulk_copy.h"  /* mbarrier_*, tensor_copy_box, tensor_store_box, bulk groups */
 #include "device/tensor_map.h" /* tensor_map_rows, tensor_map_box_index */
 
