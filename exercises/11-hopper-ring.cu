@@ -1,17 +1,17 @@
-// 10-hopper-ring.cu - exercise 10.1: the bookkeeping of a ring of any size, copied any distance ahead.
+// 11-hopper-ring.cu - exercise 11.1: the bookkeeping of a ring of any size, copied any distance ahead.
 //
-// exercises/10-hopper-ring.cu is the student's copy, made from
-// solutions/10-hopper-ring.cu by `make exercises`. Build, check and grade:
+// exercises/11-hopper-ring.cu is the student's copy, made from
+// solutions/11-hopper-ring.cu by `make exercises`. Build, check and grade:
 //
-//   make grade EX=10-hopper-ring        # needs no GPU: the ring is simulated on the CPU
-//   build/exercises/10-hopper-ring STAGES=4 AHEAD=2 COUNT=10   # the ring, as your functions run it
+//   make grade EX=11-hopper-ring        # needs no GPU: the ring is simulated on the CPU
+//   build/exercises/11-hopper-ring STAGES=4 AHEAD=2 COUNT=10   # the ring, as your functions run it
 
 /*md
-### Exercise 10.1: a ring of any size
+### Exercise 11.1: a ring of any size
 
-*Difficulty: medium.* File: `exercises/10-hopper-ring.cu`.
+*Difficulty: medium.* File: `exercises/11-hopper-ring.cu`.
 
-Chapter 10's GEMM feeds its 8 multiplying warps through a ring of
+Chapter 11's GEMM feeds its 8 multiplying warps through a ring of
 `GEMM_STAGES` = 4 buffers and copies `GEMM_AHEAD` = 2 stages ahead. Take
 the same design with a ring of `stages` buffers, copied `ahead` stages
 ahead: thread 0, a lane of warp 0, which multiplies like the others,
@@ -55,7 +55,7 @@ Hints:
 - The chapter chose `ahead` = 2 of 4 buffers. What would 3 have bought,
   and what would it have cost?
 
-Check it with `make grade EX=10-hopper-ring`: it needs no GPU. The grader
+Check it with `make grade EX=11-hopper-ring`: it needs no GPU. The grader
 simulates the ring on the CPU, 8 warps, thread 0 and the copy engine,
 with rings of 2 to 8 buffers (every `ahead` up to your largest) and of 16 to
 64 (some), each up to 3 rings' worth of stages, in orders of events drawn from the
@@ -71,11 +71,11 @@ The untouched exercise's waits all name parity 0.
 #include <stdlib.h>
 #include <string.h>
 
-#define RING_WARPS 8 /* the multiplying warps: two warp groups, as in chapter 10's GEMM */
+#define RING_WARPS 8 /* the multiplying warps: two warp groups, as in chapter 11's GEMM */
 
 /* Stage s lives in buffer ring_buffer(s, stages); the warps wait for the
  * completion of its full barrier whose parity is full_parity(s, stages):
- * chapter 10's gemm_buffer and gemm_phase, for a ring of any size. */
+ * chapter 11's gemm_buffer and gemm_phase, for a ring of any size. */
 __host__ __device__ int ring_buffer(int s, int stages)
 {
     return s % stages;

@@ -1,17 +1,17 @@
-// 11-layer-value-pairs.cu - exercise 11.1: P V's values loaded in pairs, from a transposed stage.
+// 13-layer-value-pairs.cu - exercise 13.1: P V's values loaded in pairs, from a transposed stage.
 //
-// exercises/11-layer-value-pairs.cu is the student's copy, made from
-// solutions/11-layer-value-pairs.cu by `make exercises`. Build, check and grade:
+// exercises/13-layer-value-pairs.cu is the student's copy, made from
+// solutions/13-layer-value-pairs.cu by `make exercises`. Build, check and grade:
 //
-//   make grade EX=11-layer-value-pairs     # needs no GPU: the layout is checked on the CPU
-//   build/exercises/11-layer-value-pairs   # on a GPU (sm_80 or later): one warp's P V, your way
+//   make grade EX=13-layer-value-pairs     # needs no GPU: the layout is checked on the CPU
+//   build/exercises/13-layer-value-pairs   # on a GPU (sm_80 or later): one warp's P V, your way
 
 /*md
-### Exercise 11.1: the values in pairs
+### Exercise 13.1: the values in pairs
 
-*Difficulty: medium.* File: `exercises/11-layer-value-pairs.cu`.
+*Difficulty: medium.* File: `exercises/13-layer-value-pairs.cu`.
 
-Chapter 11's $O \mathrel{+}= P V$ loads its values one float at a time:
+Chapter 13's $O \mathrel{+}= P V$ loads its values one float at a time:
 the two values of a $B$ fragment, $k = t$ and $t + 4$, stand for two keys,
 two rows of the stage. Suppose instead that the stage held the values
 transposed, $V^T$: a row per feature, the stage's 64 keys along it,
@@ -47,16 +47,16 @@ key $n$.
 Hints:
 
 - Lane $(g, t)$ holds the weights of two keys only. Which keys can
-  $k = t$ and $k = t + 4$ stand for, then? Chapter 11 took one of two
+  $k = t$ and $k = t + 4$ stand for, then? Chapter 13 took one of two
   orders; does a pair load care which?
 - $B$ of $P V$ is $V$: $B[k][n]$ is the value of the key that $k$ stands
   for, at feature $8\mathit{dn} + n$, which in $V^T$ is a row.
 - An 8-byte load is served 16 lanes at a time: lanes 0 to 15 ($g$ = 0 to
   3, each with its four $t$), then 16 to 31. In which banks do rows
-  $g$ = 0 to 3 put their pairs, for a stride of 64? Of 68, chapter 11's
+  $g$ = 0 to 3 put their pairs, for a stride of 64? Of 68, chapter 13's
   stride for $V$ at $d = 64$?
 
-Check it with `make grade EX=11-layer-value-pairs`: it needs no GPU. The
+Check it with `make grade EX=13-layer-value-pairs`: it needs no GPU. The
 grader hands `weights_as_a` fragments whose values name their row and key,
 and checks that every lane's `a` holds $A$'s rows with one key for each
 $k$, the same in every lane; that `value_pair` points every lane at its
@@ -97,7 +97,7 @@ __host__ __device__ void weights_as_a(const float (&c)[4], float (&a)[4])
     // exercise:begin a[e] from c[i]: A's rows g and g + 8 at k = t and t + 4, no value leaving the lane
     /* A's a[0], a[1] are rows g, g + 8 at k = t; a[2], a[3] at k = t + 4.
      * The lane holds keys 2t and 2t + 1: k = t stands for key 2t and
-     * k = t + 4 for 2t + 1 (chapter 11's weight_key), the order in which
+     * k = t + 4 for 2t + 1 (chapter 13's weight_key), the order in which
      * the two sit in a row of V^T, b0 then b1. The other order would ask
      * for b0 = key 2t + 1 and b1 = key 2t: a pair load brings them the
      * wrong way round. */

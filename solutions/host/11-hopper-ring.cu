@@ -1,4 +1,4 @@
-/* solutions/host/10-hopper-ring.cu - the host check of exercise 10.1: the
+/* solutions/host/11-hopper-ring.cu - the host check of exercise 11.1: the
  * ring simulated event by event. Its actors are the 8 warps (warp 0's
  * thread 0 also copies), and the copy engine, which lands the copies in
  * flight in any order; its barriers complete phases as the hardware's do

@@ -1,4 +1,4 @@
-/* solutions/host/11-layer-value-pairs.cu - the host check of exercise 11.1:
+/* solutions/host/13-layer-value-pairs.cu - the host check of exercise 13.1:
  * weights_as_a against the layouts of mma.m16n8k8 for .tf32 (PTX ISA,
  * "Matrix Fragments for mma.m16n8k8"), with fragments whose values name
  * their row and key; value_pair against the value each lane's b0 and b1
