@@ -1,5 +1,5 @@
-// chapters/10-hopper/hopper.cu - chapter 10's triangle on wgmma from hopper.cuh, defined once:
-// the programs that race it link this object. hopper.cuh holds the code and the story.
+// chapters/10-wgmma/wgmma.cu - chapter 10's triangle on wgmma from wgmma.cuh, defined once:
+// the programs that race it link this object. wgmma.cuh holds the code and the story.
 
 #include "wgmma.cuh"
 

@@ -1,24 +1,25 @@
-// chapters/10-hopper/hopper.cuh - Chapter 10: Hopper's own tensor-core instruction, wgmma, on the
-// triangle's 3xTF32 (tf32x3+wgmma); gemm.cuh adds the copy engine and its barriers, store.cuh
-// sends the triangle's scores out through it.
+// chapters/10-wgmma/wgmma.cuh - Chapter 10: Hopper's own tensor-core instruction, wgmma, on the
+// triangle's 3xTF32 (tf32x3+wgmma); chapter 11 adds the copy engine and its barriers
+// (chapters/11-copy-engine), chapter 12 the warps with roles (chapters/12-roles).
 //
 //   make chapter10
 //   build/chapter10 --kernel tf32x3+wgmma T=4096
 
 /*md
-# Hopper's own instructions: `wgmma` and the copy engine
+# `wgmma`: the triangle on Hopper's warp-group product
 
 Chapter 9's `tf32x3` feeds the tensor cores with `mma.sync`, the
 instruction they have had since Ampere: every value of both operands
 passes through the lanes' registers, loaded, split and placed in its
 fragment by the lanes themselves, beside the sums. Hopper, compute
-capability 9.0, adds two engines for that work: a larger tensor-core
-instruction that reads one operand straight from shared memory, and a
-copy engine that moves a whole tile into shared memory with one
-instruction. What do they buy? This chapter puts the triangle on the first
-and builds with both the GEMM that chapter 11's MSA layer needs. Both
-exist only in code built for `sm_90a`, Hopper exactly: on another card the
-programs list this chapter's kernel as skipped and say why.
+capability 9.0, adds a larger tensor-core instruction that does a warp
+group's work at once and reads one operand straight from shared memory.
+This chapter asks one question: what does that instruction buy the
+triangle, when the products are the same three and only the way they are
+issued changes? (Hopper's other engine, the copy engine, is chapter 11's;
+chapter 12 gives the warps roles around both.) The instruction exists only
+in code built for `sm_90a`, Hopper exactly: on another card the programs
+list this chapter's kernel as skipped and say why.
 
 ## `wgmma`: a warp group's product
 
@@ -44,6 +45,14 @@ Since the instruction is asynchronous, three more wrappers order it:
 `wgmma_fence` before the first `wgmma` that reads registers written since
 the last one, `wgmma_commit` to close the ones issued so far into a group,
 and `wgmma_wait<n>` to wait until at most $n$ groups are still running.
+Each is one instruction of the warp group (`.sync.aligned`: its four warps
+reach it together):
+
+{{listing|common/device/wgmma.h|wgmma_fence}}
+
+{{listing|common/device/wgmma.h|wgmma_commit}}
+
+{{listing|common/device/wgmma.h|wgmma_wait}}
 
 Reading $B$ from shared memory means the tensor cores read it in the
 order they want, which `common/device/wgmma.h` describes: *core matrices* of 8
@@ -129,6 +138,12 @@ wait for the right moment: `load_keys` brings a thread's pieces into
 registers with 16-byte loads, eight lanes to a core matrix, and
 `store_keys` later splits each value and writes both parts where
 `key_index` says. `key_descriptor` names step `step` of a part for `wgmma`.
+The tensor cores read shared memory through another path than the lanes'
+stores, the *async proxy*, which does not see those stores until a proxy
+fence orders them, once a tile, before the barrier that hands the buffer
+over:
+
+{{listing|common/device/wgmma.h|fence_shared_for_wgmma}}
 */
 
 template <int HS>
@@ -370,19 +385,27 @@ byte per multiply-add whatever the tile's width, three times per step for
 the three products, and the split keys are written there too. And only
 one block of eight warps fits on a multiprocessor (its registers hold the
 split queries and two sets of sums), two warps per scheduler to hide the
-waits. Two more designs were measured, and neither was faster. A
-third warp group that only loads and splits the keys into a ring of
-buffers, with barriers in shared memory (the `mbarrier`s of the next
-section) saying when a buffer is full and when it is free, so that the two
-that multiply run out of step and no block barrier holds them. And one block per multiprocessor
-that walks several rows of tiles as one stream, so that a row's first
-products overlap the last stores of the row before. Both were measured
-on the H200 at the default size and lost to the design above; neither
-is kept.
+waits.
 
-The operands still come in through the lanes: each thread loads its share
-of a key tile, splits it and writes it where `wgmma` reads it. The next
-section hands the loading to Hopper's second engine.
+So `wgmma` answers half the question: the products are no longer what
+holds the triangle back, and what does is the walk around them. The
+operands still come in through the lanes (each thread loads its share of
+a key tile, splits it and writes it where `wgmma` reads it), the scores
+still leave from the registers, and eight warps still meet at a block
+barrier once a tile. Two ways to meet less were tried on this walk, with
+the lanes still loading and splitting the keys: a third warp group that
+only loads, into a ring of buffers with barriers in shared memory, and
+one block per multiprocessor that walks several rows of tiles as one
+stream. On the H200, at the default size, neither was faster than the
+walk above while the lanes still did the loading, so neither is kept
+here. Chapter 11 hands the loads and the stores to Hopper's copy engine,
+and chapter 12 builds both designs again on top of it: warps with roles
+that meet through barriers in shared memory, and blocks that stay and
+walk several rows.
+
+The race of the triangle, with `wgmma`:
+
+{{figure|race-chapter10}}
 */
 
 // book:hide

@@ -1,14 +1,14 @@
-// chapters/10-hopper/gemm.cuh - Chapter 10: a GEMM in 3xTF32, Y = X W^T, on Hopper's warp-group
-// tensor-core instruction, fed by its copy engine (cuBLAS has no 3xTF32): chapter 11's MSA layer
-// (fused-tiled-tf32x3) computes its projections with it.
+// chapters/11-copy-engine/gemm.cuh - Chapter 11: a GEMM in 3xTF32, Y = X W^T, on Hopper's
+// warp-group tensor-core instruction, fed by its copy engine (cuBLAS has no 3xTF32): chapter 13's
+// MSA layer (fused-tiled-tf32x3) computes its projections with it.
 //
-//   make build/chapter11
-//   build/chapter11 --kernel fused-tiled-tf32x3 B=1 S=512 N=256 D=256 H=8 --reps 20
+//   make build/chapter13
+//   build/chapter13 --kernel fused-tiled-tf32x3 B=1 S=512 N=256 D=256 H=8 --reps 20
 
 /*md
-## The copy engine: a GEMM that chapter 11 needs
+## Copies in: a GEMM for chapter 13
 
-Chapter 11 puts the MSA layer of chapters 6 and 7 on the tensor cores, and
+Chapter 13 puts the MSA layer of chapters 6 and 7 on the tensor cores, and
 to FP32 accuracy its projections need a 3xTF32 GEMM, $Y = X W^T$, that
 cuBLAS does not have: its compute types put an FP32 product on the FP32
 lanes, or on the tensor cores in TF32 with chapter 8's error, and none
@@ -42,26 +42,44 @@ and the products each took about half of its time, one after the other, not side
 the lanes that compute the addresses of a stage's 3072 copies (12 a
 thread) and wait for room to issue them are the lanes that must feed the
 tensor cores, and the barrier makes both warp groups do it at the same
-moment. Hopper has a copy engine, the *tensor memory accelerator* (TMA), which moves a whole
-tile with one instruction: a box of $X$, 128 rows
+moment. The copy engine moves a whole tile with one instruction: a box of
+$X$, 128 rows
 by 32 values of $k$, described once per call by a *tensor map*
 (`common/device/tensor_map.h`, built on the host), and the stage of $W$, one
 contiguous run, by a plain bulk copy. So one thread does all the copying, two
 instructions a stage, and the warp groups only multiply. The box copy names
 the map, the box's first element and a barrier in shared memory that counts
-the bytes as they land:
+the bytes as they land; the bulk copy names a length instead of a map:
 
 {{listing|common/device/bulk_copy.h|tensor_copy_box}}
- They no longer meet at a block
+
+{{listing|common/device/bulk_copy.h|bulk_copy}}
+
+The warp groups no longer meet at a block
 barrier either: each buffer has two shared-memory barriers (`mbarrier`),
 *full*, which completes when the copy engine has landed the stage's 48 KB,
 and *empty*, which completes when the 8 warps are done with it. A barrier
-completes in phases, one per use of its buffer, and a wait names the
-parity of the phase it waits for; `mbarrier_expect_bytes` tells *full*
-how many bytes a phase brings, `mbarrier_arrive` counts a warp on *empty*:
+is set up once, with the number of arrivals that complete a phase, and
+fenced so that the copy engine sees it set up:
+
+{{listing|common/device/bulk_copy.h|mbarrier_init}}
+
+It then completes in phases, one per use of its buffer. `mbarrier_arrive`
+counts one arrival (a warp, on *empty*, through its lane 0);
+`mbarrier_expect_bytes` is the copying thread's arrival on *full*, which
+also tells the phase how many bytes to wait for (PTX's `expect_tx`): the
+phase completes when both the arrivals and the bytes are in.
+
+{{listing|common/device/bulk_copy.h|mbarrier_arrive}}
+
+{{listing|common/device/bulk_copy.h|mbarrier_expect_bytes}}
+
+A wait names the parity of the phase it waits for, and tries until that
+phase has completed:
 
 {{listing|common/device/bulk_copy.h|mbarrier_wait}}
- A warp
+
+A warp
 group that finds its stage there goes on, whatever the other is doing, and
 while one adds its sums in the FP32 lanes the other's `wgmma`s keep the
 tensor cores busy.
@@ -388,9 +406,9 @@ static inline void tf32x3_wgmma_gemm(const msa_args *args, float *y, int ldy, co
 // book:show
 
 /*md
-## What the copy engine buys
+## What the copy engine buys the GEMM
 
-The GEMM is measured where it is used: chapter 11's MSA layer calls it for
+The GEMM is measured where it is used: chapter 13's MSA layer calls it for
 its projections, more than half of the layer's arithmetic at the AlphaFold
 shape. The layer's first 3xTF32 GEMM was built of chapter 9's pieces on
 `mma.sync`, fed by chapter 5's ring of `cp.async` copies (the appendix

@@ -1,12 +1,12 @@
-// chapters/10-hopper/store.cuh - Chapter 10, last step: the copy engine both ways for the triangle
-// (tf32+tma-store, tf32x3+tma-store): keys in as boxes wgmma reads as they land, scores out
-// from swizzled stages by box stores.
+// chapters/11-copy-engine/store.cuh - Chapter 11, last step: the copy engine both ways for the
+// triangle (tf32+tma-store, tf32x3+tma-store): keys in as boxes wgmma reads as they land, scores
+// out from swizzled stages by box stores.
 //
-//   make chapter10
-//   build/chapter10 --kernel tf32x3+tma-store T=4096
+//   make chapter11
+//   build/chapter11 --kernel tf32x3+tma-store T=4096
 
 /*md
-## The scores out through the copy engine
+## Copies out: the scores through the copy engine
 
 The GEMM reads each operand many times; the triangle reads each input
 once and writes, at the default size, 201 MB of scores for 50 MB of
@@ -66,10 +66,8 @@ $16 \times 64$ tile each: 64 KB of the multiprocessor's shared memory.
 
 A tile wholly below the diagonal goes through a stage: the lanes write it,
 and each lane makes its writes visible to the engine, whose reads go
-through the *async proxy* and do not see plain stores without a proxy
-fence:
-
-{{listing|common/device/bulk_copy.h|fence_shared_for_copy_engine}}
+through the *async proxy* as the tensor cores' do: chapter 10's proxy
+fence, `fence.proxy.async`, under the name `fence_shared_for_copy_engine`.
 
 The warp meets at `__syncwarp`, and lane 0 issues the two box stores, the
 box copy of the GEMM the other way:
@@ -278,7 +276,7 @@ __device__ __forceinline__ void start_slot_products(float (&sum)[wgmma_key_tile<
 /*md
 A step of the walk, for tile $c$, written as a function so that the
 kernel can call it with the two sets of sums in both orders (their names
-fixed at compile time, as in the walk of `hopper.cuh`; a loop that picked
+fixed at compile time, as in the walk of `wgmma.cuh`; a loop that picked
 the set with a branch made the compiler serialize every `wgmma`, and said
 so): wait for tile $c + 1$'s keys, split their small parts, meet at the
 block barrier (after which tile $c - 1$'s slot is free and thread 0 asks
@@ -393,7 +391,7 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
     start_slot_products<HS, PRODUCTS>(sum0, ring, smalls, big, small);
     walk_state<HS, PRODUCTS> walk = {ring, smalls, full, &key_map, key_row, key_col, tiles,
                                       stages, &map, scores, row0, T, top, scale};
-    for (int c = 0;; c += 2) { /* the sets' names fixed at compile time, as in hopper.cuh */
+    for (int c = 0;; c += 2) { /* the sets' names fixed at compile time, as in wgmma.cuh */
         if (walk_step<HS, PRODUCTS>(walk, c, sum0, sum1, big, small, sent))
             break;
         if (walk_step<HS, PRODUCTS>(walk, c + 1, sum1, sum0, big, small, sent))
@@ -429,8 +427,7 @@ the walk alone (a block per row of tiles, the queries split, a block
 barrier per tile, the ring) already costs about 70% of the memory floor,
 and with the stores put back, without products, it costs nearly all of
 `tf32+tma-store`'s time: the warps spend their time waiting on each
-other and on memory (notes/tma-store.md has the H200's stalls, at the block
-barrier and on memory). On the {{ncu|gpu|tf32+tma-store|B=8 T=1024 C=768 NH=12}}, Nsight
+other and on memory, most of all at the block barrier. On the {{ncu|gpu|tf32+tma-store|B=8 T=1024 C=768 NH=12}}, Nsight
 Compute finds the schedulers issuing on only
 {{ncu|issue_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% of the cycles, with
 {{ncu|eligible_warps|tf32+tma-store|B=8 T=1024 C=768 NH=12}} warps ready per scheduler per cycle,
@@ -438,26 +435,24 @@ while the DRAM is {{ncu|dram_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% busy. 
 holds its split queries and two sets of sums in registers, and when all
 eight wait, nothing hides the wait.
 
-What a faster design needs follows from that: fewer meetings and more
-work in flight. Warp groups paired with `mbarrier`s instead of a block
-barrier per tile, as in the GEMM; one warp that only drives the copy
-engine, in and out, so that the warps that multiply never wait for it;
-blocks that stay on the multiprocessor and walk several rows of tiles, so
-that a row's start (its queries, the first keys) overlaps the last stores
-of the row before; and the queries read by `wgmma` from shared memory,
-which frees the registers a second block would need.
+What this chapter added: the copy engine fills a stage with one
+instruction from one thread, and writes one; `mbarrier`s let the warps
+that multiply and the thread that copies meet per buffer instead of per
+block. In a GEMM whose operands are read many times over, the copy engine
+and the barriers are what let the tensor cores run; on the triangle, whose
+time is mostly its stores, the copy engine both ways made chapter 10's
+`tf32x3+wgmma`
+{{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} times as
+fast, and it is still far from the memory floor.
 
-What this chapter added: `wgmma` takes an operand from shared memory and
-a warp group's worth of work per instruction; the copy engine fills a
-stage with one instruction from one thread, and writes one; `mbarrier`s
-let the warps that multiply and the thread that copies meet per buffer
-instead of per block. On the triangle, whose time is mostly its stores,
-`wgmma` made chapter 9's `tf32x3`
-{{speedup|tf32x3+wgmma|tf32x3|B=8 T=1024 C=768 NH=12}} times as fast and
-the copy engine both ways
-{{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} times again; in a
-GEMM whose operands are read many times over, the copy engine and the
-barriers are what let the tensor cores run.
+What a faster design needs follows from where the time goes: fewer
+meetings and more work in flight. Warp groups paired with `mbarrier`s
+instead of a block barrier per tile, as in the GEMM; one warp that only
+drives the copy engine, in and out, so that the warps that multiply never
+wait for it; blocks that stay on the multiprocessor and walk several rows
+of tiles, so that a row's start (its queries, the first keys) overlaps the
+last stores of the row before; and the queries read by `wgmma` from shared
+memory, which frees the registers. Chapter 12 builds that design.
 
 The two Hopper cards do not agree on the store. They share the chip's
 multiprocessors and clock; the H200's memory is faster. At the default size:
@@ -487,7 +482,7 @@ off its hands is worth a copy through shared memory.
 
 The race of the triangle, with the copy engine both ways:
 
-{{figure|race-chapter10}}
+{{figure|race-chapter11}}
 */
 
 // book:hide

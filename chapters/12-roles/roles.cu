@@ -1,5 +1,5 @@
-// chapters/10-hopper/warp_roles.cu - chapter 10's warps with roles from warp_roles.cuh, defined once: the
-// programs that race them link this object. warp_roles.cuh holds the code and the story.
+// chapters/12-roles/roles.cu - chapter 12's warps with roles from roles.cuh, defined once: the
+// programs that race them link this object. roles.cuh holds the code and the story.
 
 #include "roles.cuh"
 

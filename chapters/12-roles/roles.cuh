@@ -6,16 +6,23 @@
 //   build/chapter10 --kernel tf32+roles --reps 30
 
 /*md
-## Warps with roles
+# Warps with roles
 
-What does a block barrier a tile cost? In `tf32+tma-store` the eight
-warps of a block meet at one for every tile of keys, and the warps that
-multiply also issue the copies and wait for the copy engine's bulk
-groups: when one warp waits, for its keys or for a stage to be read, the
-seven others wait with it, and nothing else on the multiprocessor hides
-the wait. The section before found the walk's meetings, not the
-products, taking most of the kernel's time. This last design gives each
-warp one job:
+What does a block barrier a tile cost, and what is left when it is gone?
+In chapter 11's `tf32+tma-store` the eight warps of a block meet at one
+for every tile of keys, and the warps that multiply also issue the copies
+and wait for the copy engine's bulk groups: when one warp waits, for its
+keys or for a stage to be read, the seven others wait with it, and nothing
+else on the multiprocessor hides the wait. Chapter 11 found the walk's
+meetings, not the products, taking most of the kernel's time, far from
+the memory floor. This chapter asks how close to that floor the triangle
+gets when no warp waits for another's job: the design that
+FlashAttention-3 [@shah2024flashattention3] and CUTLASS's warp-specialized
+persistent kernels [@cutlass] use, built for the triangle.
+
+## The roles
+
+Each warp gets one job:
 
 - the *loader*, one warp (one thread of it, in fact), asks the copy engine
   for every tile the block reads: a row's queries, then its tiles of keys,
@@ -135,7 +142,7 @@ struct roles_shape {
 };
 
 /*md
-### The tile scheduler
+## The tile scheduler
 
 Every role walks the same list of rows, computed by the same function, so
 that no role has to tell another which row comes next: unit $u$ of the
@@ -277,17 +284,15 @@ __host__ __device__ __forceinline__ roles_row roles_row_at(int head, int tile_ro
 }
 
 /*md
-### The loader
+## The loader
 
 One thread of warp 8. For each row of its block: wait until the queries'
 buffer is free, ask for the row's queries (one box per 32 values of the
 head), then for each tile of keys wait until its slot is free and ask for
 it. The engine counts the bytes into the buffer's *full* barrier: the
 loader's own arrival on it carries the number of bytes the phase must
-wait for (PTX's `expect_tx`), and the phase completes when they have
-landed.
-
-{{listing|common/device/bulk_copy.h|mbarrier_expect_bytes}}
+wait for (`mbarrier_expect_bytes`, chapter 11's `expect_tx`), and the
+phase completes when they have landed.
 */
 
 template <int HS, int PRODUCTS>
@@ -322,7 +327,7 @@ __device__ __forceinline__ void roles_load(const roles_buffers<HS, PRODUCTS> &m,
 }
 
 /*md
-### The storer
+## The storer
 
 One thread of warp 9, walking the same tiles. At each tile, for each group
 whose scores of it go through a stage, it waits for the stage's *full*
@@ -393,7 +398,7 @@ __device__ __forceinline__ void roles_store(const roles_buffers<HS, PRODUCTS> &m
 }
 
 /*md
-### The consumers
+## The consumers
 
 A warp group walks each of its block's rows as chapter 10's walk did,
 with two sets of sums so that a tile's products run while the tile before
@@ -404,9 +409,26 @@ free tile $c$'s slot (each warp arrives on its *empty* barrier) and send
 tile $c$'s scores. After a row's last tile each warp frees the queries'
 buffer too. Freeing is one arrival by lane 0 of each warp, after a
 `__syncwarp`: a slot's *empty* barrier expects the eight consumer warps,
-a stage's *full* barrier the four warps of its group.
+a stage's *full* barrier the four warps of its group (`mbarrier_arrive`,
+chapter 11's).
 
-{{listing|common/device/bulk_copy.h|mbarrier_arrive}}
+The queries come from shared memory, so the products take both operands
+there: the same `wgmma`, with a descriptor for $A$ where chapter 10's took
+four registers (`_ss`: both from shared memory).
+
+{{listing|common/device/wgmma.h|wgmma_tf32_m64n64k8_ss}}
+
+Where a group must share a buffer among its own four warps (the small
+parts of the queries past $HS = 96$, written by the group's lanes before
+its products read them), it meets at a hardware barrier of its own, one
+per group, while the block's other warps go on:
+
+{{listing|common/device/wgmma.h|warp_group_barrier}}
+
+Hopper can also move registers between the roles (`setmaxnreg`: the
+producer gives some up, the consumers take them). It is not used here: it
+acts on whole warp groups, the producer is two warps, and the consumers
+fit their sums in the registers they have.
 */
 
 /* What a consumer's step needs besides the sums. */
@@ -712,7 +734,9 @@ __device__ __forceinline__ void roles_consume(const roles_buffers<HS, PRODUCTS> 
 }
 
 /*md
-The kernel: thread 0 sets up the barriers (the one block barrier of the
+## The kernel
+
+Thread 0 sets up the barriers (the one block barrier of the
 kernel, before any copy), and each warp takes its role.
 */
 
@@ -843,3 +867,21 @@ static int roles_unfit(triangle_size size, const gpu_info *gpu, char *why, size_
 }
 
 // book:show
+
+/*md
+## What roles buy the triangle
+
+The question was how close to the memory floor the triangle gets when no
+warp waits for another's job. At the default size the floor on the
+{{gpu|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} is
+{{floor_memory_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} ms, where
+chapter 11's kernels take
+{{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12}} ms (TF32) and
+{{median_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} ms (3xTF32), and
+chapter 8's `tf32+rows`, storing from the registers,
+{{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms. The race below puts
+`tf32+roles` and `tf32x3+roles` beside them, on the card whose rows the
+book shows.
+
+{{figure|race-chapter12}}
+*/

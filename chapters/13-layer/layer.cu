@@ -1,4 +1,4 @@
-// chapters/11-layer/layer.cu - chapter 11's contenders from layer.cuh, defined once: the programs
+// chapters/13-layer/layer.cu - chapter 13's contenders from layer.cuh, defined once: the programs
 // that race them link this object. layer.cuh holds the code and the story.
 
 #include "layer.cuh"

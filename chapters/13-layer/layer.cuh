@@ -1,9 +1,9 @@
-// chapters/11-layer/layer.cuh - Chapter 11: chapter 7's MSA layer at any depth on the tensor
+// chapters/13-layer/layer.cuh - Chapter 13: chapter 7's MSA layer at any depth on the tensor
 // cores: in TF32 (the attention here, the projections by cuBLAS), and to FP32 accuracy in
-// 3xTF32 (the attention's third mode, the projections by chapter 10's GEMM).
+// 3xTF32 (the attention's third mode, the projections by chapter 11's GEMM).
 //
-//   make chapter11
-//   build/chapter11-msa --only-new B=1 S=512 N=256 D=256 H=8 --reps 20
+//   make chapter13
+//   build/chapter13 --only-new B=1 S=512 N=256 D=256 H=8 --reps 20
 
 /*md
 # The MSA layer on the tensor cores
@@ -12,7 +12,7 @@ Chapters 8 to 10 moved the triangle onto the tensor cores, first in TF32
 and then, three products for one, to FP32 accuracy. Can chapter 7's MSA
 layer follow, at any depth, and what does it gain? This chapter puts its
 attention on `mma.sync` in TF32, then takes the whole layer to FP32
-accuracy with the split of chapter 9 and the GEMM of chapter 10, and races
+accuracy with the split of chapter 9 and the GEMM of chapter 11, and races
 both against the FP32 layer and PyTorch.
 
 ## The attention on `mma.sync`
@@ -732,7 +732,7 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
 }
 
 /*md
-## The projections on chapter 10's GEMM
+## The projections on chapter 11's GEMM
 
 The FP32 lanes are no way out for the projections. At the AlphaFold shape
 ($R = B S N = 131072$ rows, $D = 256$) they are
@@ -742,7 +742,7 @@ of {{floor_fp32_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms a
 {{card_fp32_tflops|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} TFLOP/s of the {{gpu|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}}:
 the target a layer on the
 tensor cores must beat to be worth its complexity. So the 3xTF32 layer
-hands `tiled_layer` chapter 10's `tf32x3_wgmma_gemm` where the TF32 layer
+hands `tiled_layer` chapter 11's `tf32x3_wgmma_gemm` where the TF32 layer
 hands it cuBLAS (`tf32x3_gemm` picks the same GEMM on `mma.sync` on a card
 before Hopper).
 
@@ -772,7 +772,7 @@ static inline size_t tf32x3_scratch_floats(msa_size z)
     return tiled_scratch_floats(z) + (stack > output ? stack : output);
 }
 
-/* The projections (a tiled_gemm_fn): chapter 10's GEMM on Hopper, the same
+/* The projections (a tiled_gemm_fn): chapter 11's GEMM on Hopper, the same
  * GEMM on mma.sync elsewhere. */
 static inline void tf32x3_gemm(const msa_args *args, float *y, int ldy, const float *x, int ldx,
                                const float *w, int ldw, int out, int in, long rows)
@@ -826,7 +826,7 @@ is {{speedup|fused-tiled-tf32|torch-compile-tf32|B=1 S=128 N=256 D=256 H=8 mask=
 {{speedup|fused-tiled-tf32|torch-compile-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} times
 as fast. The figure shows every contender at the AlphaFold shape.
 
-{{figure|race-chapter11}}
+{{figure|race-chapter13}}
 
 At the AlphaFold shape the TF32 layer is
 {{speedup|fused-tiled-tf32|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} times
@@ -865,7 +865,7 @@ above: FP32 accuracy, faster than FP32 arithmetic can go on this card.
 It is not yet where the tensor cores could take it. Its time is
 {{speedup|fused-tiled-tf32|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} times the
 TF32 layer's, for three times its products, while three times the products
-at the dense TF32 peak would take 0.87 ms. Chapter 10's GEMM took the
+at the dense TF32 peak would take 0.87 ms. Chapter 11's GEMM took the
 projections' share down (its last section); the attention is now more
 than half of the layer's time (Nsight Compute, launch by launch), and it
 is still built of

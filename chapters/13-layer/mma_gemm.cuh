@@ -1,4 +1,4 @@
-// chapters/11-layer/mma_gemm.cuh - the 3xTF32 projection GEMM on mma.sync: the layer's
+// chapters/13-layer/mma_gemm.cuh - the 3xTF32 projection GEMM on mma.sync: the layer's
 // GEMM on cards before Hopper (sm_80, sm_86, sm_89), where wgmma and the copy engine are
 // missing, and the tried variant fused-tiled-tf32x3+mma on Hopper.
 //

@@ -1,5 +1,5 @@
 /* plots/figures/gemm_pipeline.cu - the data of the figure `gemm-pipeline`
- * (chapter 10): the ring of the copy-engine GEMM through the first stages
+ * (chapter 11): the ring of the copy-engine GEMM through the first stages
  * of a block, slot by slot: which buffer thread 0 fills with which stage,
  * which buffer the warp groups wait on and multiply, the parity of each
  * wait, and when each buffer's empty barrier completes.

@@ -1,5 +1,5 @@
 /* plots/figures/roles_timeline.cu - the data of the figure `roles-timeline`
- * (chapter 10): one block of tf32+roles over time, role by role: the
+ * (chapter 12): one block of tf32+roles over time, role by role: the
  * loader's copies into the query buffers and the ring's slots, each
  * consumer group's products and how it sends each tile's scores (a stage,
  * the lanes, nothing), and the storer's box stores in flight until the

@@ -1,5 +1,5 @@
 /* plots/figures/store_pipeline.cu - the data of the figure `store-pipeline`
- * (chapter 10): one block of tf32x3+tma-store at T = 1024, HS = 64, step by
+ * (chapter 11): one block of tf32x3+tma-store at T = 1024, HS = 64, step by
  * step of its walk: for each warp and each tile of keys, whether its scores
  * go out through a stage and the copy engine (and which of the warp's
  * stages), by the lanes (the diagonal) or not at all; and for each tile of

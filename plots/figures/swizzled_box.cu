@@ -1,5 +1,5 @@
 /* plots/figures/swizzled_box.cu - the data of the figure `swizzled-box`
- * (chapter 10): where the copy engine lays a box of X down in shared memory
+ * (chapter 11): where the copy engine lays a box of X down in shared memory
  * with the 128-byte swizzle, and which banks a warp's fragment loads hit.
  *
  * Drawn from the function the GEMM's fragment loads address the box with

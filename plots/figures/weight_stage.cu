@@ -1,5 +1,5 @@
 /* plots/figures/weight_stage.cu - the data of the figure `weight-stage`
- * (chapter 10): where each value of a stage of the split weights lives in
+ * (chapter 11): where each value of a stage of the split weights lives in
  * shared memory, the order the tensor cores read it in (core matrices), and
  * which of them one wgmma reads.
  *

@@ -1,7 +1,7 @@
-// chapters/11-layer/tried/tried.cu - Chapter 11's roads not taken for the MSA layer: every
+// chapters/13-layer/tried/tried.cu - Chapter 13's roads not taken for the MSA layer: every
 // operand rounded to TF32 (fused-tiled-tf32+rounded), and the 3xTF32 projections on mma.sync.
 //
-//   make build/chapter11-tried && build/chapter11-tried B=1 S=512 N=256 D=256 H=8 --reps 20
+//   make build/chapter13-tried && build/chapter13-tried B=1 S=512 N=256 D=256 H=8 --reps 20
 
 /*md
 # Precision on tensor cores: the roads not taken
