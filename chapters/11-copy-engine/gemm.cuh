@@ -118,7 +118,6 @@ as one piece.
 #include "device/tensor_map.h"      /* tensor_map_rows, tensor_map_box_index */
 #include "device/tf32_split.h"      /* split_operand */
 #include "device/wgmma.h"           /* wgmma_tf32_m64n128k8, wgmma_descriptor, fences */
-// book:show
 
 #define GEMM_ROWS 128                  /* rows of Y per block: two warp groups of 64 */
 #define GEMM_COLS 128                  /* columns of Y per block: one wgmma's n */
@@ -166,6 +165,7 @@ static __global__ void gemm_split_weights(float *split, const float *__restrict_
     split[gemm_weight_index(col, k, 1, stages)] = __uint_as_float(pair.small);
 }
 
+// book:show
 /*md
 The ring in code: two barriers per buffer, the bookkeeping of stages,
 buffers and phases, and the copying thread's part. Before it copies into a
@@ -328,6 +328,7 @@ After the last stage each lane writes its 64 sums, in `wgmma`'s $C$
 fragments, as pairs of 8 bytes.
     */
 
+// book:hide
     /* total[4j .. 4j + 3]: columns 8j + 2t, 8j + 2t + 1 of rows g and g + 8 */
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 #pragma unroll
@@ -343,6 +344,7 @@ fragments, as pairs of 8 bytes.
                     make_float2(total[4 * j + 2 * half], total[4 * j + 2 * half + 1]);
         }
     }
+// book:show
 }
 
 // book:hide

@@ -168,6 +168,7 @@ core-matrix group, 1024 bytes apart, and each step of 8 values of $k$
 starts 32 bytes further along the row. No lane touches the keys.
 */
 
+// book:hide
 /* The ring of key tiles the copy engine fills ahead of the walk: a slot
  * holds a tile's keys as boxes of 32 values, 128-byte swizzled, which wgmma
  * reads as they are (the last box may reach past the head's HS: wgmma never
@@ -209,6 +210,7 @@ __device__ __forceinline__ void fetch_keys(int tile, float *ring, uint64_t *full
                         key_row + tile * R::KEYS, key_col + box * TENSOR_MAP_BOX_COLS,
                         &full[tile % R::SLOTS]);
 }
+// book:show
 
 /*md
 `wgmma` reads FP32 bits as TF32 by dropping their last 13 bits, so the
@@ -222,6 +224,7 @@ of {{rel_l2|tf32+tma-store|B=8 T=1024 C=768 NH=12}} against
 well within the TF32 tolerance.
 */
 
+// book:hide
 /* Step `step` (values 8 step to 8 step + 7 of k) of a swizzled slot: its box,
  * and 32 bytes on in each 128-byte row for each step within the box. */
 template <int HS, int PRODUCTS>
@@ -272,6 +275,7 @@ __device__ __forceinline__ void start_slot_products(float (&sum)[wgmma_key_tile<
     }
     wgmma_commit();
 }
+// book:show
 
 /*md
 A step of the walk, for tile $c$, written as a function so that the
@@ -284,6 +288,7 @@ the engine to refill it), start tile $c + 1$'s products, wait for tile
 $c$'s and send its scores.
 */
 
+// book:hide
 /* What a step of the walk needs besides the sums. */
 template <int HS, int PRODUCTS>
 struct walk_state {
@@ -329,6 +334,7 @@ __device__ __forceinline__ bool walk_step(const walk_state<HS, PRODUCTS> &w, int
     send_scores<HS>(now, c, w.stages, sent, w.map, w.scores, w.row0, w.T, w.top, w.scale);
     return false;
 }
+// book:show
 
 /*md
 The kernel: the same blocks as `tf32x3_wgmma_scores`, the longest rows
@@ -340,6 +346,7 @@ from the kernel's own functions:
 {{figure|store-pipeline}}
 */
 
+// book:hide
 template <int HS, int PRODUCTS>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
     tma_store_scores(float *preatt, const __grid_constant__ CUtensorMap map,
@@ -400,6 +407,7 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
     if (lane == 0)
         bulk_wait_read<0>(); /* the engine has read every stage: the block may go */
 }
+// book:show
 
 /*md
 ## What the copy engine buys the triangle
@@ -418,6 +426,8 @@ one product, takes {{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12}} ms,
 differ here, as the end of this section shows), and
 {{median_ms|tf32+tma-store|B=8 T=2048 C=768 NH=12}} ms at $T = 2048$.
 
+{{figure|race-chapter11}}
+
 That is far from the floor: {{gbps|tf32+tma-store|B=8 T=1024 C=768 NH=12}}
 GB/s for TF32 and {{gbps|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} GB/s for
 3xTF32, where the {{gpu|tf32+tma-store|B=8 T=1024 C=768 NH=12}} moves
@@ -435,24 +445,14 @@ while the DRAM is {{ncu|dram_pct|tf32+tma-store|B=8 T=1024 C=768 NH=12}}% busy. 
 holds its split queries and two sets of sums in registers, and when all
 eight wait, nothing hides the wait.
 
-What this chapter added: the copy engine fills a stage with one
-instruction from one thread, and writes one; `mbarrier`s let the warps
-that multiply and the thread that copies meet per buffer instead of per
-block. In a GEMM whose operands are read many times over, the copy engine
-and the barriers are what let the tensor cores run; on the triangle, whose
-time is mostly its stores, the copy engine both ways made chapter 10's
-`tf32x3+wgmma`
-{{speedup|tf32x3+tma-store|tf32x3+wgmma|B=8 T=1024 C=768 NH=12}} times as
-fast, and it is still far from the memory floor.
-
-What a faster design needs follows from where the time goes: fewer
-meetings and more work in flight. Warp groups paired with `mbarrier`s
-instead of a block barrier per tile, as in the GEMM; one warp that only
-drives the copy engine, in and out, so that the warps that multiply never
-wait for it; blocks that stay on the multiprocessor and walk several rows
-of tiles, so that a row's start (its queries, the first keys) overlaps the
-last stores of the row before; and the queries read by `wgmma` from shared
-memory, which frees the registers. Chapter 12 builds that design.
+So the copy engine is what lets the tensor cores run in a GEMM whose
+operands are read many times over; on the triangle it leaves the walk's
+meetings as what binds. A faster design needs fewer meetings and more work
+in flight: warp groups paired with `mbarrier`s instead of a block barrier
+per tile, as in the GEMM; one warp that only drives the copy engine, in
+and out; blocks that stay and walk several rows of tiles, so that a row's
+start overlaps the last stores of the row before; and the queries read by
+`wgmma` from shared memory, which frees registers. Chapter 12 builds it.
 
 The two Hopper cards do not agree on the store. They share the chip's
 multiprocessors and clock; the H200's memory is faster. At the default size:
@@ -480,9 +480,6 @@ little to do while it waits for memory, so a store that costs it fewer
 instructions buys nothing; with three it has enough that taking the stores
 off its hands is worth a copy through shared memory.
 
-The race of the triangle, with the copy engine both ways:
-
-{{figure|race-chapter11}}
 */
 
 // book:hide

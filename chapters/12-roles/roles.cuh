@@ -879,9 +879,7 @@ chapter 11's kernels take
 {{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12}} ms (TF32) and
 {{median_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} ms (3xTF32), and
 chapter 8's `tf32+rows`, storing from the registers,
-{{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms. The race below puts
-`tf32+roles` and `tf32x3+roles` beside them, on the card whose rows the
-book shows.
-
-{{figure|race-chapter12}}
+{{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms. Those are the times
+`tf32+roles` and `tf32x3+roles` race, at the same size and on the same
+card, against the floor.
 */
