@@ -27,7 +27,7 @@ BUILD ?= build
 # capability 8.9 -> sm_89; the first card where there are several), through
 # nvidia-smi or, without it, the toolkit's own device query. With no card
 # (CI, a laptop) sm_90, Hopper. ARCH=sm_XX (or compute_XX, PTX only)
-# overrides. Chapter 10's wgmma code is built for sm_90a where ARCH is sm_90.
+# overrides. Chapters 10 to 13's Hopper code is built for sm_90a where ARCH is sm_90.
 DEFAULT_ARCH := sm_90
 ifeq ($(origin ARCH),undefined)
 detected_capability := $(strip $(shell { nvidia-smi --query-gpu=compute_cap --format=csv,noheader \
@@ -71,7 +71,7 @@ comma := ,
 target_flags = $(if $(filter sm_%a,$(1)),-gencode arch=$(1:sm_%=compute_%)$(comma)code=[$(1)$(comma)$(1:sm_%=compute_%)],-arch=$(1))
 # The chapters whose kernels the list says need sm_90a (Hopper's
 # architecture-specific target: wgmma), and those whose sources include one
-# of their headers (chapter 11's layer calls chapter 10's GEMM), are built
+# of their headers (chapter 13's layer calls chapter 11's GEMM), are built
 # for sm_90a where ARCH is sm_90: ARCH_SPECIFIC_FOLDERS, from the list
 # (build/gen/programs.mk, below); everything else builds for $(ARCH). The
 # library tells a program that finds no code for its card what it was built for.
