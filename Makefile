@@ -350,7 +350,7 @@ same-kernels:
 # BUILD_ARCHS, in $(BUILD)-archs. One nvcc a
 # source with a -gencode for each target: the host code is compiled once,
 # the device code once per target, the targets in parallel (--threads 0).
-# Chapters 10 and 11 take sm_90a where the list has sm_90. By default the
+# Chapters 10 to 13 take sm_90a where the list has sm_90. By default the
 # targets of DESIGN's cards that this nvcc lists (--list-gpu-code): CUDA 12.4
 # stops at sm_90, CUDA 13 goes to sm_120.
 # ARCHS_FLAGS adds flags to these compiles (the cards suite asks for device
