@@ -387,8 +387,9 @@ one block of eight warps fits on a multiprocessor (its registers hold the
 split queries and two sets of sums), two warps per scheduler to hide the
 waits.
 
-So `wgmma` answers half the question: the products are no longer what
-holds the triangle back, and what does is the walk around them. The
+So the instruction is only half the answer: a tile still pays closer to
+the sum of its products and its stores than to the larger, and what sets
+that is the walk around the products. The
 operands still come in through the lanes (each thread loads its share of
 a key tile, splits it and writes it where `wgmma` reads it), the scores
 still leave from the registers, and eight warps still meet at a block
