@@ -27,7 +27,7 @@ BUILD ?= build
 # capability 8.9 -> sm_89; the first card where there are several), through
 # nvidia-smi or, without it, the toolkit's own device query. With no card
 # (CI, a laptop) sm_90, Hopper. ARCH=sm_XX (or compute_XX, PTX only)
-# overrides. Chapter 10's wgmma code is built for sm_90a where ARCH is sm_90.
+# overrides. Chapters 10 to 13's Hopper code is built for sm_90a where ARCH is sm_90.
 DEFAULT_ARCH := sm_90
 detected_capability := $(strip $(shell { nvidia-smi --query-gpu=compute_cap --format=csv,noheader \
     2>/dev/null || $(dir $(NVCC))__nvcc_device_query 2>/dev/null; } | head -n 1 | tr -d ' .,' \
@@ -80,7 +80,7 @@ comma := ,
 target_flags = $(if $(filter sm_%a,$(1)),-gencode arch=$(1:sm_%=compute_%)$(comma)code=[$(1)$(comma)$(1:sm_%=compute_%)],-arch=$(1))
 # The chapters whose kernels the list says need sm_90a (Hopper's
 # architecture-specific target: wgmma), and those whose sources include one
-# of their headers (chapter 11's layer calls chapter 10's GEMM), are built
+# of their headers (chapter 13's layer calls chapter 11's GEMM), are built
 # for sm_90a where ARCH is sm_90: ARCH_SPECIFIC_FOLDERS, from the list
 # (build/gen/programs.mk, below); everything else builds for $(ARCH). The
 # library tells a program that finds no code for its card what it was built for.
@@ -103,8 +103,9 @@ chapter_number = $(patsubst 0%,%,$(firstword $(subst -, ,$(notdir $(1)))))
 CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(call chapter_number,$(dir)))
 dir_of = $(filter chapters/$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0)$(1)-%,$(CHAPTER_DIRS))
 # A chapter's story: chapters/NN-slug/slug.cu (woven into the book), and any
-# other top-level .cu of its folder.
-CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(lastword $(subst -, ,$(notdir $(dir)))).cu)
+# other top-level .cu of its folder; the slug may hold dashes (11-copy-engine).
+chapter_slug = $(patsubst $(firstword $(subst -, ,$(notdir $(1))))-%,%,$(notdir $(1)))
+CHAPTER_SOURCES := $(foreach dir,$(CHAPTER_DIRS),$(dir)/$(call chapter_slug,$(dir)).cu)
 # "N" for each chapters/NN-slug/mutant.patch, "N:NAME" for each mutant-NAME.patch.
 MUTANT_CHAPTERS := $(foreach dir,$(CHAPTER_DIRS),$(foreach patch,$(notdir $(wildcard $(dir)/mutant*.patch)),$(call chapter_number,$(dir))$(patsubst mutant%.patch,%,$(subst mutant-,mutant:,$(patch)))))
 # Chapter code that later chapters call, not only race: chapter 7's layer,
@@ -251,8 +252,8 @@ $(BUILD)/obj/%.o: %.cpp
 # own, so that a source that #includes another chapter's header
 # ("../08-tensor/tensor.cuh") finds the original, never another chapter's mutant.
 # A patch may also break a header of an earlier chapter that this chapter's
-# kernels include (chapter 11's mutants break chapter 10's GEMM): the files it
-# names are copied beside it, so that "../10-hopper/gemm.cuh" finds the patched copy.
+# kernels include (chapter 13's mutants break chapter 11's GEMM): the files it
+# names are copied beside it, so that "../11-copy-engine/gemm.cuh" finds the patched copy.
 root_dir = $(firstword $(subst +, ,$(1)))
 root_patch = chapters/$(call root_dir,$(1))/mutant$(addprefix -,$(word 2,$(subst +, ,$(1)))).patch
 .SECONDEXPANSION:
@@ -358,7 +359,7 @@ same-kernels:
 # BUILD_ARCHS, in $(BUILD)-archs. One nvcc a
 # source with a -gencode for each target: the host code is compiled once,
 # the device code once per target, the targets in parallel (--threads 0).
-# Chapters 10 and 11 take sm_90a where the list has sm_90. By default the
+# Chapters 10 to 13 take sm_90a where the list has sm_90. By default the
 # targets of DESIGN's cards that this nvcc lists (--list-gpu-code): CUDA 12.4
 # stops at sm_90, CUDA 13 goes to sm_120.
 # ARCHS_FLAGS adds flags to these compiles (the cards suite asks for device

@@ -23,8 +23,8 @@
  * programs-mk also writes ARCH_SPECIFIC_FOLDERS: the chapter folders whose
  * code is built for the card's architecture-specific target (sm_90a on
  * sm_90): the chapters with a kernel the list says `needs` sm_90a, and the
- * chapters whose sources include one of their headers (chapter 11's layer
- * calls chapter 10's GEMM).
+ * chapters whose sources include one of their headers (chapter 13's layer
+ * calls chapter 11's GEMM).
  */
 #include "generate.h"
 

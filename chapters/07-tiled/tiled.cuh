@@ -181,7 +181,7 @@ the copies of the next are in flight. A single barrier per stage separates
 "the copies of stage $t$ have arrived" from "stage $t - 1$'s buffer may be
 refilled". The copies of stage 0 are the first thing a block does, before
 it loads its queries, so that the two wait together. This walk is the same
-for chapter 11's kernel on the tensor cores, so it lives in
+for chapter 13's kernel on the tensor cores, so it lives in
 `chapters/07-tiled/tiles.cuh`: `fetch_stage` starts a stage's copies, `tiled_stages`
 holds the two buffers and the move to the next stage, and `block_column`
 says which column, head and query tile a block serves. Each kernel only
@@ -712,7 +712,7 @@ four projections, the padded layer takes
 {{median_ms|fused-tiled+graph|B=1 S=1024 N=384 D=64 H=8 mask=pad}} ms.
 
 Most of the time now goes to multiply-adds that the FP32 lanes cannot do
-any faster. Chapter 8 brings in the tensor cores, and chapter 11 runs this
+any faster. Chapter 8 brings in the tensor cores, and chapter 13 runs this
 same layer on them: the same launches, the same walk over stages of keys,
 with the two products of the attention as `mma.sync`.
 */

@@ -1,5 +1,5 @@
 /* chapters/07-tiled/tiles.cuh - the device-side pieces that the attention kernels of the MSA
- * layer at any depth share (chapter 7's FP32 kernel, chapter 11's on the
+ * layer at any depth share (chapter 7's FP32 kernel, chapter 13's on the
  * tensor cores): the parameters every launch of the layer gets, a column's
  * layout once its kept keys come first, and the streaming of key and value
  * stages through shared memory with cp.async. chapters/07-tiled/layer.cu

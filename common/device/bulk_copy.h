@@ -117,7 +117,7 @@ static __device__ __forceinline__ void tensor_copy_box(void *shared_destination,
 #endif
 }
 
-/* The other way, for chapter 10's triangle: the box at (row, col) of the
+/* The other way, for chapter 11's triangle: the box at (row, col) of the
  * matrix `map` describes, written from shared memory laid out as the map
  * says (1024-byte aligned for a swizzled map). The issuing thread closes its
  * stores into groups (bulk_commit) and waits for them by group, as for

@@ -1,8 +1,8 @@
 /* wgmma.h - Hopper's warp-group matrix multiply (wgmma.mma_async, sm_90a),
- * wrapped for CUDA C: the TF32 instruction chapter 9's projection GEMM
- * (64 x 128 tiles) and its triangle (64 x 64 and 64 x 32) issue, the
+ * wrapped for CUDA C: the TF32 instruction chapter 11's projection GEMM
+ * (64 x 128 tiles) and the triangle (64 x 64 and 64 x 32) issue, the
  * descriptor of an operand in shared memory, and the fences and waits
- * around it. Device code only. Chapter 9 teaches it.
+ * around it. Device code only. Chapter 10 teaches it.
  *
  * A warp group is four consecutive warps (128 threads, warp 4i to 4i + 3).
  * wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 multiplies a 64 x 8
@@ -18,7 +18,7 @@
  * tensor cores until wgmma_wait says the group that holds it is done.
  *
  * These instructions exist only in the architecture-specific target sm_90a
- * (the Makefile builds chapter 9 for it); compiled for anything else the
+ * (the Makefile builds chapters 10 to 13 for it); compiled for anything else the
  * wrappers trap, and the host refuses to launch (wgmma_refuses).
  */
 #ifndef WORKBOOK_WGMMA_H
@@ -117,7 +117,7 @@ static __device__ __forceinline__ void fence_shared_for_wgmma()
 /* A barrier for the four warps of warp group `group` alone (hardware
  * barrier 1 + group; 0 is __syncthreads'), for a group that shares a
  * buffer among its own warps while the block's other warps go on: chapter
- * 10's warps with roles. */
+ * 12's warps with roles. */
 static __device__ __forceinline__ void warp_group_barrier(int group)
 {
     asm volatile("bar.sync %0, 128;\n" ::"r"(1 + group) : "memory");

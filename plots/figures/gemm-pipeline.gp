@@ -1,4 +1,4 @@
-# plots/figures/gemm-pipeline.gp - chapter 10: the ring of the copy-engine
+# plots/figures/gemm-pipeline.gp - chapter 11: the ring of the copy-engine
 # GEMM through a block's first stages, a row per buffer: each stage's copy in
 # flight, its full wait, its multiplication, the empty barrier's completion
 # and the refill it lets thread 0 start.

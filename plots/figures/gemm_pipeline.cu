@@ -1,10 +1,10 @@
 /* plots/figures/gemm_pipeline.cu - the data of the figure `gemm-pipeline`
- * (chapter 10): the ring of the copy-engine GEMM through the first stages
+ * (chapter 11): the ring of the copy-engine GEMM through the first stages
  * of a block, slot by slot: which buffer thread 0 fills with which stage,
  * which buffer the warp groups wait on and multiply, the parity of each
  * wait, and when each buffer's empty barrier completes.
  *
- * Drawn from the ring's own bookkeeping (chapters/10-hopper/gemm.cuh):
+ * Drawn from the ring's own bookkeeping (chapters/11-copy-engine/gemm.cuh):
  * gemm_buffer, gemm_phase, gemm_empty_phase, GEMM_STAGES and GEMM_AHEAD, in
  * the order tf32x3_gemm_kernel and gemm_copy_stage call them. A schedule,
  * not a measurement: one slot of time per stage (loop iteration s is slot s,
@@ -23,7 +23,7 @@
  *
  *   build/figures/bin/gemm_pipeline OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/10-hopper/gemm.cuh"
+#include "../../chapters/11-copy-engine/gemm.cuh"
 #include "figure.h"
 
 enum {

@@ -1,4 +1,4 @@
-# plots/figures/key-order.gp - chapter 11: the features of a key row that the
+# plots/figures/key-order.gp - chapter 13: the features of a key row that the
 # values of lane t's B fragments stand for (score_feature), and where they
 # lie in the row: one stretch per lane, read in 16-byte loads.
 load 'plots/figures/style.gp'

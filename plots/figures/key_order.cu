@@ -4,11 +4,11 @@
  * that a lane's values are one stretch of the row.
  *
  * Drawn from the functions the attention loads and multiplies by
- * (chapters/11-layer/layer.cuh): tf32_panel and score_feature.
+ * (chapters/13-layer/layer.cuh): tf32_panel and score_feature.
  *
  *   build/figures/bin/key_order OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/11-layer/layer.cuh"
+#include "../../chapters/13-layer/layer.cuh"
 #include "figure.h"
 
 enum { HD = 32, LANES = 4, BLOCKS = HD / 8 };

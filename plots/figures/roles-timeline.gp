@@ -1,4 +1,4 @@
-# plots/figures/roles-timeline.gp - chapter 10: one block of tf32+roles over
+# plots/figures/roles-timeline.gp - chapter 12: one block of tf32+roles over
 # time, a row per buffer and role: the loader's copies into the query
 # buffers and the ring's slots (in flight, then held until both groups'
 # products are over), each consumer group's products and the scores it

@@ -1,11 +1,11 @@
 /* plots/figures/roles_timeline.cu - the data of the figure `roles-timeline`
- * (chapter 10): one block of tf32+roles over time, role by role: the
+ * (chapter 12): one block of tf32+roles over time, role by role: the
  * loader's copies into the query buffers and the ring's slots, each
  * consumer group's products and how it sends each tile's scores (a stage,
  * the lanes, nothing), and the storer's box stores in flight until the
  * engine has read their stage.
  *
- * Drawn from the kernel's own scheduling (chapters/10-hopper/warp_roles.cuh):
+ * Drawn from the kernel's own scheduling (chapters/12-roles/roles.cuh):
  * roles_next_row, roles_row_at, roles_path_of, roles_full_parity,
  * roles_empty_parity, roles_storer_lag and roles_shape's SLOTS, STAGES and
  * QUERY_BUFFERS, in the order roles_load, roles_consume (roles_step,
@@ -32,7 +32,7 @@
  *
  *   build/figures/bin/roles_timeline OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/10-hopper/warp_roles.cuh"
+#include "../../chapters/12-roles/roles.cuh"
 #include "figure.h"
 
 enum {

@@ -1,4 +1,4 @@
-# plots/figures/store-pipeline.gp - chapter 10: one block of tf32x3+tma-store
+# plots/figures/store-pipeline.gp - chapter 11: one block of tf32x3+tma-store
 # step by step: how each warp sends each tile of scores (a stage and the copy
 # engine, the lanes on the diagonal, nothing above it), and each tile of
 # keys' slot in the ring and when thread 0 asks for it.

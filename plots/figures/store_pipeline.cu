@@ -1,11 +1,11 @@
 /* plots/figures/store_pipeline.cu - the data of the figure `store-pipeline`
- * (chapter 10): one block of tf32x3+tma-store at T = 1024, HS = 64, step by
+ * (chapter 11): one block of tf32x3+tma-store at T = 1024, HS = 64, step by
  * step of its walk: for each warp and each tile of keys, whether its scores
  * go out through a stage and the copy engine (and which of the warp's
  * stages), by the lanes (the diagonal) or not at all; and for each tile of
  * keys, its slot in the ring and the step at which thread 0 asks for it.
  *
- * Drawn from the kernel's own functions (chapters/10-hopper/store.cuh):
+ * Drawn from the kernel's own functions (chapters/11-copy-engine/store.cuh):
  * path_of_tile, stage_of, refill_tile and key_ring's SLOTS, in the order
  * tma_store_scores and walk_step call them. Besides the data the program
  * checks the paths against the causal mask, score by score: a kept score
@@ -14,7 +14,7 @@
  *
  *   build/figures/bin/store_pipeline OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/10-hopper/store.cuh"
+#include "../../chapters/11-copy-engine/store.cuh"
 #include "figure.h"
 
 enum { FIGURE_HS = 64, FIGURE_ROW = 2 }; /* the block of queries 256 to 383 */

@@ -1,4 +1,4 @@
-# plots/figures/swizzled-box.gp - chapter 10: a box of X in shared memory,
+# plots/figures/swizzled-box.gp - chapter 11: a box of X in shared memory,
 # swizzled, and the pieces one fragment load of a warp reads.
 load 'plots/figures/style.gp'
 load datadir.'/swizzled-box.vars.gp'

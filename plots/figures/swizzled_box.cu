@@ -1,14 +1,14 @@
 /* plots/figures/swizzled_box.cu - the data of the figure `swizzled-box`
- * (chapter 10): where the copy engine lays a box of X down in shared memory
+ * (chapter 11): where the copy engine lays a box of X down in shared memory
  * with the 128-byte swizzle, and which banks a warp's fragment loads hit.
  *
  * Drawn from the function the GEMM's fragment loads address the box with
- * (common/device/tensor_map.h, called in chapters/10-hopper/gemm.cuh):
+ * (common/device/tensor_map.h, called in chapters/11-copy-engine/gemm.cuh):
  * tensor_map_box_index.
  *
  *   build/figures/bin/swizzled_box OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/10-hopper/gemm.cuh"
+#include "../../chapters/11-copy-engine/gemm.cuh"
 #include "figure.h"
 
 enum { SHOWN = 16, PIECES = GEMM_DEPTH / 4 }; /* rows drawn; 16-byte pieces a row */

@@ -1,4 +1,4 @@
-# plots/figures/weight-stage.gp - chapter 10: a stage of the split weights in
+# plots/figures/weight-stage.gp - chapter 11: a stage of the split weights in
 # shared memory, core matrix by core matrix, and what one wgmma reads.
 load 'plots/figures/style.gp'
 load datadir.'/weight-stage.vars.gp'

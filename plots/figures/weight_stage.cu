@@ -1,14 +1,14 @@
 /* plots/figures/weight_stage.cu - the data of the figure `weight-stage`
- * (chapter 10): where each value of a stage of the split weights lives in
+ * (chapter 11): where each value of a stage of the split weights lives in
  * shared memory, the order the tensor cores read it in (core matrices), and
  * which of them one wgmma reads.
  *
  * Drawn from the function the split kernel writes with and the descriptor
- * describes (chapters/10-hopper/gemm.cuh): gemm_weight_index.
+ * describes (chapters/11-copy-engine/gemm.cuh): gemm_weight_index.
  *
  *   build/figures/bin/weight_stage OUTDIR    (plots/figures.mk runs it)
  */
-#include "../../chapters/10-hopper/gemm.cuh"
+#include "../../chapters/11-copy-engine/gemm.cuh"
 #include "figure.h"
 
 enum { SHOWN = 32 }; /* the first columns drawn; the other 96 repeat the pattern */

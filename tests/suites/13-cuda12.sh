@@ -7,7 +7,7 @@
 # skipped with the reason; a CUDA 12 that is there and does not build fails.
 #
 # With that nvcc, in a build folder of its own (build-cuda12), for one
-# target (sm_90; chapters 10 and 11 sm_90a) and -j2, one make -k: every
+# target (sm_90; chapters 10 to 13 sm_90a) and -j2, one make -k: every
 # chapter's objects and the library (common/ and chapter 7's layer), one
 # tried program (chapter 8's, which calls cuBLAS), one mutant program (chapter
 # 2's: a mutant gets nvcc's fast compile only where nvcc has it, CUDA 12.8 and
@@ -128,7 +128,7 @@ if [ -n "$cuda12_version" ]; then
     cuda12_archs=${cuda12_archs# }
     expect_output "build-archs with CUDA $cuda12_version takes the targets it lists: $cuda12_archs" \
         "^$cuda12_archs\$" "${cuda12_make[@]}" -s print-build-archs
-    # What its compiles ask for, make -n (sm_90a, chapters 10 and 11, counts as sm_90).
+    # What its compiles ask for, make -n (sm_90a, chapters 10 to 13, counts as sm_90).
     cuda12_archs_name="make build-archs with CUDA $cuda12_version compiles for $cuda12_archs and nothing else"
     cuda12_archs_log=$(log_of "$cuda12_archs_name")
     "${cuda12_make[@]}" -n build-archs > "$cuda12_archs_log" 2>&1

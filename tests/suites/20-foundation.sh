@@ -155,8 +155,8 @@ expect_status "make test TEST_JOBS=0 is refused" 2 env SUITES=10 TEST_JOBS=0 tes
 # make check: the host tests, and the suites that run the changed chapters.
 expect_output "make check runs the host tests and the suites of a changed chapter" "^10 15 30$" \
     env CHECK_FILES=chapters/05-shared/shared.cuh tests/check.sh --list
-expect_output "make check: chapters 7 and 10 changed, the suites that run them" "^10 15 38 65$" \
-    env CHECK_FILES="$(printf 'chapters/07-tiled/tiled.cuh\nchapters/10-hopper/store.cuh\n')" \
+expect_output "make check: chapters 7 and 11 changed, the suites that run them" "^10 15 38 65$" \
+    env CHECK_FILES="$(printf 'chapters/07-tiled/tiled.cuh\nchapters/11-copy-engine/store.cuh\n')" \
     tests/check.sh --list
 expect_output "make check names what it does not run" "70 72 \(the book" \
     env CHECK_FILES="$(printf 'book/weave.c\nchapters/02-naive/naive.cuh\n')" tests/check.sh --list

@@ -1,13 +1,16 @@
 # tests/suites/38-triangle-precision.sh - the triangle in 3xTF32 on the
 # tensor cores, checked against the FP32 tolerance: chapter 9's tf32x3 on
-# mma.sync, chapter 10's tf32x3+wgmma and the kernels that use the copy
-# engine both ways (tf32+tma-store, tf32x3+tma-store). What they race and
+# mma.sync, chapter 10's tf32x3+wgmma, chapter 11's kernels that use the copy
+# engine both ways (tf32+tma-store, tf32x3+tma-store) and chapter 12's warps
+# with roles (tf32+roles, tf32x3+roles). What they race and
 # refuse (no GPU needed), the GPU checks at every size of the suite, and the
 # mutants that drop one of the three products or the tile on the diagonal.
 # test-runner: about 30 s
 
 ch9=build/chapter9
 ch10=build/chapter10
+ch11=build/chapter11
+ch12=build/chapter12
 expect_status "chapter9 --list exits 0" 0 $ch9 --list
 expect_output "chapter9 lists tf32x3" "tf32x3 \(chapter 9\)" $ch9 --list
 expect_output "chapter10 lists tf32x3+wgmma" "tf32x3\+wgmma \(chapter 10\)" $ch10 --list
@@ -28,16 +31,20 @@ expect_status "tf32x3+wgmma refuses HS over 128" 2 $ch10 --kernel tf32x3+wgmma C
 expect_output "tf32x3+wgmma says why it refuses" "HS = C/NH = 256 must be a multiple of 8 .* at most 128" \
     $ch10 --kernel tf32x3+wgmma C=768 NH=3
 expect_status "the chapter 10 mutant refuses like the real thing" 2 build/chapter10-mutant --kernel tf32x3+wgmma T=200
-expect_output "chapter10 lists the copy engine's kernels" "tf32\+tma-store \(chapter 10\)" $ch10 --list
-expect_output "chapter10's best is tf32x3+tma-store" "tf32x3\+tma-store \(chapter 10\)" $ch10 --list
+expect_output "chapter11 lists the copy engine's kernels" "tf32\+tma-store \(chapter 11\)" $ch11 --list
+expect_output "chapter11's best is tf32x3+tma-store" "tf32x3\+tma-store \(chapter 11\)" $ch11 --list
+expect_output "chapter11 races chapter 10's best" "tf32x3\+wgmma \(chapter 10\)" $ch11 --list
+expect_no_output "chapter10 does not race chapter 11's kernels" "tma-store" $ch10 --list
+expect_output "chapter12 lists the warps with roles" "tf32x3\+roles \(chapter 12\)" $ch12 --list
+expect_output "chapter12 races chapter 11's best" "tf32x3\+tma-store \(chapter 11\)" $ch12 --list
 for kernel in tf32+tma-store tf32x3+tma-store; do
-    expect_status "$kernel refuses T not a multiple of 128" 2 $ch10 --kernel $kernel T=1000
-    expect_status "$kernel refuses HS over 128" 2 $ch10 --kernel $kernel C=768 NH=3
+    expect_status "$kernel refuses T not a multiple of 128" 2 $ch11 --kernel $kernel T=1000
+    expect_status "$kernel refuses HS over 128" 2 $ch11 --kernel $kernel C=768 NH=3
     expect_output "$kernel says why it refuses" "HS = C/NH = 256 must be a multiple of 8" \
-        $ch10 --kernel $kernel C=768 NH=3
+        $ch11 --kernel $kernel C=768 NH=3
 done
 expect_status "the diagonal mutant refuses like the real thing" 2 \
-    build/chapter10-mutant-diagonal --kernel tf32x3+tma-store T=200
+    build/chapter11-mutant-diagonal --kernel tf32x3+tma-store T=200
 
 # On the GPU, against the FP32 tolerance (1e-5), at every size of the verify
 # suite and at head sizes 8 to 128 (--only-new: each chapter's own kernel;
@@ -45,7 +52,9 @@ expect_status "the diagonal mutant refuses like the real thing" 2 \
 # keys fewer 16-byte pieces than threads at HS = 8).
 gpu_expect "chapter9 passes at the default size, every contender" 0 $ch9 --check-only
 gpu_expect "chapter10 passes at the default size, every contender" 0 $ch10 --check-only
-for program in $ch9 $ch10; do
+gpu_expect "chapter11 passes at the default size, every contender" 0 $ch11 --check-only
+gpu_expect "chapter12 passes at the default size, every contender" 0 $ch12 --check-only
+for program in $ch9 $ch10 $ch11 $ch12; do
     name=${program#build/}
     gpu_expect "$name's kernel passes at B=1 T=128 C=64 NH=1" 0 $program --only-new B=1 T=128 C=64 NH=1 --check-only
     gpu_expect "$name's kernel passes at HS=8" 0 $program --only-new B=2 T=256 C=32 NH=4 --check-only
@@ -69,6 +78,6 @@ gpu_expect "chapter10 mutant is rejected by the FP32 check of tf32x3+wgmma" 1 \
 # The diagonal mutant never writes the tile on the diagonal: its kept scores
 # stay NaN (the output is filled with NaN before every check).
 for kernel in tf32+tma-store tf32x3+tma-store; do
-    gpu_expect "chapter10 diagonal mutant is rejected by the check of $kernel" 1 \
-        build/chapter10-mutant-diagonal --kernel $kernel B=2 T=256 --check-only
+    gpu_expect "chapter11 diagonal mutant is rejected by the check of $kernel" 1 \
+        build/chapter11-mutant-diagonal --kernel $kernel B=2 T=256 --check-only
 done

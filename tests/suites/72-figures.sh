@@ -130,53 +130,53 @@ figure_is_drawn_from tile-grid chapters/02-naive/naive.cuh \
 figure_is_drawn_from warp-sectors chapters/03-registers/registers.cuh \
     's|return tile_col \* REGISTERS_TILE + tx \* REGISTERS_THREAD_TILE;|return tile_col * REGISTERS_TILE + tx;|' \
     "a thread's keys are neighbours" "^note0 = \"16 keys, 1 apart"
-figure_is_drawn_from weight-stage chapters/10-hopper/gemm.cuh \
+figure_is_drawn_from weight-stage chapters/11-copy-engine/gemm.cuh \
     's|(kk / 4) \* 32 + (n % 8) \* 4|(kk / 4) * 4 + (n % 8) * 32|' \
     "a core matrix's 16-byte rows run along n" "^whole = 0$"
-# the ring of chapter 10's GEMM: thread 0 copies one stage ahead, not two; a
+# the ring of chapter 11's GEMM: thread 0 copies one stage ahead, not two; a
 # full wait's parity that flips every stage, not every round of the ring; an
 # empty wait's parity off by one round: the figure's model of the mbarrier
 # catches both parities (its script then draws nothing)
-figure_is_drawn_from gemm-pipeline chapters/10-hopper/gemm.cuh \
+figure_is_drawn_from gemm-pipeline chapters/11-copy-engine/gemm.cuh \
     's|^#define GEMM_AHEAD 2 |#define GEMM_AHEAD 1 |' "thread 0 copies one stage ahead" "^ahead = 1$"
-figure_is_drawn_from gemm-pipeline chapters/10-hopper/gemm.cuh \
+figure_is_drawn_from gemm-pipeline chapters/11-copy-engine/gemm.cuh \
     's|return s / GEMM_STAGES % 2;|return s % 2;|' "the parity flips every stage" "^wrong_full = [1-9]"
-figure_is_drawn_from gemm-pipeline chapters/10-hopper/gemm.cuh \
+figure_is_drawn_from gemm-pipeline chapters/11-copy-engine/gemm.cuh \
     's|return (s / GEMM_STAGES - 1) % 2;|return s / GEMM_STAGES % 2;|' "the empty wait's parity is a round late" \
     "^(races|deadlocks) = [1-9]"
-# chapter 10's triangle with the copy engine both ways: a warp that stages
+# chapter 11's triangle with the copy engine both ways: a warp that stages
 # the tile on the diagonal would write masked scores; one that skips it loses
 # kept ones; one stage a warp is drawn as such; a refill one step late is a
 # tile asked for after the step that needs it
-figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
+figure_is_drawn_from store-pipeline chapters/11-copy-engine/store.cuh \
     's|if (c \* keys + keys - 1 <= top)|if (c * keys <= top)|' "the diagonal tile is staged" \
     "^masked_written = [1-9]"
-figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
+figure_is_drawn_from store-pipeline chapters/11-copy-engine/store.cuh \
     's|return c \* keys <= top + STAGE_ROWS - 1 ? SCORES_BY_LANES : SCORES_NONE;|return SCORES_NONE;|' \
     "the diagonal tile is not written" "^lost = [1-9]"
-figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
+figure_is_drawn_from store-pipeline chapters/11-copy-engine/store.cuh \
     's|^#define STAGES 2 |#define STAGES 1 |' "one stage a warp" "^stages = 1$"
-figure_is_drawn_from store-pipeline chapters/10-hopper/store.cuh \
+figure_is_drawn_from store-pipeline chapters/11-copy-engine/store.cuh \
     's|return c - 1 + key_ring<HS, PRODUCTS>::SLOTS;|return c + key_ring<HS, PRODUCTS>::SLOTS;|' \
     "the ring is refilled a step late" "^unasked = [1-9]"
-# chapter 10's warps with roles, run through the figure's model of the
+# chapter 12's warps with roles, run through the figure's model of the
 # barriers: a storer that frees a stage a step later than the group's next
 # use of it waits for a group that waits for it (a deadlock); a full wait
 # whose parity names the phase before passes before the keys have landed (a
 # race); an empty wait whose parity names the phase after never passes (a
 # deadlock); a group that stages its tile on the diagonal writes masked scores
-figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
+figure_is_drawn_from roles-timeline chapters/12-roles/roles.cuh \
     's|    return stages - 1;|    return stages;|' "the storer frees a stage a step late" "^deadlocks = [1-9]"
-figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
+figure_is_drawn_from roles-timeline chapters/12-roles/roles.cuh \
     's|    return (unsigned)use & 1;|    return ((unsigned)use \& 1) ^ 1;|' "a full wait's parity is a phase early" \
     "^races = [1-9]"
-figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
+figure_is_drawn_from roles-timeline chapters/12-roles/roles.cuh \
     's|    return ((unsigned)use & 1) ^ 1;|    return (unsigned)use \& 1;|' "an empty wait's parity is a phase late" \
     "^deadlocks = [1-9]"
-figure_is_drawn_from roles-timeline chapters/10-hopper/warp_roles.cuh \
+figure_is_drawn_from roles-timeline chapters/12-roles/roles.cuh \
     's|    if (c \* keys + keys - 1 <= top)|    if (c * keys <= top)|' "the diagonal tile is staged" \
     "^masked_written = [1-9]"
-figure_is_drawn_from key-order chapters/11-layer/layer.cuh \
+figure_is_drawn_from key-order chapters/13-layer/layer.cuh \
     's|return hd < 32 ? hd : 32;|return hd < 16 ? hd : 16;|' "a panel is 16 features" "^panel = 16$"
 figure_is_drawn_from swizzled-box common/device/tensor_map.h \
     's|((col / 4) ^ (row % 8)) \* 4|(col / 4) * 4|' "the box is not swizzled" "^ways = 8$"

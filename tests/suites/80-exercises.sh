@@ -243,7 +243,9 @@ else
     count=$(echo "$solution_files" | wc -w)
     if [ "$count" -ge 21 ]; then pass "$count exercises, at least 21"
     else fail "$count exercises" "at least 21 wanted"; fi
-    for chapter in 1 2 3 4 5 6 7 8 9 10 11; do
+    # Chapters 10 (wgmma) and 12 (warps with roles), split out of the Hopper
+    # chapter with no exercise of their own, have none yet: to be written.
+    for chapter in 1 2 3 4 5 6 7 8 9 11 13; do
         count=$(ls solutions/$(printf %02d "$chapter")-*.cu 2>/dev/null | wc -l)
         if [ "$count" -ge 1 ]; then pass "chapter $chapter has $count exercise(s)"
         else fail "chapter $chapter has no exercise" "at least 1 wanted"; fi
@@ -463,22 +465,22 @@ graded_host "property: the online softmax rescales its output (host)" "$reasons_
 graded_host "property: the TF32 split rounds to nearest (host)" "$reasons_table" \
     09-tf32-split--truncated "host: split_tf32: .*not the TF32 value nearest"
 graded_host "property: a ring's waits on empty that pass too early (host, simulated ring)" \
-    "$reasons_table" 10-hopper-ring--waits-parity-1 \
+    "$reasons_table" 11-hopper-ring--waits-parity-1 \
     "host: the ring: stages=[0-9]+ ahead=[0-9]+, .*a race: thread 0 starts copying stage [0-9]+ into buffer [0-9]+ while warp [0-9]+ has not finished stage"
 graded_host "property: a ring copied so far ahead that it deadlocks (host, simulated ring)" \
-    "$reasons_table" 10-hopper-ring--ahead-a-whole-ring \
+    "$reasons_table" 11-hopper-ring--ahead-a-whole-ring \
     "host: the ring: with ahead = largest_ahead: stages=2 ahead=2, .*a deadlock: thread 0 waits on empty\[0\] with parity 0 to copy stage 2"
 graded_host "property: a ring right only up to 8 buffers fails beyond (host, rings to 64 buffers)" \
-    "$reasons_table" 10-hopper-ring--wrong-past-8 \
+    "$reasons_table" 11-hopper-ring--wrong-past-8 \
     "host: the ring: with ahead = largest_ahead: stages=16 ahead=16, .*a deadlock"
 graded_host "property: a widest load right only at the sizes the check once named fails at a drawn one (host)" \
     "$reasons_table" 04-vectorized-loads--right-to-24 \
     "host: widest_load: B=[0-9]+ T=[0-9]+ C=[0-9]+ NH=[0-9]+ \(HS = [0-9]+\): widest_load says 4"
 graded_host "property: a pair of values that one load cannot bring in order (host)" \
-    "$reasons_table" 11-layer-value-pairs--keys-swapped \
+    "$reasons_table" 13-layer-value-pairs--keys-swapped \
     "host: value_pair: lane 0 \(g 0, t 0\), key group 0: b0 is key 1, b1 = B\[4\]\[0\] key 0, which is not the float after it"
 graded_host "property: conflict-free pair loads, from VALUES_T_STRIDE (host)" "$reasons_table" \
-    11-layer-value-pairs--stride-68 \
+    13-layer-value-pairs--stride-68 \
     "host: bank conflicts of the pair loads: with VALUES_T_STRIDE = 68 .* takes 4 wavefronts; 2 would do"
 graded_host "property: the counts behind a prediction (host)" "$reasons_table" \
     05-shared-predict--dense-square "host: tile_flops: .*the referee counts"
@@ -813,17 +815,17 @@ if [ -n "$solution_files" ]; then
     # holds a backslash, read back with every documented field checked.
     autograder=$exercise_tmp/autograder
     mkdir -p "$autograder"
-    solutions/generate.sh --solved "$autograder" solutions/10-hopper-ring.cu
+    solutions/generate.sh --solved "$autograder" solutions/11-hopper-ring.cu
     cp "$fixture_dir/02-triangle-grid--line-splice.cu" "$autograder/"
     env GRADE_DIR="$autograder" GRADE_GRADESCOPE="$exercise_tmp/gradescope.json" \
         GRADE_PRAIRIELEARN="$exercise_tmp/prairielearn.json" solutions/grade.sh \
         > "$(log_of "grade for the autograders")" 2>&1
     expect_status "Gradescope's results.json: every documented field, a pass and a failure" 0 \
         python3 tests/autograder_json.py gradescope "$exercise_tmp/gradescope.json" \
-        10-hopper-ring=passed 02-triangle-grid--line-splice=failed
+        11-hopper-ring=passed 02-triangle-grid--line-splice=failed
     expect_status "PrairieLearn's results.json: every documented field, a pass and a failure" 0 \
         python3 tests/autograder_json.py prairielearn "$exercise_tmp/prairielearn.json" \
-        10-hopper-ring=passed 02-triangle-grid--line-splice=failed
+        11-hopper-ring=passed 02-triangle-grid--line-splice=failed
     expect_status "... and the check of them fails on a field left out" 1 sh -c \
         "sed 's/\"max_score\": 1, //' '$exercise_tmp/gradescope.json' > '$exercise_tmp/broken.json' &&
          python3 tests/autograder_json.py gradescope '$exercise_tmp/broken.json'"

@@ -1,7 +1,0 @@
-// chapters/10-hopper/warp_roles.cu - chapter 10's warps with roles from warp_roles.cuh, defined once: the
-// programs that race them link this object. warp_roles.cuh holds the code and the story.
-
-#include "warp_roles.cuh"
-
-extern const triangle_kernel tf32_roles_kernel = {roles_refuses, roles_launch<1>, roles_unfit};
-extern const triangle_kernel tf32x3_roles_kernel = {roles_refuses, roles_launch<3>, roles_unfit};
