@@ -1,9 +1,9 @@
-// chapters/10-hopper/warp_roles.cuh - Warps with roles for the triangle (tf32+roles, tf32x3+roles):
+// chapters/12-roles/roles.cuh - Warps with roles for the triangle (tf32+roles, tf32x3+roles):
 // one warp copies in, one copies out, two warp groups only multiply and stage; they meet through
 // full/empty barrier pairs, and persistent blocks walk pairs of rows of tiles.
 //
-//   make build/chapter10
-//   build/chapter10 --kernel tf32+roles --reps 30
+//   make build/chapter12
+//   build/chapter12 --kernel tf32+roles --reps 30
 
 /*md
 # Warps with roles
@@ -829,7 +829,7 @@ static void roles_launch(const triangle_args *args)
     }
 }
 
-/* The sizes of the walk (as hopper.cuh's: T a multiple of 128, HS a
+/* The sizes of the walk (as wgmma.cuh's: T a multiple of 128, HS a
  * multiple of 8 up to 128), and the units of the schedule countable in an int. */
 static int roles_refuses(triangle_size size, char *why, size_t capacity)
 {
@@ -872,14 +872,39 @@ static int roles_unfit(triangle_size size, const gpu_info *gpu, char *why, size_
 ## What roles buy the triangle
 
 The question was how close to the memory floor the triangle gets when no
-warp waits for another's job. At the default size the floor on the
-{{gpu|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} is
-{{floor_memory_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} ms, where
-chapter 11's kernels take
-{{median_ms|tf32+tma-store|B=8 T=1024 C=768 NH=12}} ms (TF32) and
-{{median_ms|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} ms (3xTF32), and
-chapter 8's `tf32+rows`, storing from the registers,
-{{median_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms. Those are the times
-`tf32+roles` and `tf32x3+roles` race, at the same size and on the same
-card, against the floor.
+warp waits for another's job. On the {{gpu|tf32+roles|B=8 T=1024 C=768 NH=12}}, at the
+default size, `tf32+roles` takes {{median_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms and
+`tf32x3+roles` {{median_ms|tf32x3+roles|B=8 T=1024 C=768 NH=12}} ms against a memory floor
+of {{floor_memory_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms: {{speedup|tf32+roles|tf32+tma-store|B=8 T=1024 C=768 NH=12}}
+and {{speedup|tf32x3+roles|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} times as fast as chapter
+11's kernels on the same card, {{speedup|tf32+roles|tf32+rows|B=8 T=1024 C=768 NH=12}} times
+chapter 8's `tf32+rows`. Taking the block barrier away bought a few
+percent; the floor is still far (the race is the figure at the end of
+this section).
+
+What binds is not who waits for whom. Nsight Compute reads the kernel's
+memory traffic at {{ncu|dram_tbs|tf32+roles|B=8 T=1024 C=768 NH=12}} TB/s on the
+{{ncu|gpu|tf32+roles|B=8 T=1024 C=768 NH=12}}, {{ncu|dram_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}% of its
+peak, with the schedulers issuing in only {{ncu|issue_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}%
+of their cycles. Three experiments on the same card (the lab notebook's
+notes/roles.md has the runs) say where the rest goes. A build that leaves
+out every `wgmma` takes as long as the real kernel: the products hide
+entirely. A build that sends no staged tile takes a little over a third
+of the time: the walk itself, loads, barriers and staging included, is
+well under the floor, and the stores are the rest. And the kernel reads
+twice the bytes of its queries and keys from memory: the schedule deals a
+head's pairs of rows far apart (a head's second pair comes a wave of
+blocks after its first), and between the two the scores streaming
+through the L2 cache push the head's keys out. Two changes follow from
+that, and wait for their run on a card: a schedule that deals a head's
+pairs together, so that the blocks at work share a few heads' keys, and
+the scores stored with the L2 policy that evicts them first (`createpolicy`
+and the `.L2::cache_hint` form of the box store), which alone made the
+TF32 kernel a few percent faster in the experiments. Even then the
+scores leave at a lower rate than a plain fill of the same bytes reaches
+on the same card; our reading, not yet measured, is that rows of 256
+bytes 4 KB apart, written in as many places at once as there are blocks,
+are harder work for the memory than one stream.
+
+{{figure|race-chapter12}}
 */
