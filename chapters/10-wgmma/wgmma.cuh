@@ -101,6 +101,8 @@ waits; a block barrier per tile says when a buffer is full.
 #define WGMMA_QUERIES 128 /* query rows of a block: two warp groups of 64 */
 #define WGMMA_THREADS 256
 #define WGMMA_BUFFERS 3   /* key tiles in shared memory: multiplied, waiting, being split */
+static_assert(WGMMA_QUERIES == 2 * 64 && WGMMA_THREADS == 2 * 128,
+              "a block is two warp groups, each 128 threads and 64 query rows (wgmma's M)");
 
 /* The shape of the walk for head size HS: fewer keys a tile for the larger
  * heads, whose split rows take more registers. */
@@ -111,6 +113,7 @@ struct wgmma_key_tile {
     static constexpr int PART = KEYS * HS;           /* floats of one part of a key tile */
     static constexpr int PIECES = KEYS * HS / 4;     /* 16-byte pieces of a tile of keys */
     static constexpr int LOADS = (PIECES + WGMMA_THREADS - 1) / WGMMA_THREADS; /* a thread's */
+    static_assert(KEYS % 8 == 0 && HS % 8 == 0, "whole core matrices of 8 keys by 8 steps of k");
 };
 
 /* Where key n, value k of a tile lies in one part: core matrices of 8 keys

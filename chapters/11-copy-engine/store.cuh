@@ -36,6 +36,9 @@ step uses the copy engine both ways.
 
 #define STAGE_ROWS 16 /* a warp's rows of a tile: the height of its boxes */
 #define STAGES 2      /* a warp's stages: one filled while the engine reads the other */
+static_assert(STAGE_ROWS * (WGMMA_THREADS / 32) == WGMMA_QUERIES,
+              "the block's warps stage its query rows, 16 each");
+static_assert(STAGES >= 2, "a warp fills one stage while the engine reads another");
 
 /* A warp's stage for head size HS: its 16 rows of a tile of scores, as
  * boxes 32 columns wide (tensor_map.h). */
@@ -44,6 +47,7 @@ struct score_stage {
     static constexpr int KEYS = wgmma_key_tile<HS>::KEYS;
     static constexpr int BOXES = KEYS / TENSOR_MAP_BOX_COLS;
     static constexpr int FLOATS = STAGE_ROWS * KEYS;
+    static_assert(BOXES * TENSOR_MAP_BOX_COLS == KEYS, "a stage is whole boxes, 32 columns each");
 };
 
 /* Where score (r, col) of a warp's tile lies in its stage: box col / 32,

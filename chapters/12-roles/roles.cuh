@@ -100,6 +100,9 @@ or a kept score is on no path.
 #define ROLES_NO_STORES 0
 #endif
 #define ROLES_SHARED_LIMIT (227 * 1024)         /* a Hopper block's shared memory */
+static_assert(ROLES_GROUPS * ROLES_GROUP_ROWS == WGMMA_QUERIES,
+              "the consumer groups' rows are a row of tiles' queries");
+static_assert(ROLES_STAGES >= 2, "a group fills one stage while the engine reads another");
 
 /* The shape of the walk for head size HS and PRODUCTS products. Keys a tile:
  * 64 (wgmma's N) where the buffers fit, 32 past that. A slot of keys, the
@@ -139,6 +142,7 @@ struct roles_shape {
                                  SMALL_QUERIES * 4 + SLOTS * SLOT_BYTES + BARRIERS;
     static_assert(SLOTS >= 2, "two slots of keys must fit beside the queries and the stages");
     static_assert(BYTES <= ROLES_SHARED_LIMIT, "the buffers must fit a Hopper block");
+    static_assert(STAGE_BOXES * TENSOR_MAP_BOX_COLS == KEYS, "a stage is whole boxes, 32 columns each");
 };
 
 /*md
