@@ -737,6 +737,34 @@ if ! tool_missing "book/math.lua" pandoc && ! tool_missing "book/math.lua" node;
     expect_failure "math.lua: a formula MathJax cannot read stops the book, named" \
         'tex2svg: TeX error in \$\\frac\{a\$' \
         env BOOK_MATH=$scratch/tex/math pandoc $scratch/tex/broken.md --lua-filter=book/math.lua -t html5 -o $scratch/tex/broken.html
+    # each formula's text (book/math_text.mjs), as tex2svg.mjs writes it
+    # beside the SVG: TeX in, TEXT out, a case a line
+    cat > $scratch/tex/cases.txt <<'CASES'
+T \times T	T × T
+P(j, i)	P(j, i)
+x_{\text{small}} \le 2^{-11} |x|	x_small ≤ 2⁻¹¹|x|
+y_{s,f} = \sum_k \mathit{in}_{s,k}\, w_{f,k}	y_(s,f) = ∑_k in_(s,k) w_(f,k)
+\frac{2mn}{4(m+n)}	2mn/(4(m + n))
+1/\sqrt{HS} = 1/\sqrt d	1/√(HS) = 1/√d
+\ell' = e^{m - m'}\,\ell	ℓ′ = e^(m−m′) ℓ
+a_{\text{big}} b_{\text{small}}	a_big b_small
+\hat X W_q^T + K^\top	X̂W_qᵀ + Kᵀ
+O \mathrel{+}= P V	O += PV
+e_j = \exp(s_j - m), \log_2 e	e_j = exp(s_j − m), log₂ e
+256 \times 64 = 262{,}144	256 × 64 = 262,144
+\lfloor \ell / 8 \rfloor \bmod 4	⌊ℓ/8⌋ mod 4
+CASES
+    awk -F'\t' '{ printf "%08x\tinline\t%s\n", NR, $1 }' $scratch/tex/cases.txt | tr '\n' '\0' > $scratch/tex/cases.records
+    expect_status "math_text.mjs: tex2svg.mjs writes each formula's text beside its SVG" 0 sh -c "
+        node book/tex2svg.mjs $scratch/tex/texts < $scratch/tex/cases.records &&
+        test -s $scratch/tex/texts/00000001.svg && test -s $scratch/tex/texts/00000001.txt"
+    cut -f2 $scratch/tex/cases.txt > $scratch/tex/cases.want
+    for k in $(seq "$(wc -l < $scratch/tex/cases.txt)"); do
+        cat "$scratch/tex/texts/$(printf %08x "$k").txt" 2>/dev/null || echo "(case $k: no text)"
+    done > $scratch/tex/cases.got
+    expect_status "math_text.mjs: each formula's text as a reader would type it (13 cases)" 0 \
+        diff $scratch/tex/cases.want $scratch/tex/cases.got
+    expect_status "math_text.mjs: ... and no TeX in it" 0 tests/book/tex_left.sh text $scratch/tex/cases.got
 fi
 
 # ------------------------------------------------------------ the splitter
