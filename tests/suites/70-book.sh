@@ -940,13 +940,17 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     expect_status "HTML: nothing from the network: no script, style or image from a URL" 1 \
         grep -Eq '<(script|img)[^>]* src="[a-z]+:|<link[^>]* href="[a-z]+:' $site/*.html
 
-    # the mathematics: an SVG image per formula, the TeX as its alt text, in every format
-    expect_output "math: each formula an SVG image, its TeX the alt text" \
-        '<img src="images/[0-9a-f]{40}\.svg" class="math" style="width: [0-9.]+ex; height: [0-9.]+ex; vertical-align: -?[0-9.]+ex" alt="x\^\{2\} \\le \\sqrt\{y\}" />' \
+    # the mathematics: an SVG image per formula, in every format, and under
+    # it the formula's text (book/math_text.mjs), for the PDF's text layer,
+    # a copy, a find, a screen reader and the search
+    expect_output "math: each formula an SVG image, its text in a span laid under it" \
+        '<span class="math inline"><span class="math-text" style="transform: scaleX\([0-9.]+\)">x² ≤ √y</span><img src="images/[0-9a-f]{40}\.svg" class="math" alt="" style="width: [0-9.]+ex; height: [0-9.]+ex; vertical-align: -?[0-9.]+ex" /></span>' \
         cat $site/links-and-formulas.html
-    expect_output "math: a display formula centred on its own line" \
-        '<span class="math display"><img src="images/[0-9a-f]{40}\.svg" class="math" style="width: [0-9.]+ex; max-width: 100%; height: auto" alt="o = \\frac' \
+    expect_output "math: a display formula centred on its own line, its text too" \
+        '<span class="math display"><span class="math-text" style="transform: scaleX\([0-9.]+\)">o = \(∑_j e\^\(s_j−M\) v_j\)/\(∑_j e\^\(s_j−M\)\), tf32\(x\) = x_big</span><img src="images/[0-9a-f]{40}\.svg" class="math" alt="" style="width: [0-9.]+ex; max-width: 100%; height: auto" /></span>' \
         cat $site/links-and-formulas.html
+    expect_output "math: the search index's entry of the formula's section holds its text" \
+        'and x² ≤ √y sits inline' sh -c "grep -o '{\"u\":\"links-and-formulas.html\"[^}]*}' $site/search-index.js"
     expect_status "math: every SVG holds its glyphs as paths, with no font or link it needs" 0 sh -c "
         ls $scratch/book/work/math/*.svg >/dev/null &&
         for svg in $scratch/book/work/math/*.svg; do
