@@ -960,6 +960,12 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     if ! tool_missing "the fixture PDF's text" pdftotext; then
         pdftotext $scratch/book/out/workbook.pdf $scratch/book/workbook.txt
         expect_status "math: no TeX left in the PDF's text" 0 tests/book/tex_left.sh text $scratch/book/workbook.txt
+        expect_output "math: the PDF's text holds an inline formula's text, in its sentence" \
+            '^and x² ≤ √y sits inline\.' cat $scratch/book/workbook.txt
+        expect_output "math: ... and a display formula's" 'tf32\(x\) = x_big' cat $scratch/book/workbook.txt
+        expect_output "math: every formula's text in the PDF's text and in the search index (tests/book/formulas_found.mjs)" \
+            '^formulas [1-9][0-9]*, not in the PDF.s text 0, not in the search index 0$' \
+            node tests/book/formulas_found.mjs $site $scratch/book/workbook.txt
         expect_output "PDF: a bookmark for each chapter and appendix" "^9 of 9$" \
             bookmarked $site $scratch/book/out/workbook.pdf
     fi
@@ -1081,6 +1087,9 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
         expect_output "the PDF: no heading left at a page's foot (tests/book/feet.awk)" "^headings-at-foot 0\$" \
             awk -f tests/book/feet.awk $scratch/headings.txt $scratch/workbook.txt
         expect_status "the PDF: no TeX left in its text" 0 tex_left text $scratch/workbook.txt
+        expect_output "the PDF and the search: every formula's text in the PDF's text and in the search index" \
+            '^formulas [1-9][0-9]*, not in the PDF.s text 0, not in the search index 0$' \
+            node tests/book/formulas_found.mjs $site $scratch/workbook.txt
         expect_output "the PDF: a bookmark for every chapter and appendix" "^$((page_count - 1)) of $((page_count - 1))\$" \
             bookmarked $site book/out/workbook.pdf
         # code at 8pt or more: __global__ is 10 columns of DejaVu Sans Mono, 6.02 em wide
