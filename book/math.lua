@@ -5,17 +5,28 @@
 --
 -- The SVG files are kept in $BOOK_MATH (build/book/math), named by a hash
 -- of the formula: a build draws only formulas it has not drawn before, and
--- the three formats share them. Each image carries its TeX as alt text (for
--- a screen reader, and a copy-paste) and the size and baseline MathJax
--- computed, in ex of the surrounding text, so an inline formula sits on the
--- line as text does. Text that looks like TeX but is no formula (a `$`
--- whose closing one follows a space, "$j < $ x", is no math to pandoc) is
--- reported on stderr; tests/suites/70-book.sh fails the book on it.
+-- the three formats share them. Each image carries the size and baseline
+-- MathJax computed, in ex of the surrounding text, so an inline formula sits
+-- on the line as text does.
+--
+-- Under each image lies the formula's text as a reader would type it
+-- (book/math_text.mjs, NAME.txt beside NAME.svg: "T × T", "x_small"), in a
+-- span.math-text that book/book.css makes transparent and lays over the
+-- image, squeezed to its width: it changes nothing a reader sees, but the
+-- PDF's text layer holds it (pdftotext, a search, a copy), a copy from the
+-- HTML carries it, a browser's find and the HTML book's search
+-- (book/split.mjs) find it, and a screen reader reads it (the image itself
+-- is decorative, alt=""). No TeX is left in the book.
+--
+-- Text that looks like TeX but is no formula (a `$` whose closing one
+-- follows a space, "$j < $ x", is no math to pandoc) is reported on stderr;
+-- tests/suites/70-book.sh fails the book on it.
 
 local dir = os.getenv('BOOK_MATH') or 'build/book/math'
 local script = (PANDOC_SCRIPT_FILE:match('^(.*)/') or '.') .. '/tex2svg.mjs'
--- part of every name: change it when tex2svg.mjs draws differently
-local drawing = 'mathjax-full 3.2.2 svg fontCache none'
+-- part of every name: change it when tex2svg.mjs draws differently, or
+-- math_text.mjs writes another text
+local drawing = 'mathjax-full 3.2.2 svg fontCache none, text 1'
 
 local function name_of(math)
   local kind = math.mathtype == 'DisplayMath' and 'display' or 'inline'
@@ -32,7 +43,7 @@ end
 local wanted, records = {}, {}
 local function collect(math)
   local name, kind = name_of(math)
-  if not wanted[name] and not exists(dir .. '/' .. name .. '.svg') then
+  if not wanted[name] and not (exists(dir .. '/' .. name .. '.svg') and exists(dir .. '/' .. name .. '.txt')) then
     wanted[name] = true
     records[#records + 1] = name .. '\t' .. kind .. '\t' .. math.text .. '\0'
   end
@@ -46,13 +57,33 @@ local function draw(doc)
   return doc
 end
 
--- 3. each formula replaced by its image
-local function image_of(math)
-  local name, kind = name_of(math)
-  local path = dir .. '/' .. name .. '.svg'
+-- How wide TEXT is, in em: book/book.css sets it in DejaVu Sans Mono,
+-- where every character is 0.602 em wide but a combining accent (X̂), none
+local function text_width(text)
+  local chars = 0
+  for _, code in utf8.codes(text) do
+    if not (code >= 0x300 and code < 0x370 or code >= 0x20d0 and code < 0x2100) then
+      chars = chars + 1
+    end
+  end
+  return 0.602 * math.max(chars, 1)
+end
+-- an ex of the serif around a formula (DejaVu Serif's x-height), in em
+local ex = 0.52
+
+local function read(path, bytes)
   local file = assert(io.open(path, 'r'))
-  local head = file:read(4096)
+  local text = file:read(bytes)
   file:close()
+  return text
+end
+
+-- 3. each formula replaced by its image, and its text under it
+local function image_of(formula)
+  local name, kind = name_of(formula)
+  local path = dir .. '/' .. name .. '.svg'
+  local head = read(path, 4096)
+  local text = read(dir .. '/' .. name .. '.txt', 'a'):gsub('%s+$', '')
   local width = head:match('width="([%d.]+)ex"')
   local height = head:match('height="([%d.]+)ex"')
   local shift = head:match('vertical%-align: *(%-?[%d.]+)ex') or '0'
@@ -60,14 +91,17 @@ local function image_of(math)
   if kind == 'display' then  -- one wider than the text shrinks to fit it, keeping its shape
     style = string.format('width: %sex; max-width: 100%%; height: auto', width)
   end
-  -- the image is img.math; a display formula's span around it, .math.display
-  local tex = math.text:gsub('^%s+', ''):gsub('%s+$', '')
-  local image = pandoc.Image({pandoc.Str(tex)}, path, '',
-                             pandoc.Attr('', {'math'}, {style = style}))
-  if kind == 'display' then
-    return pandoc.Span({image}, pandoc.Attr('', {'math', 'display'}))
-  end
-  return image
+  -- the image is img.math, decorative: its text is the span before it
+  local image = pandoc.Image({}, path, '', pandoc.Attr('', {'math'}, {alt = '', style = style}))
+  -- the text stretched or squeezed to the image's width, so that it
+  -- reaches over no word beside the formula and leaves no gap before the
+  -- next (where pdftotext would see two columns)
+  local stretch = tonumber(width) * ex / text_width(text)
+  stretch = math.max(0.1, math.min(3, stretch))
+  local under = pandoc.Span({pandoc.Str(text)}, pandoc.Attr('', {'math-text'},
+                            {style = string.format('transform: scaleX(%.3f)', stretch)}))
+  -- span.math.inline or span.math.display around both
+  return pandoc.Span({under, image}, pandoc.Attr('', {'math', kind}))
 end
 
 -- TeX that pandoc left as text: a dollar or a backslash command in prose,

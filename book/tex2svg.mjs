@@ -6,7 +6,9 @@
 //
 // FORMULAS is a list of records, each ended by a NUL byte: a name, a tab,
 // "display" or "inline", a tab, the TeX (newlines and all). Each becomes
-// DIR/NAME.svg. MathJax (the npm package mathjax-full, pinned in
+// DIR/NAME.svg, and DIR/NAME.txt its text as a reader would type it
+// (book/math_text.mjs: T × T, x_small, 2⁻¹¹), which the page carries under
+// the image for the PDF's text layer, copying, finding and the search. MathJax (the npm package mathjax-full, pinned in
 // book/package.json) draws every glyph as a path in the file itself
 // (fontCache 'none'), so each SVG stands alone: as an <img> in a browser, in
 // an EPUB reader and in weasyprint, which draws SVG but knows no MathJax font.
@@ -24,6 +26,8 @@ const { SVG } = require('mathjax-full/js/output/svg.js');
 const { liteAdaptor } = require('mathjax-full/js/adaptors/liteAdaptor.js');
 const { RegisterHTMLHandler } = require('mathjax-full/js/handlers/html.js');
 const { AllPackages } = require('mathjax-full/js/input/tex/AllPackages.js');
+const { STATE } = require('mathjax-full/js/core/MathItem.js');
+import { math_text } from './math_text.mjs';
 
 if (process.argv.length !== 3) {
   console.error('usage: node book/tex2svg.mjs DIR < FORMULAS');
@@ -46,17 +50,22 @@ for (const record of readFileSync(0, 'utf8').split('\0')) {
     console.error(`tex2svg: a malformed record: ${JSON.stringify(record.slice(0, 80))}`);
     process.exit(2);
   }
-  let svg;
+  let svg, text;
   try {
-    svg = adaptor.innerHTML(document.convert(source, { display: kind === 'display' }));
+    const display = kind === 'display';
+    svg = adaptor.innerHTML(document.convert(source, { display }));
+    text = math_text(document.convert(source, { display, end: STATE.CONVERT }));
   } catch (error) {
     console.error(`tex2svg: TeX error in $${source}$: ${error.message}`);
     failed++;
     continue;
   }
-  // written under a temporary name, then renamed: a stopped build leaves no half file
-  const path = join(dir, `${name}.svg`);
-  writeFileSync(`${path}.partial`, `${svg}\n`);
-  renameSync(`${path}.partial`, path);
+  // each written under a temporary name, then renamed: a stopped build leaves
+  // no half file; the text first, as book/math.lua takes a formula whose SVG
+  // is there as drawn
+  for (const [path, content] of [[join(dir, `${name}.txt`), text], [join(dir, `${name}.svg`), svg]]) {
+    writeFileSync(`${path}.partial`, `${content}\n`);
+    renameSync(`${path}.partial`, path);
+  }
 }
 process.exit(failed ? 1 : 0);

@@ -737,6 +737,34 @@ if ! tool_missing "book/math.lua" pandoc && ! tool_missing "book/math.lua" node;
     expect_failure "math.lua: a formula MathJax cannot read stops the book, named" \
         'tex2svg: TeX error in \$\\frac\{a\$' \
         env BOOK_MATH=$scratch/tex/math pandoc $scratch/tex/broken.md --lua-filter=book/math.lua -t html5 -o $scratch/tex/broken.html
+    # each formula's text (book/math_text.mjs), as tex2svg.mjs writes it
+    # beside the SVG: TeX in, TEXT out, a case a line
+    cat > $scratch/tex/cases.txt <<'CASES'
+T \times T	T × T
+P(j, i)	P(j, i)
+x_{\text{small}} \le 2^{-11} |x|	x_small ≤ 2⁻¹¹|x|
+y_{s,f} = \sum_k \mathit{in}_{s,k}\, w_{f,k}	y_(s,f) = ∑_k in_(s,k) w_(f,k)
+\frac{2mn}{4(m+n)}	2mn/(4(m + n))
+1/\sqrt{HS} = 1/\sqrt d	1/√(HS) = 1/√d
+\ell' = e^{m - m'}\,\ell	ℓ′ = e^(m−m′) ℓ
+a_{\text{big}} b_{\text{small}}	a_big b_small
+\hat X W_q^T + K^\top	X̂W_qᵀ + Kᵀ
+O \mathrel{+}= P V	O += PV
+e_j = \exp(s_j - m), \log_2 e	e_j = exp(s_j − m), log₂ e
+256 \times 64 = 262{,}144	256 × 64 = 262,144
+\lfloor \ell / 8 \rfloor \bmod 4	⌊ℓ/8⌋ mod 4
+CASES
+    awk -F'\t' '{ printf "%08x\tinline\t%s\n", NR, $1 }' $scratch/tex/cases.txt | tr '\n' '\0' > $scratch/tex/cases.records
+    expect_status "math_text.mjs: tex2svg.mjs writes each formula's text beside its SVG" 0 sh -c "
+        node book/tex2svg.mjs $scratch/tex/texts < $scratch/tex/cases.records &&
+        test -s $scratch/tex/texts/00000001.svg && test -s $scratch/tex/texts/00000001.txt"
+    cut -f2 $scratch/tex/cases.txt > $scratch/tex/cases.want
+    for k in $(seq "$(wc -l < $scratch/tex/cases.txt)"); do
+        cat "$scratch/tex/texts/$(printf %08x "$k").txt" 2>/dev/null || echo "(case $k: no text)"
+    done > $scratch/tex/cases.got
+    expect_status "math_text.mjs: each formula's text as a reader would type it (13 cases)" 0 \
+        diff $scratch/tex/cases.want $scratch/tex/cases.got
+    expect_status "math_text.mjs: ... and no TeX in it" 0 tests/book/tex_left.sh text $scratch/tex/cases.got
 fi
 
 # ------------------------------------------------------------ the splitter
@@ -912,13 +940,17 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     expect_status "HTML: nothing from the network: no script, style or image from a URL" 1 \
         grep -Eq '<(script|img)[^>]* src="[a-z]+:|<link[^>]* href="[a-z]+:' $site/*.html
 
-    # the mathematics: an SVG image per formula, the TeX as its alt text, in every format
-    expect_output "math: each formula an SVG image, its TeX the alt text" \
-        '<img src="images/[0-9a-f]{40}\.svg" class="math" style="width: [0-9.]+ex; height: [0-9.]+ex; vertical-align: -?[0-9.]+ex" alt="x\^\{2\} \\le \\sqrt\{y\}" />' \
+    # the mathematics: an SVG image per formula, in every format, and under
+    # it the formula's text (book/math_text.mjs), for the PDF's text layer,
+    # a copy, a find, a screen reader and the search
+    expect_output "math: each formula an SVG image, its text in a span laid under it" \
+        '<span class="math inline"><span class="math-text" style="transform: scaleX\([0-9.]+\)">x² ≤ √y</span><img src="images/[0-9a-f]{40}\.svg" class="math" alt="" style="width: [0-9.]+ex; height: [0-9.]+ex; vertical-align: -?[0-9.]+ex" /></span>' \
         cat $site/links-and-formulas.html
-    expect_output "math: a display formula centred on its own line" \
-        '<span class="math display"><img src="images/[0-9a-f]{40}\.svg" class="math" style="width: [0-9.]+ex; max-width: 100%; height: auto" alt="o = \\frac' \
+    expect_output "math: a display formula centred on its own line, its text too" \
+        '<span class="math display"><span class="math-text" style="transform: scaleX\([0-9.]+\)">o = \(∑_j e\^\(s_j−M\) v_j\)/\(∑_j e\^\(s_j−M\)\), tf32\(x\) = x_big</span><img src="images/[0-9a-f]{40}\.svg" class="math" alt="" style="width: [0-9.]+ex; max-width: 100%; height: auto" /></span>' \
         cat $site/links-and-formulas.html
+    expect_output "math: the search index's entry of the formula's section holds its text" \
+        'and x² ≤ √y sits inline' sh -c "grep -o '{\"u\":\"links-and-formulas.html\"[^}]*}' $site/search-index.js"
     expect_status "math: every SVG holds its glyphs as paths, with no font or link it needs" 0 sh -c "
         ls $scratch/book/work/math/*.svg >/dev/null &&
         for svg in $scratch/book/work/math/*.svg; do
@@ -928,6 +960,12 @@ if ! tool_missing "the book from the fixtures" pandoc && ! tool_missing "the boo
     if ! tool_missing "the fixture PDF's text" pdftotext; then
         pdftotext $scratch/book/out/workbook.pdf $scratch/book/workbook.txt
         expect_status "math: no TeX left in the PDF's text" 0 tests/book/tex_left.sh text $scratch/book/workbook.txt
+        expect_output "math: the PDF's text holds an inline formula's text, in its sentence" \
+            '^and x² ≤ √y sits inline\.' cat $scratch/book/workbook.txt
+        expect_output "math: ... and a display formula's" 'tf32\(x\) = x_big' cat $scratch/book/workbook.txt
+        expect_output "math: every formula's text in the PDF's text and in the search index (tests/book/formulas_found.mjs)" \
+            '^formulas [1-9][0-9]*, not in the PDF.s text 0, not in the search index 0$' \
+            node tests/book/formulas_found.mjs $site $scratch/book/workbook.txt
         expect_output "PDF: a bookmark for each chapter and appendix" "^9 of 9$" \
             bookmarked $site $scratch/book/out/workbook.pdf
     fi
@@ -1049,6 +1087,9 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
         expect_output "the PDF: no heading left at a page's foot (tests/book/feet.awk)" "^headings-at-foot 0\$" \
             awk -f tests/book/feet.awk $scratch/headings.txt $scratch/workbook.txt
         expect_status "the PDF: no TeX left in its text" 0 tex_left text $scratch/workbook.txt
+        expect_output "the PDF and the search: every formula's text in the PDF's text and in the search index" \
+            '^formulas [1-9][0-9]*, not in the PDF.s text 0, not in the search index 0$' \
+            node tests/book/formulas_found.mjs $site $scratch/workbook.txt
         expect_output "the PDF: a bookmark for every chapter and appendix" "^$((page_count - 1)) of $((page_count - 1))\$" \
             bookmarked $site book/out/workbook.pdf
         # code at 8pt or more: __global__ is 10 columns of DejaVu Sans Mono, 6.02 em wide
