@@ -14,12 +14,15 @@
 # done. The longest start first (see expected_seconds). Suites share
 # nothing but the built tree: each writes its logs under
 # build/test-logs/SUITE/ and its scratch files in folders of its own.
+# SUITES_DIR (tests/suites) and LOGS (build/test-logs) name other folders,
+# for the tests of this runner.
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
+suites_dir=${SUITES_DIR:-tests/suites}
 
 chosen=()
 if [ -z "${SUITES:-}" ]; then
-    chosen=(tests/suites/*.sh)
+    chosen=("$suites_dir"/*.sh)
 else
     for word in $SUITES; do
         case $word in
@@ -27,11 +30,11 @@ else
                               exit 2 ;;
         esac
         found=0
-        for suite in tests/suites/"$word"*.sh; do
+        for suite in "$suites_dir"/"$word"*.sh; do
             [ -e "$suite" ] || continue
             chosen+=("$suite"); found=1
         done
-        [ $found -eq 1 ] || { echo "SUITES: no suite in tests/suites/ starts with '$word'" >&2
+        [ $found -eq 1 ] || { echo "SUITES: no suite in $suites_dir/ starts with '$word'" >&2
                               exit 2; }
     done
 fi
@@ -50,7 +53,7 @@ runs=$LOGS/suites
 rm -rf "$runs" && mkdir -p "$runs"
 rm -f "$TIMES"
 
-suite_name() { local name=${1#tests/suites/}; echo "${name%.sh}"; }
+suite_name() { local name=${1##*/}; echo "${name%.sh}"; }
 
 # run_suite SUITE: the suite in a shell of its own, its counts and seconds
 # left in $runs/NAME.counts ("passed failed skipped seconds").
@@ -63,6 +66,9 @@ run_suite() {
         PASSED=0 FAILED=0 SKIPPED=0 SUITE_NAME=$name LOGS=$LOGS/$name
         mkdir -p "$LOGS"
         last_result_at=${EPOCHREALTIME/[.,]/}
+        # A suite that does not parse stops here, with no counts: sourced,
+        # bash would run it up to its error, go on, and count it as passed.
+        bash -n "$RUNNER_SUITE" || exit 1
         . "$RUNNER_SUITE"
         echo "$PASSED $FAILED $SKIPPED $((SECONDS - RUNNER_STARTED))" > "$RUNNER_COUNTS"
     ) > "$runs/$name.out" 2>&1 < /dev/null

@@ -152,6 +152,17 @@ expect_status "make test SUITES=99-no-such-suite is refused" 2 \
     env SUITES=99-no-such-suite tests/run_tests.sh
 expect_status "make test SUITES='10;x' is refused" 2 env "SUITES=10;x" tests/run_tests.sh
 expect_status "make test TEST_JOBS=0 is refused" 2 env SUITES=10 TEST_JOBS=0 tests/run_tests.sh
+# A suite with a syntax error fails as a whole: sourced, bash would run it
+# up to the error, go on, and count what passed before it.
+runner_scratch=$LOGS/runner
+rm -rf "$runner_scratch" && mkdir -p "$runner_scratch/suites"
+printf 'pass "before the error"\nif true; then\n    pass "inside"\nfi fi\n' \
+    > "$runner_scratch/suites/90-unparsable.sh"
+expect_output "a suite that does not parse fails, what passed before it uncounted" \
+    "FAIL  suite 90-unparsable ran to its end" \
+    env SUITES= SUITES_DIR="$runner_scratch/suites" LOGS="$runner_scratch/logs" TEST_JOBS=1 tests/run_tests.sh
+expect_status "... and the runner's status says so" 1 \
+    env SUITES= SUITES_DIR="$runner_scratch/suites" LOGS="$runner_scratch/logs" TEST_JOBS=1 tests/run_tests.sh
 # make check: the host tests, and the suites that run the changed chapters.
 expect_output "make check runs the host tests and the suites of a changed chapter" "^10 15 30$" \
     env CHECK_FILES=chapters/05-shared/shared.cuh tests/check.sh --list
