@@ -143,7 +143,22 @@ int accuracy_placeholder(const accuracy_set *set, char *const *part, int count, 
                  scale, logit);
         return -1;
     }
-    snprintf(text, capacity, "%.2e", is_rel ? row->rel_l2 : row->max_abs);
+    /* typeset as the prose writes its powers of ten: $1.44 \times 10^{-7}$, never 1.44e-07 */
+    const double value = is_rel ? row->rel_l2 : row->max_abs;
+    char mantissa[32];
+    int exponent = 0;
+    snprintf(mantissa, sizeof mantissa, "%.2e", value);
+    char *e = strchr(mantissa, 'e');
+    if (e) {
+        exponent = atoi(e + 1);
+        *e = '\0';
+    }
+    if (value == 0 || !e)
+        snprintf(text, capacity, "$%s$", value == 0 ? "0" : mantissa);
+    else if (exponent == 0)
+        snprintf(text, capacity, "$%s$", mantissa);
+    else
+        snprintf(text, capacity, "$%s \\times 10^{%d}$", mantissa, exponent);
     return 1;
 }
 

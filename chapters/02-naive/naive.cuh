@@ -25,6 +25,14 @@ the later chapters will need each thread to own several scores to reuse the
 values it loads, and it is easier to follow the story if the mapping of
 threads to scores stays the same from here to chapter 5.
 
+The hardware does not run the 256 threads one by one: it runs them in
+*warps*, groups of 32 threads of consecutive index (`threadIdx.x` varying
+fastest, so here two rows of 16 threads of the block), each warp issuing
+one instruction for all its threads at once. Blocks, warps and the
+memories they read are the foundations this book builds on; Hwu, Kirk and
+El Hajj teach them from the ground up [@hwu2022pmpp], and the CUDA
+programming guide specifies them [@cuda-guide].
+
 {{figure|thread-patches}}
 
 Each thread then computes its 64 scores one after another, each as a dot

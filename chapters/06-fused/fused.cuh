@@ -380,9 +380,11 @@ masked. Then come the maximum $m$ of the kept scores,
 $e_j = \exp(s_j - m)$ (0 for a masked key), their sum $Z$ and
 $a_j = e_j / Z$: subtracting $m$ cancels in the ratio but keeps every
 exponent at most zero, so no $e_j$ overflows. The check includes a layer
-whose logits reach 90 (`--logits 90`), past where `expf` overflows; a
-mutant that skips the subtraction passes the other checks and fails that
-one. The maximum and the sum are butterflies with masks below `span`.
+whose logits reach 90 (`--logits 90`), past where `expf` overflows. The workbook tests its
+checks with *mutants*: a mutant is a copy of a kernel with one deliberate
+bug that the check must catch (each a patch beside its chapter, here
+`mutant-max.patch`). The one that skips the subtraction passes the other
+checks and fails that one. The maximum and the sum are butterflies with masks below `span`.
 
 What if a column has no kept key? The usual masked softmax sets masked
 scores to $-\infty$; then $m = -\infty$, every $s_j - m$ is NaN, and the

@@ -122,7 +122,9 @@ $$
 
 Both still equal the sums over all keys seen, taken against $m'$. After the
 last block, $o = a / \ell$, the exact softmax, whatever the sequence of
-references was. Nothing in the argument needs $m$ to be the true maximum;
+references was. This is the online softmax of Milakov and Gimelshein,
+which FlashAttention carries, as here, through the product with $V$
+[@milakov2018softmax; @dao2022flashattention]. Nothing in the argument needs $m$ to be the true maximum;
 it needs the exponentials to stay in range. The textbook version moves $m$
 to the running maximum at every block, which costs, per block and row, an
 exponential for the factor, a multiply for each of the $d$ features of $a$,

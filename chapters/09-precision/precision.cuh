@@ -10,15 +10,20 @@
 # Precision on tensor cores: three products for one
 
 Chapter 5 ended with an FP32 kernel at half the FP32 peak, and chapter 8
-with a TF32 kernel twice as fast and a hundred times less accurate: its
-relative error is a few $10^{-4}$, where FP32 arithmetic gives $10^{-7}$.
+with a TF32 kernel
+{{speedup|tf32+rows|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} times
+as fast and more than a thousand times less accurate: its relative error is
+{{rel_l2|tf32+rows|B=8 T=1024 C=768 NH=12}}, where the FP32 kernel's is
+{{rel_l2|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}}.
 For attention scores TF32 is usually good enough. Often it is not: a
 model trained in FP32 may drift, a reference implementation must match to
 the last digits, a check like ours at $10^{-5}$ fails. Must we choose
 between the accuracy of the FP32 lanes and the speed of the tensor cores?
 
 No. A float can be written exactly enough as the sum of two TF32 numbers,
-and a product of two floats as three products of TF32 numbers. The tensor
+and a product of two floats as three products of TF32 numbers: the method
+Ootomo and Yokota analysed and CUTLASS ships as 3xTF32
+[@ootomo2022tf32; @cutlass]. The tensor
 cores do three times the work, and the result is accurate to FP32's level.
 This chapter builds that, measures the error it leaves, and measures what
 it costs.
@@ -68,9 +73,10 @@ product, against $2^{-24}$ for an FP32 fused multiply-add. So 3xTF32 should
 land within a small factor of FP32, about a thousand times below TF32.
 
 One thing the argument leaves out: how the tensor core *adds*. It
-accumulates in FP32, but NVIDIA does not promise IEEE round-to-nearest for
-that addition, and the order of the additions inside one instruction is
-not documented. Rather than assume, the chapter measures: the error of
+accumulates in at least single precision, but the PTX ISA leaves the
+order of the additions inside one instruction, their rounding and the
+handling of subnormal inputs unspecified [@ptx-isa]: IEEE round-to-nearest
+is not promised. Rather than assume, the chapter measures: the error of
 every kernel against the double-precision referee, at several head sizes
 and input scales, in the section after the kernel.
 
@@ -94,9 +100,9 @@ It is written for the host as well, so that the figure above is drawn from
 the very function the kernel runs, and it rounds with integer arithmetic,
 on the host and on the device alike: add half a unit of the 10th stored
 bit of the mantissa to the float's bits, then clear the 13 bits below it.
-For a finite float that is exactly what `cvt.rna.tf32.f32` gives (round
-half away from zero; a carry out of the mantissa moves the exponent up, as
-it should). The MSA layer at the end of this chapter splits its operands
+For a finite float that is exactly what `cvt.rna.tf32.f32` gives (`.rna`
+rounds to nearest, half away from zero [@ptx-isa]; a carry out of the mantissa moves the exponent up, as
+it should). Chapter 13's MSA layer splits its operands
 with it too, so it lives in `common/device/tf32_split.h`: `round_to_tf32`, the
 subtraction, and a `tf32_pair` of the two operands.
 

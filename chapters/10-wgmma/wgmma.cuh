@@ -32,7 +32,9 @@ together multiply a $64 \times 8$ tile $A$ by an $8 \times N$ tile $B$
 16 rows, in `mma.sync`'s fragment), $B$ straight from shared memory, the
 $64 \times N$ sums in the registers, $N / 2$ a lane. The instruction only
 starts the product (*async*): the warp group goes on, and later waits for
-it. At $N = 128$ each of the four warps asks with one instruction for
+it. The PTX ISA specifies the instruction, its operands' layouts and the
+descriptor below [@ptx-isa]; FlashAttention-3 builds its Hopper attention
+on it [@shah2024flashattention3]. At $N = 128$ each of the four warps asks with one instruction for
 sixteen times the work of an `mma.sync`, and none of $B$'s values passes
 through its registers. The kernels call it through a wrapper of one line
 of PTX, here the $N = 64$ form the triangle uses: $A$'s four registers,

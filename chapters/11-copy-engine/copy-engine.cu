@@ -15,7 +15,9 @@ and writes it where the tensor cores read it, and every score leaves from
 the registers, eight bytes at a time. Hopper has an engine for that work
 too, the *tensor memory accelerator* (TMA): one instruction from one
 thread moves a whole tile between global and shared memory, in either
-direction, and barriers in shared memory say when it has landed. What
+direction, and barriers in shared memory say when it has landed
+(the PTX ISA's `cp.async.bulk.tensor` and `mbarrier` [@ptx-isa];
+FlashAttention-3 feeds `wgmma` with it [@shah2024flashattention3]). What
 does it buy? This chapter answers twice: for a GEMM whose operands are
 read many times over, the projections that chapter 13's MSA layer needs,
 where the copies must keep the tensor cores fed; and for the triangle,

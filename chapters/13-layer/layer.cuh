@@ -866,7 +866,9 @@ It is not yet where the tensor cores could take it. Its time is
 {{speedup|fused-tiled-tf32|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} times the
 TF32 layer's, for three times its products, while three times the products
 at the dense TF32 peak would take 0.87 ms. Chapter 11's GEMM took the
-projections' share down (its last section); the attention is now more
+projections' share down (section
+"[What the copy engine buys the GEMM](#what-the-copy-engine-buys-the-gemm)");
+the attention is now more
 than half of the layer's time (Nsight Compute, launch by launch), and it
 is still built of
 `mma.sync`: 220 registers a lane, two blocks of four warps per

@@ -1214,7 +1214,9 @@ mkdir -p $scratch/accuracy/chapters/01-acc $scratch/accuracy/chapters/02-missing
 printf '/*md\n# Acc\n\nError {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12}} and {{rel_l2|tf32x3|B=8 T=1024 C=768 NH=12|1000}}.\n*/\n' \
     > $scratch/accuracy/chapters/01-acc/acc.cu
 printf '/*md\n# Acc\n\nError {{rel_l2|naive|B=1 T=1 C=1 NH=1}}.\n*/\n' > $scratch/accuracy/chapters/02-missing/missing.cu
-expect_output "an accuracy placeholder takes the measured error" "^Error [0-9.]+e-0[0-9] and [0-9.]+e-0[0-9]\.$" \
+# typeset as the prose writes powers of ten ($1.44 \times 10^{-7}$), never 1.44e-07
+expect_output "an accuracy placeholder takes the measured error, typeset" \
+    '^Error [$][0-9.]+ [\]times 10\^[{]-[0-9]+[}][$] and [$][0-9.]+ [\]times 10\^[{]-[0-9]+[}][$][.]$' \
     $weave chapter --data plots/data $scratch/accuracy/chapters/01-acc/acc.cu
 expect_failure "an accuracy placeholder with no row names its file and line" \
     "missing\.cu:4: placeholder .*no accuracy row for kernel \"naive\"" \
