@@ -73,10 +73,9 @@ product, against $2^{-24}$ for an FP32 fused multiply-add. So 3xTF32 should
 land within a small factor of FP32, about a thousand times below TF32.
 
 One thing the argument leaves out: how the tensor core *adds*. It
-accumulates in at least single precision, but the PTX ISA leaves the
-order of the additions inside one instruction, their rounding and the
-handling of subnormal inputs unspecified [@ptx-isa]: IEEE round-to-nearest
-is not promised. Rather than assume, the chapter measures: the error of
+accumulates in at least single precision, but the PTX ISA does not
+promise the order of the additions inside one instruction or IEEE
+round-to-nearest for each of them [@ptx-isa]. Rather than assume, the chapter measures: the error of
 every kernel against the double-precision referee, at several head sizes
 and input scales, in the section after the kernel.
 
