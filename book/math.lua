@@ -92,7 +92,7 @@ local function image_of(formula)
     style = string.format('width: %sex; max-width: 100%%; height: auto', width)
   end
   -- the image is img.math, decorative: its text is the span before it
-  local image = pandoc.Image({}, path, '', pandoc.Attr('', {'math'}, {alt = '', style = style}))
+  local image = pandoc.Image({}, path, '', pandoc.Attr('', {'math'}, {{'alt', ''}, {'style', style}}))
   -- the text stretched or squeezed to the image's width, so that it
   -- reaches over no word beside the formula and leaves no gap before the
   -- next (where pdftotext would see two columns)

@@ -128,7 +128,8 @@ as one piece.
 #define GEMM_B_FLOATS (GEMM_COLS * GEMM_DEPTH) /* one part of W's stage: big, or small */
 #define GEMM_STAGE_FLOATS (GEMM_A_FLOATS + 2 * GEMM_B_FLOATS) /* 48 KB */
 static_assert(GEMM_THREADS == GEMM_ROWS / 64 * 128, "a warp group of 128 threads for each 64 rows");
-static_assert(GEMM_STAGE_FLOATS * 4 == 48 * 1024, "a stage is 48 KB: four fit a block beside the rest");
+static_assert(GEMM_STAGE_FLOATS * 4 == 48 * 1024,
+              "a stage is 48 KB: four fit a block beside the rest");
 
 /* Where part `part` (0 big, 1 small) of W's element (col, k) lives in the
  * split weights: tile of GEMM_COLS columns after tile, stage after stage, big
@@ -183,7 +184,8 @@ struct gemm_ring_barriers {
 };
 
 #define GEMM_AHEAD 2 /* stages copied ahead of the one multiplied */
-static_assert(GEMM_AHEAD < GEMM_STAGES, "the ring holds the stages copied ahead and the one multiplied");
+static_assert(GEMM_AHEAD < GEMM_STAGES,
+              "the ring holds the stages copied ahead and the one multiplied");
 
 /* The ring's bookkeeping, which the kernel and the figure of the pipeline
  * share. Stage s lives in buffer gemm_buffer(s). A buffer's barriers

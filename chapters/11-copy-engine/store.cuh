@@ -38,7 +38,6 @@ step uses the copy engine both ways.
 #define STAGES 2      /* a warp's stages: one filled while the engine reads the other */
 static_assert(STAGE_ROWS * (WGMMA_THREADS / 32) == WGMMA_QUERIES,
               "the block's warps stage its query rows, 16 each");
-static_assert(STAGES >= 2, "a warp fills one stage while the engine reads another");
 
 /* A warp's stage for head size HS: its 16 rows of a tile of scores, as
  * boxes 32 columns wide (tensor_map.h). */

@@ -142,7 +142,8 @@ struct roles_shape {
                                  SMALL_QUERIES * 4 + SLOTS * SLOT_BYTES + BARRIERS;
     static_assert(SLOTS >= 2, "two slots of keys must fit beside the queries and the stages");
     static_assert(BYTES <= ROLES_SHARED_LIMIT, "the buffers must fit a Hopper block");
-    static_assert(STAGE_BOXES * TENSOR_MAP_BOX_COLS == KEYS, "a stage is whole boxes, 32 columns each");
+    static_assert(STAGE_BOXES * TENSOR_MAP_BOX_COLS == KEYS,
+                  "a stage is whole boxes, 32 columns each");
 };
 
 /*md
