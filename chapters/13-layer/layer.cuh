@@ -859,13 +859,14 @@ extra-MSA one, and
 PyTorch compiled in FP32 ({{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms) at the
 AlphaFold shape. At that shape its
 {{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms are under the
-2.31 ms that the layer's dense work needs at the full FP32 peak, computed
-above: FP32 accuracy, faster than FP32 arithmetic can go on this card.
+{{floor_fp32_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms that the layer's dense work needs at the full
+FP32 peak: FP32 accuracy, faster than FP32 arithmetic can go on this card.
 
 It is not yet where the tensor cores could take it. Its time is
 {{speedup|fused-tiled-tf32|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} times the
-TF32 layer's, for three times its products, while three times the products
-at the dense TF32 peak would take 0.87 ms. Chapter 11's GEMM took the
+TF32 layer's, for three times its products, while the dense work takes
+{{floor_tf32_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at the dense TF32 peak, three times
+that for three products. Chapter 11's GEMM took the
 projections' share down (section
 "[What the copy engine buys the GEMM](#what-the-copy-engine-buys-the-gemm)");
 the attention is now more
