@@ -42,6 +42,8 @@ endif
 # or DEVICE_CODE=full, everything is compiled in full. The grader compiles
 # a submission in full either way: its ptxas report is graded.
 DEVICE_CODE ?= $(if $(detected_capability),full,fast)
+$(if $(filter-out full fast,$(DEVICE_CODE))$(filter-out 1,$(words $(DEVICE_CODE))),\
+    $(error DEVICE_CODE='$(DEVICE_CODE)': it is full or fast))
 DEVICE_CODE_FLAGS = $(if $(filter fast,$(DEVICE_CODE)),$(NVCC_FAST_COMPILE))
 # Objects built for another target, or in the other DEVICE_CODE, must not be
 # linked with these: every object depends on a stamp that changes with both

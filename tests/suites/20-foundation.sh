@@ -152,6 +152,9 @@ expect_status "make test SUITES=99-no-such-suite is refused" 2 \
     env SUITES=99-no-such-suite tests/run_tests.sh
 expect_status "make test SUITES='10;x' is refused" 2 env "SUITES=10;x" tests/run_tests.sh
 expect_status "make test TEST_JOBS=0 is refused" 2 env SUITES=10 TEST_JOBS=0 tests/run_tests.sh
+expect_output "make DEVICE_CODE=bogus is refused and says what it takes" "DEVICE_CODE='bogus': it is full or fast" \
+    make -s --no-print-directory help DEVICE_CODE=bogus
+expect_status "... with make's error status" 2 make -s --no-print-directory help DEVICE_CODE=bogus
 # A suite with a syntax error fails as a whole: sourced, bash would run it
 # up to the error, go on, and count what passed before it.
 runner_scratch=$LOGS/runner
