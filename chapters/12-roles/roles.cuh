@@ -150,11 +150,15 @@ struct roles_shape {
 ## The tile scheduler
 
 Every role walks the same list of rows, computed by the same function, so
-that no role has to tell another which row comes next: unit $u$ of the
-launch is the pair of rows $n - 1 - p$ and $p$ ($p = u / \text{heads}$) of
-head $u \bmod \text{heads}$, the long row first; block $k$ takes units
-$k$, $k + \text{blocks}$, $k + 2\,\text{blocks}$, ... The middle row of an
-odd $n$ is a unit of its own, among the last.
+that no role has to tell another which row comes next: with $P = \lceil n / 2
+\rceil$ pairs a head, unit $u$ of the launch is the pair of rows $n - 1 - p$
+and $p$ ($p = u \bmod P$) of head $\lfloor u / P \rfloor$, the long row
+first; block $k$ takes units $k$, $k + \text{blocks}$, $k +
+2\,\text{blocks}$, ... The middle row of an odd $n$ is a unit of its own,
+the last of its head. A head's pairs are neighbours in the list, so the
+blocks that run at once share the keys of a few heads, which stay in the
+L2 cache while they are read again; the scores, written once, are stored
+with the policy that the L2 evicts first.
 */
 
 /* Where a block is in its list of rows. */
@@ -173,8 +177,9 @@ __host__ __device__ __forceinline__ bool roles_next_row(roles_schedule &s, int b
 {
     if (s.unit >= roles_units(heads, rows))
         return false;
-    const int pair = s.unit / heads;
-    head = s.unit % heads;
+    const int pairs = (rows + 1) / 2;
+    const int pair = s.unit % pairs;
+    head = s.unit / pairs;
     tile_row = s.second ? pair : rows - 1 - pair;
     if (!s.second && pair != rows - 1 - pair) {
         s.second = 1;
@@ -360,6 +365,7 @@ __device__ __forceinline__ void roles_store(const roles_buffers<HS, PRODUCTS> &m
     int head, tile_row, staged[ROLES_GROUPS] = {0, 0};
     constexpr int LAG = roles_storer_lag(S::STAGES);
     int history[LAG][ROLES_GROUPS]; /* the stages of the last steps, oldest first */
+    const uint64_t scores_policy = l2_policy_evict_first(); /* written once, never read here */
 #pragma unroll
     for (int i = 0; i < LAG; i++)
 #pragma unroll
@@ -378,10 +384,11 @@ __device__ __forceinline__ void roles_store(const roles_buffers<HS, PRODUCTS> &m
                 wait_full(&m.stage_full[stage], staged[g] / S::STAGES);
 #pragma unroll
                 for (int box = 0; box < S::STAGE_BOXES; box++)
-                    tensor_store_box(score_map, r.head * T + top,
-                                     c * S::KEYS + box * TENSOR_MAP_BOX_COLS,
-                                     m.stages + stage * S::STAGE +
-                                         box * ROLES_GROUP_ROWS * TENSOR_MAP_BOX_COLS);
+                    tensor_store_box_hinted(score_map, r.head * T + top,
+                                            c * S::KEYS + box * TENSOR_MAP_BOX_COLS,
+                                            m.stages + stage * S::STAGE +
+                                                box * ROLES_GROUP_ROWS * TENSOR_MAP_BOX_COLS,
+                                            scores_policy);
                 now[g] = stage;
                 staged[g]++;
             }

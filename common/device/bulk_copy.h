@@ -137,6 +137,36 @@ static __device__ __forceinline__ void tensor_store_box(const CUtensorMap *map, 
 #endif
 }
 
+/* An L2 policy for data written once and not read again here: its lines
+ * are the first the L2 evicts, so they do not push out what the kernel
+ * reads again (createpolicy; PTX ISA, "createpolicy"). */
+static __device__ __forceinline__ uint64_t l2_policy_evict_first()
+{
+    uint64_t policy = 0;
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+#endif
+    return policy;
+}
+
+/* tensor_store_box with an L2 policy for the box's lines (the
+ * .L2::cache_hint form of the store). */
+static __device__ __forceinline__ void tensor_store_box_hinted(const CUtensorMap *map, int row,
+                                                               int col, const void *shared_source,
+                                                               uint64_t policy)
+{
+#ifdef BULK_COPY_MISSING
+    __trap();
+#else
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint"
+                 " [%0, {%1, %2}], [%3], %4;\n" ::"l"(map),
+                 "r"(col), "r"(row), "r"(shared_address(shared_source)), "l"(policy)
+                 : "memory");
+#endif
+}
+
 /* Closes the thread's stores issued since the last commit into one group. */
 static __device__ __forceinline__ void bulk_commit()
 {
