@@ -45,6 +45,7 @@ for kernel in tf32+tma-store tf32x3+tma-store; do
 done
 expect_status "the diagonal mutant refuses like the real thing" 2 \
     build/chapter11-mutant-diagonal --kernel tf32x3+tma-store T=200
+expect_status "the chapter 12 mutant refuses like the real thing" 2 build/chapter12-mutant --kernel tf32+roles T=200
 
 # On the GPU, against the FP32 tolerance (1e-5), at every size of the verify
 # suite and at head sizes 8 to 128 (--only-new: each chapter's own kernel;
@@ -80,4 +81,10 @@ gpu_expect "chapter10 mutant is rejected by the FP32 check of tf32x3+wgmma" 1 \
 for kernel in tf32+tma-store tf32x3+tma-store; do
     gpu_expect "chapter11 diagonal mutant is rejected by the check of $kernel" 1 \
         build/chapter11-mutant-diagonal --kernel $kernel B=2 T=256 --check-only
+done
+# Chapter 12's mutant: the scheduler forgets the short row of every pair, so
+# those rows' scores stay NaN (every role walks the same list: no deadlock).
+for kernel in tf32+roles tf32x3+roles; do
+    gpu_expect "chapter12 mutant is rejected by the check of $kernel" 1 \
+        build/chapter12-mutant --kernel $kernel B=2 T=512 --check-only
 done
