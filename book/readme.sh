@@ -41,7 +41,8 @@ trap 'exit 143' TERM
             if [ -n "$caption" ]; then printf '\n*%s*\n' "$caption"; fi
         fi
     done
-    "$RESULTS" table headline --data "$DATA" --kernels "$KERNELS"
+    # the captions' fenced divs (a page break kept off them) mean nothing on GitHub
+    "$RESULTS" table headline --data "$DATA" --kernels "$KERNELS" | sed '/^:::/d'
     echo
     echo "Every kernel at every size, each chapter's steps and the roads it did not take"
     echo "included, is in the HTML book's appendix *All measured results* (\`make book\`, then"

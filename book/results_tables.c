@@ -86,6 +86,8 @@ static void put_table(FILE *out, const problem_info *problem, int all, const cha
     char shape[128], cell[5][32];
     headline_shape(&results, &kernels, problem->name, shape);
     selection chosen = select_rows(problem->name, gpu, (row_filter){all ? NULL : shape, !all, 0});
+    /* the caption, a lead-in that book.css keeps on the table's page */
+    fputs("\n::: lead-in", out);
     if (place == 0)
         fprintf(out, all ? "\n**%s**, every kernel at every size. "
                          : "\n**%s** at %s, the champions and each chapter's best kernel. ",
@@ -94,7 +96,7 @@ static void put_table(FILE *out, const problem_info *problem, int all, const cha
         fprintf(out, all ? "\n**%s**, every kernel at every size, on another card. "
                          : "\n**%s** at %s on another card, for comparison. ", problem->title, shape);
     if (chosen.count == 0) {
-        fprintf(out, "*No measurement yet: `make bench` on a GPU writes `plots/data/%s.csv`.*\n\n",
+        fprintf(out, "*No measurement yet: `make bench` on a GPU writes `plots/data/%s.csv`.*\n:::\n\n",
                 problem->name);
         free(chosen.rows);
         return;
@@ -103,7 +105,7 @@ static void put_table(FILE *out, const problem_info *problem, int all, const cha
     int shown = all || chosen.count <= HEADLINE_ROWS ? chosen.count : HEADLINE_ROWS;
     put_measured_on(out, &chosen);
     fprintf(out, " Speedups are %s's median time over the kernel's, at the same size (>1 is "
-            "faster).\n\n|%s Ch. | Kernel | Median ms |%s GFLOP/s |%s vs %s |\n"
+            "faster).\n:::\n\n|%s Ch. | Kernel | Median ms |%s GFLOP/s |%s vs %s |\n"
             "|%s---:|:---|---:|%s---:|%s---:|\n", baseline, all ? " Shape |" : "",
             all ? " Min–max ms |" : "", peaks ? " % of peak |" : "", baseline, all ? ":---|" : "",
             all ? "---:|" : "", peaks ? "---:|" : "");
