@@ -530,7 +530,7 @@ little; all three together, `shared+rows+interleaved`, take
 
 Steps 4 and 5 are tuning rather than the chapter's idea, which steps 1
 to 3 have shown whole, so their code is left to the source pages (the
-mark below links to it in the HTML book). One function,
+mark below names its lines, a link in the HTML book). One function,
 `shared_rows_body`, serves both steps and tells them apart by where the
 copies of the next tile's keys go (`ORDER`): before a chunk is multiplied
 (step 4), or between its values of $k$ (step 5, with
