@@ -92,7 +92,7 @@ static void put_other_card_note(FILE *out, const result_row *row, const char *bo
 typedef enum { FACT_NONE, FACT_FP32_TFLOPS, FACT_TF32_TFLOPS, FACT_MEMORY_TBS, FACT_SMS,
                FACT_FP32_LANES, FACT_CLOCK_GHZ, FACT_BALANCE, FACT_FLOOR_FP32_MS,
                FACT_FLOOR_TF32_MS, FACT_FLOOR_MEMORY_MS, FACT_LARGER_FLOOR, FACT_MEMORY_PCT,
-               FACT_SHARED_KB, FACT_SOURCE } card_fact;
+               FACT_SHARED_KB, FACT_SOURCE, FACT_WORK_GFLOP } card_fact;
 static const struct {
     const char *name, *lacks; /* lacks: what a card the fact is not known on has no */
 } card_facts[] = {
@@ -110,6 +110,7 @@ static const struct {
     [FACT_MEMORY_PCT] = {"memory_pct", "known memory bandwidth"},
     [FACT_SHARED_KB] = {"card_shared_kb", "known shared memory per block"},
     [FACT_SOURCE] = {"card_source", "known facts"},
+    [FACT_WORK_GFLOP] = {"work_gflop", "known facts"},
 };
 
 static card_fact card_fact_named(const char *name)
@@ -145,6 +146,7 @@ static double card_fact_value(card_fact fact, const result_row *row)
     case FACT_SHARED_KB:
         return card ? (double)gpu_shared_per_block_optin(card->major, card->minor) / 1024 : 0;
     case FACT_SOURCE: return card ? 1 : 0;
+    case FACT_WORK_GFLOP: return work / 1000; /* the row's dense work: its GFLOP/s times its time */
     default: return 0;
     }
 }

@@ -8,13 +8,19 @@
 /*md
 # Registers: use a value more than once
 
+## What does a thread gain by using each value it loads eight times?
+
 The naive kernel of chapter 2 gave each thread an $8 \times 8$ patch of
 scores, and then computed the 64 scores of the patch as 64 unrelated dot
 products. Look at what one thread loads. Score $(i, j)$ needs query row $i$
 and key row $j$, $2 \cdot HS = 128$ floats. The patch has 8 query rows and 8
 key rows, so between them its 64 scores need only $16 \times 64 = 1024$
 distinct floats, yet the naive thread loads $64 \times 128 = 8192$. Every
-value it fetches is fetched eight times.
+value it fetches is fetched eight times. If each thread loaded each value
+once and used it eight times, how much faster would the kernel run, and
+what would stop it then?
+
+## The outer product
 
 The main change of this chapter is the order of the loops. The loop over
 the head dimension $k$ moves outside; inside it, the thread loads the 8
@@ -195,9 +201,9 @@ static inline void registers_launch(const triangle_args *args)
 At the default size the register kernel takes
 {{median_ms|registers|B=8 T=1024 C=768 NH=12}} ms, against
 {{median_ms|naive|B=8 T=1024 C=768 NH=12}} ms for the naive kernel and
-{{median_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms for cuBLAS with its
-permute ({{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms for
-`cublas-rows`), measured on the {{gpu|registers|B=8 T=1024 C=768 NH=12}}. That is
+{{median_ms|cublas-tf32|B=8 T=1024 C=768 NH=12}} ms for the baseline,
+`cublas-tf32` ({{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} ms for
+`cublas-rows`, the fastest FP32 champion), measured on the {{gpu|registers|B=8 T=1024 C=768 NH=12}}. That is
 {{gflops|registers|B=8 T=1024 C=768 NH=12}} GFLOP/s of the problem's work,
 {{peak_pct|registers|B=8 T=1024 C=768 NH=12}} % of the FP32 peak.
 

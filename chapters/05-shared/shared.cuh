@@ -17,18 +17,24 @@
 /*md
 # Shared memory: load once, use sixteen times
 
+## What if a block loads its operands once and its threads share them?
+
 Chapter 4 left every thread fetching its own operands. Yet the 16 threads
 that share a row of a block all need the same 8 query rows, and the 16
 threads that share a column the same 8 key rows. A block of 256 threads
 fetches one megabyte from the memory system to build a $128 \times 128$ tile
 of scores whose operands, a $128 \times 64$ slice of $Q$ and one of $K$,
-weigh 64 KB.
+weigh 64 KB. If the block fetched those 64 KB once and its threads shared
+them, how close would the kernel come to the FP32 floor, and would it beat
+cuBLAS?
+
+## The plan
 
 Every multiprocessor of the GPU has a small memory on the chip that the
 threads of a block share: *shared memory*, up to {{card_shared_kb|shared|B=8 T=1024 C=768 NH=12}} KB per
 block on the {{gpu|shared|B=8 T=1024 C=768 NH=12}}, about as fast as the L1 cache and, unlike it,
 managed by the program.
-The plan: the 256 threads of a block copy the block's query tile and key
+The 256 threads of a block copy the block's query tile and key
 tile into shared memory once, cooperating so that the reads are coalesced;
 they wait for each other (`__syncthreads()`); then each thread runs chapter
 4's outer product over $k$, its operands read from shared memory.
@@ -328,9 +334,11 @@ __device__ __forceinline__ void shared_multiply_chunk(shared_patch &sum, const f
 /*md
 The stores are common to every step as well: a thread writes its patch back
 to global memory a `float4` at a time, scaled on the way, and leaves out the
-masked runs of a diagonal tile.
+masked runs of a diagonal tile. They are chapter 4's stores, nothing of
+shared memory in them, so `shared_store_tile` is left to the source pages.
 */
 
+// book:hide
 /* A part of k's sums added to what the parts before it stored (ACCUMULATE,
  * when a card's shared memory holds only part of k: see "Launching them"),
  * or stored as they are. */
@@ -372,6 +380,7 @@ __device__ __forceinline__ void shared_store_tile(float *scores, const shared_pa
         }
     }
 }
+// book:show
 
 /*md
 The body of steps 1-3 puts these together: the block finds its two tiles,
@@ -519,10 +528,17 @@ little; all three together, `shared+rows+interleaved`, take
 {{median_ms|shared+rows+interleaved|B=8 T=4096 C=768 NH=12}} ms against
 {{median_ms|shared|B=8 T=4096 C=768 NH=12}} ms.
 
-The code takes change 3 first: the copies of a chunk of keys, and the
-multiply that slips them between its values of $k$.
+Steps 4 and 5 are tuning rather than the chapter's idea, which steps 1
+to 3 have shown whole, so their code is left to the source pages (the
+mark below names its lines, a link in the HTML book). One function,
+`shared_rows_body`, serves both steps and tells them apart by where the
+copies of the next tile's keys go (`ORDER`): before a chunk is multiplied
+(step 4), or between its values of $k$ (step 5, with
+`shared_multiply_chunk_copying`). Change 1 is a store of its own,
+`shared_store_kept_tile`, for the tiles that keep every score.
 */
 
+// book:hide
 /* The key half of shared_copy_chunk: this thread's 8 copies of one chunk of keys. */
 template <int stride>
 __device__ __forceinline__ void shared_copy_keys(float *key_slot, const float *keys,
@@ -561,9 +577,6 @@ __device__ __forceinline__ void shared_multiply_chunk_copying(shared_patch &sum,
     }
 }
 
-/*md
-Change 1 is a store of its own for the tiles that keep every score.
-*/
 
 /* An off-diagonal tile keeps every score: no tests, one pointer for all 16
  * stores, and the sums scaled in place first, so that no register a store
@@ -589,11 +602,6 @@ __device__ __forceinline__ void shared_store_kept_tile(float *corner, shared_pat
     }
 }
 
-/*md
-The rest is one function for both steps, which tells them apart by where
-the copies go (`ORDER`). It begins as step 3 does: the copies of the query
-tile and of the first key tile, a group per chunk.
-*/
 
 /* Where the copies of the next tile's keys go: step 4 issues a chunk's
  * copies before multiplying it, step 5 between its values of k. */
@@ -632,10 +640,8 @@ __device__ __forceinline__ void shared_rows_body(float *preatt, const float *inp
         copy_async_commit();
     }
 
-    /*md
-Next, where the thread's patch lies: change 2 gives step 5 a layout of its
-own.
-    */
+    /* Next, where the thread's patch lies: change 2 gives step 5 a layout of its
+     * own. */
     int row_a, col_a;
     if (interleaved) { /* a warp: 4 rows of 8 threads */
         const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -647,10 +653,8 @@ own.
     }
     const float scale = 1.0f / sqrtf((float)HS);
     float *scores = preatt + (size_t)head * T * T;
-    /*md
-Then the walk along the row. Steps 4 and 5 part ways twice in it: in where
-the copies of the next tile go, and in how a tile is stored.
-    */
+    /* Then the walk along the row. Steps 4 and 5 part ways twice in it: in where
+     * the copies of the next tile go, and in how a tile is stored. */
     for (int tile_col = 0; tile_col <= tile_row; tile_col++) {
         const float *key_tile = key_tiles + (tile_col % 2) * tile_floats;
         /* Where tile_col + 1 goes: the buffer of tile_col - 1, which every
@@ -701,6 +705,7 @@ the copies of the next tile go, and in how a tile is stored.
                                                  col_a, scale);
     }
 }
+// book:show
 
 /*md
 ## The kernels
@@ -710,11 +715,13 @@ thread in $65{,}536 / 512 = 128$ registers: `__launch_bounds__` tells it so.
 More than 48 KB of dynamic shared memory per block must be asked for with
 `cudaFuncSetAttribute`; the launchers do it through `gpu_allow_shared_memory`
 (`common/device/gpu.cu`). Steps 1-3 launch a square grid of tiles, a layer per
-head; steps 4 and 5 one block per row of tiles and head.
+head; steps 4 and 5 one block per row of tiles and head. Each kernel only
+calls its step's body; step 3's stands for all five.
 */
 
 #define SHARED_BOUNDS __launch_bounds__(SHARED_THREADS, 2)
 
+// book:hide
 template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_staged_scores(float *preatt, const float *__restrict__ inp,
                                                    int B, int T, int NH, int HS, int k_count)
@@ -728,6 +735,7 @@ __global__ void SHARED_BOUNDS shared_padded_scores(float *preatt, const float *_
 {
     shared_whole_body<SHARED_PADDED, ACCUMULATE>(preatt, inp, T, NH, HS, k_count);
 }
+// book:show
 
 template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_scores(float *preatt, const float *__restrict__ inp, int B,
@@ -736,6 +744,7 @@ __global__ void SHARED_BOUNDS shared_scores(float *preatt, const float *__restri
     shared_whole_body<SHARED_ASYNC, ACCUMULATE>(preatt, inp, T, NH, HS, k_count);
 }
 
+// book:hide
 template <bool ACCUMULATE>
 __global__ void SHARED_BOUNDS shared_rows_scores(float *preatt, const float *__restrict__ inp,
                                                 int B, int T, int NH, int HS, int k_count)
@@ -751,7 +760,6 @@ __global__ void SHARED_BOUNDS shared_rows_interleaved_scores(float *preatt,
     shared_rows_body<SHARED_COPY_INTERLEAVED, ACCUMULATE>(preatt, inp, B, T, NH, HS, k_count);
 }
 
-// book:hide
 /* T in whole tiles, HS in whole chunks, and HS values of k of two tiles (steps 1-3) or three
  * (steps 4 and 5) in shared memory. */
 static inline int shared_refuses_tiles(triangle_size size, char *why, size_t capacity,
@@ -828,6 +836,7 @@ static inline void shared_launch_parts(const triangle_args *args, shared_kernel_
     }
 }
 
+// book:hide
 static inline void shared_launch_whole(const triangle_args *args, shared_kernel_function first,
                                        shared_kernel_function accumulating, int step)
 {
@@ -844,7 +853,6 @@ static inline void shared_launch_rows(const triangle_args *args, shared_kernel_f
                         SHARED_TILE + SHARED_PAD);
 }
 
-// book:hide
 /* One launcher per step, as the list of contenders names them. */
 static inline void shared_staged_launch(const triangle_args *args)
 { shared_launch_whole(args, shared_staged_scores<false>, shared_staged_scores<true>, SHARED_STAGED); }
@@ -892,15 +900,18 @@ traffic (252 MB at {{card_memory_tbs|shared|B=8 T=1024 C=768 NH=12}} TB/s). The 
 | shared | `cp.async` in chunks of 16 | {{median_ms|shared|B=8 T=1024 C=768 NH=12}} |
 | shared+rows | a block per row of tiles, the next key tile copied during this one | {{median_ms|shared+rows|B=8 T=1024 C=768 NH=12}} |
 | shared+rows+interleaved | 4 x 8 warps, copies between the values of $k$, stores without tests | {{median_ms|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} |
-| cublas-rows | chapter 1's strongest honest champion: only the keys each block of rows sees | {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} |
+| cublas-rows | chapter 1's fastest FP32 champion: only the keys each block of rows sees | {{median_ms|cublas-rows|B=8 T=1024 C=768 NH=12}} |
+| cublas-tf32 | the race's baseline: cuBLAS on the tensor cores, in TF32 | {{median_ms|cublas-tf32|B=8 T=1024 C=768 NH=12}} |
 
 Step 5 reaches {{gflops|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} useful GFLOP/s,
 {{peak_pct|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}}% of the FP32 peak, and moves
 {{gbps|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} GB/s of compulsory traffic; at $T =
 4096$ it takes {{median_ms|shared+rows+interleaved|B=8 T=4096 C=768 NH=12}} ms against
-{{median_ms|cublas-rows|B=8 T=4096 C=768 NH=12}} ms for `cublas-rows`: at the default size
+{{median_ms|cublas-rows|B=8 T=4096 C=768 NH=12}} ms for `cublas-rows`. At the default size
 it is {{speedup|shared+rows+interleaved|cublas-rows|B=8 T=1024 C=768 NH=12}} times as fast
-as the strongest FP32 champion.
+as the fastest FP32 champion, and runs at
+{{speedup|shared+rows+interleaved|cublas-tf32|B=8 T=1024 C=768 NH=12}} times the
+speed of the baseline, `cublas-tf32`, which computes on the tensor cores.
 
 Where does the rest of the peak go? One instruction in six is not a
 multiply-add (shared-memory reads, copies, addresses, the scaling and the

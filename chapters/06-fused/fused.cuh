@@ -10,9 +10,13 @@
 /*md
 # Fused MSA attention: one layer, one launch
 
+## What does one launch save over a framework's many?
+
 The first five chapters raced cuBLAS on one matrix product. Now the
 contender is a whole layer of a real network, and the opponent the string of
-launches a framework makes to run it.
+launches a framework makes to run it. When each launch does little work,
+how much of the layer's time is the launches and the trips through memory
+between them, and how much does one kernel that does it all save?
 
 ## The layer
 
@@ -27,16 +31,16 @@ For each batch entry $b$ and column $n$, with $X$ the $S \times D$ slice
 
 $$
 \begin{aligned}
-\hat X &= \mathrm{LayerNorm}(X) && \text{over the } D \text{ features, } \epsilon = 10^{-5}\\
-Q &= \hat X W_q^T, \quad K = \hat X W_k^T, \quad V = \hat X W_v^T, \quad
-G = \sigma(\hat X W_g^T + b_g)\\
-A_h &= \mathrm{softmax}_{j \,\text{kept}}\!\left(Q_h K_h^T / \sqrt{d}\right), \quad O_h = A_h V_h
-&& h = 1 \dots H,\ d = D / H\\
+\hat X &= \mathrm{LayerNorm}(X)\\
+Q &= \hat X W_q^T, \quad K = \hat X W_k^T, \quad V = \hat X W_v^T\\
+G &= \sigma(\hat X W_g^T + b_g)\\
+A_h &= \mathrm{softmax}_{j \,\text{kept}}\!\left(Q_h K_h^T / \sqrt{d}\right), \quad O_h = A_h V_h\\
 \mathit{out} &= \left(G \odot [O_1 \dots O_H]\right) W_o^T + b_o
 \end{aligned}
 $$
 
-with $D \times D$ weights stored `W[out][in]`; `mask[b][j][n] = 0` marks
+with the LayerNorm taken over the $D$ features ($\epsilon = 10^{-5}$), the
+heads $h = 1 \dots H$ of $d = D / H$ features each, $D \times D$ weights stored `W[out][in]`; `mask[b][j][n] = 0` marks
 sequence $j$ as padding at column $n$, a key of weight zero (queries are
 never masked). Every column is independent, and small: in the
 small case we race ($B = 2$, $S = 8$, $N = 32$, $D = 64$, $H = 4$, so
@@ -522,9 +526,12 @@ refill commits a group, even an empty one past the last tile, so that "at
 most one group in flight" always means "the current tile has arrived".
 On a card with less shared memory (an A100's 163 KB at $S = 64$, an L4's
 99 KB at $S = 37$) the tiles shrink to 16 rows, twice the barriers for
-16 KB less; the launcher takes the larger tiles wherever they fit.
+16 KB less; the launcher takes the larger tiles wherever they fit. The
+streaming is bookkeeping around phase 3, not the chapter's idea: its code
+(`issue_tile`, `project_tiles`) is in the source pages.
 */
 
+// book:hide
 __device__ __forceinline__ const float *weight_matrix(const fused_params &p, int matrix)
 {
     switch (matrix) {
@@ -564,6 +571,7 @@ __device__ void project_tiles(const fused_params &p, float *proj, const float *v
         issue_tile<D, TILE_ROWS>(weights, p, tile + 2);
     }
 }
+// book:show
 
 /*md
 ## The kernel
@@ -695,6 +703,10 @@ $D \ge 64$ (for $D = 32$ a half block has too little to do) and the split
 layout fits in the shared memory a block may opt in to
 (`gpu_allow_shared_memory`). The cluster size is an attribute of
 `cudaLaunchKernelEx`; block $x$ serves column $\lfloor x/2 \rfloor$.
+The launch of each variant (`launch_variant`) and the choice among the
+one-block plans (`plan_weights`: the weights resident, streamed in tiles
+of 32 rows, or of 16) are in the source pages; the choice between one
+block and two is this:
 */
 
 // book:hide
@@ -712,7 +724,6 @@ static inline int fused_refuses(msa_size size, char *why, size_t capacity)
         return 0;
     return 1;
 }
-// book:show
 
 template <int D, int CLUSTER, bool RESIDENT, int TILE_ROWS = FUSED_TILE_ROWS>
 static void launch_variant(const msa_args *args)
@@ -757,7 +768,6 @@ static weight_plan plan_weights(int S, size_t limit)
     return WEIGHTS_UNFIT;
 }
 
-// book:hide
 static inline weight_plan plan_for(msa_size size, size_t limit)
 {
     return size.D == 32   ? plan_weights<32>(size.S, limit)
@@ -779,7 +789,6 @@ static inline int one_block_unfit(msa_size size, const gpu_info *gpu, char *why,
     snprintf(why + strlen(why), capacity - strlen(why), " (chapter 7's layer holds any column)");
     return 1;
 }
-// book:show
 
 template <int D>
 static void launch_one_block(const msa_args *args, weight_plan plan)
@@ -794,7 +803,6 @@ static void launch_one_block(const msa_args *args, weight_plan plan)
         launch_variant<D, 1, false, FUSED_TILE_ROWS / 2>(args);
 }
 
-// book:hide
 static inline void launch_one_block_per_column(const msa_args *args)
 {
     const weight_plan plan = plan_for(args->size, gpu_query().shared_per_block_optin);

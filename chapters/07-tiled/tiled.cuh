@@ -11,88 +11,18 @@
 /*md
 # MSA attention at scale: an online softmax over tiles
 
+## Can the layer run at any depth?
+
 Chapter 6 won its race by keeping a whole column of the MSA inside one
-thread block. That is exactly what stops working when the MSA gets deep.
-This chapter rebuilds the layer so that it runs at any depth $S$, with
-memory that grows like the inputs and never like $S^2$, and then asks how
-close it comes to what the FP32 arithmetic allows. What makes it possible
-is the online softmax: a softmax taken over the keys a tile at a time, so
-that no row of scores is ever held whole.
+thread block. That is exactly what stops working when the MSA gets deep:
+a row's scores outgrow the registers, and a column outgrows shared memory.
+Can the layer run at any depth $S$, with memory that grows like the inputs
+and never like $S^2$, and how close does it then come to what the FP32
+arithmetic allows? What makes it possible is the online softmax: a softmax
+taken over the keys a tile at a time, so that no row of scores is ever held
+whole. It comes first; the sizes that make it necessary, and the kernel
+built on it, come after.
 
-## Where chapter 6 runs out
-
-The AlphaFold 2 MSA stack runs column attention with $S = 512$ sequences,
-$N = 256$ residues, $D = 256$ features and $H = 8$ heads of $d = 32$; the
-extra-MSA stack runs $S = 1024$ (and more) with $D = 64$. Count what one
-column asks a block to hold at the first of these sizes:
-
-| what | floats | bytes |
-|---|---|---|
-| the column's input $X$, $S \times D$ | 131,072 | 512 KB |
-| $Q$, $K$, $V$, $G$ of the column | 524,288 | 2 MB |
-| the five weight matrices | 327,680 | 1.25 MB |
-| one head's scores, $S \times S$ | 262,144 | 1 MB |
-
-A block gets at most 227 KB of shared memory. The input alone does not fit,
-and chapter 6's softmax, with at most two keys per lane, was built for
-$S \le 64$ anyway. The unfused baseline has no such wall because it keeps
-nothing on chip: every intermediate goes to device memory, including all
-$B N H S^2$ scores. At $S = 512$ that is 537 million floats, 2.1 GB,
-written by one product, read and rewritten by the softmax and read again
-by the next product; at $S = 1024$, $N = 384$ it is 12.9 GB. Memory and
-traffic grow with the square of the depth.
-
-We want the unfused layer's freedom from size limits and chapter 6's
-refusal to send an $S \times S$ matrix through memory.
-
-## The work, and the floor
-
-The useful work is the one the previous chapter counted: $10\,S N D^2$
-floating-point operations for the five projections ($Q$, $K$, $V$, $G$ and
-the output, a multiply and an add for each of $D^2$ weights per row) and
-$4\,N S^2 D$ for the two attention products, per batch entry. The
-{{card_sms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} multiprocessors of the {{gpu|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}
-each retire {{card_fp32_lanes|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} FP32 fused multiply-adds per
-clock; at {{card_clock_ghz|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GHz that is
-{{card_fp32_tflops|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} TFLOP/s, and dividing gives the time no FP32
-kernel can beat:
-
-| shape | projections | attention | total | FP32 floor |
-|---|---|---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | 21.5 GFLOP | 4.3 GFLOP | 25.8 GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
-| B=1 S=512 N=256 D=256 H=8 | 85.9 GFLOP | 68.7 GFLOP | 154.6 GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
-| B=1 S=1024 N=384 D=64 H=8 | 16.1 GFLOP | 103.1 GFLOP | 119.3 GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
-
-The bytes are no obstacle by comparison: the input and the output of the
-second case are 134 MB each, {{floor_memory_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at the
-{{card_memory_tbs|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} TB/s of the {{gpu|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}. So this is an
-arithmetic problem, and the two kinds of arithmetic are not alike. The
-projections are one big matrix product: every one of the $R = B S N$ rows
-is multiplied by the same $D \times 5D$ weights. Attention is a small
-product per column and head, $S \times d$ by $d \times S$, that couples all
-the rows of a column. In the first two shapes the projections dominate; in
-the extra-MSA shape, with $d = 8$, attention is 86% of the work.
-
-So the layer splits along that line. cuBLAS computes the four projections
-of every row first, into a matrix $P$ in device memory that holds each
-row's $Q$, $G$, $K$ and $V$, and a last matrix product applies $W_o$.
-Between them runs this chapter's kernel, the attention of each column and
-head, which walks the column's keys in tiles. A masked key has weight zero,
-so the kernel walks only the kept ones. How the launches around the kernel
-prepare its input comes after it, in
-[Seven launches around the kernel](#seven-launches-around-the-kernel).
-*/
-
-// book:hide
-#pragma once
-#include <math.h>
-#include <stdint.h>
-
-#include "problems/msa.h"
-#include "layer.cuh" /* tiled_layer; via tiles.cuh, tiled_params and tiled_stages */
-// book:show
-
-/*md
 ## The online softmax
 
 Take one query row and the scores $s_j$ of its kept keys (in the kernel,
@@ -122,7 +52,24 @@ $$
 
 Both still equal the sums over all keys seen, taken against $m'$. After the
 last block, $o = a / \ell$, the exact softmax, whatever the sequence of
-references was. This is the online softmax of Milakov and Gimelshein,
+references was. Algorithm 1 writes the walk out for one row, the way the
+FlashAttention papers present theirs, with the textbook choice of $m'$,
+the largest score seen so far:
+
+> | **Algorithm 1.** The online softmax of one query row, through the product with $V$ [@milakov2018softmax; @dao2022flashattention]
+> | **Require:** the row's scores $s_j$ and values $v_j$, its keys in blocks $B_1, \dots, B_t$
+> | 1: $m \gets -\infty$, $\ell \gets 0$, $a \gets 0$ (a vector of $d$ zeros)
+> | 2: **for** $i = 1, \dots, t$ **do**
+> |     3: $m' \gets \max(m, \max_{j \in B_i} s_j)$
+> |     4: $c \gets e^{m - m'}$ (0 for the first block, where $m = -\infty$)
+> |     5: $\ell \gets c\,\ell + \sum_{j \in B_i} e^{s_j - m'}$
+> |     6: $a \gets c\,a + \sum_{j \in B_i} e^{s_j - m'}\, v_j$
+> |     7: $m \gets m'$
+> | 8: **end for**
+> | 9: **return** $o = a / \ell$
+
+No row of scores is stored: each block's scores are used on lines 3 to 6
+and forgotten. This is the online softmax of Milakov and Gimelshein,
 which FlashAttention carries, as here, through the product with $V$
 [@milakov2018softmax; @dao2022flashattention]. Nothing in the argument needs $m$ to be the true maximum;
 it needs the exponentials to stay in range. The textbook version moves $m$
@@ -163,6 +110,80 @@ Past the last kept key, in the last block of keys, a position's score is
 set to $-\infty$ and its weight is exactly 0; a block with no kept key at
 all is skipped before it can set $m$ to $-\infty$.
 
+*/
+
+// book:hide
+#pragma once
+#include <math.h>
+#include <stdint.h>
+
+#include "problems/msa.h"
+#include "layer.cuh" /* tiled_layer; via tiles.cuh, tiled_params and tiled_stages */
+// book:show
+
+/*md
+## Where chapter 6 runs out
+
+The AlphaFold 2 MSA stack runs column attention with $S = 512$ sequences,
+$N = 256$ residues, $D = 256$ features and $H = 8$ heads of $d = 32$; the
+extra-MSA stack runs $S = 1024$ (and more) with $D = 64$. Count what one
+column asks a block to hold at the first of these sizes:
+
+| what | floats | bytes |
+|---|---|---|
+| the column's input $X$, $S \times D$ | 131,072 | 512 KB |
+| $Q$, $K$, $V$, $G$ of the column | 524,288 | 2 MB |
+| the five weight matrices | 327,680 | 1.25 MB |
+| one head's scores, $S \times S$ | 262,144 | 1 MB |
+
+A block gets at most 227 KB of shared memory. The input alone does not fit,
+and chapter 6's softmax, with at most two keys per lane, was built for
+$S \le 64$ anyway. The unfused baseline has no such wall because it keeps
+nothing on chip: every intermediate goes to device memory, including all
+$B N H S^2$ scores. At $S = 512$ that is 537 million floats, 2.1 GB,
+written by one product, read and rewritten by the softmax and read again
+by the next product; at $S = 1024$, $N = 384$ it is 12.9 GB. Memory and
+traffic grow with the square of the depth.
+
+We want the unfused layer's freedom from size limits and chapter 6's
+refusal to send an $S \times S$ matrix through memory.
+
+## The work, and the floor
+
+The useful work is the one the previous chapter counted: $10\,S N D^2$
+floating-point operations for the five projections ($Q$, $K$, $V$, $G$ and
+the output, a multiply and an add for each of $D^2$ weights per row) and
+$4\,N S^2 D$ for the two attention products, per batch entry. The
+{{card_sms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} multiprocessors of the {{gpu|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}
+each retire {{card_fp32_lanes|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} FP32 fused multiply-adds per
+clock; at {{card_clock_ghz|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GHz that is
+{{card_fp32_tflops|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} TFLOP/s, and dividing gives the time no FP32
+kernel can beat:
+
+| shape | projections | attention | total | FP32 floor |
+|---|---|---|---|---|
+| B=1 S=128 N=256 D=256 H=8 | 21.5 GFLOP | 4.3 GFLOP | {{work_gflop|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=512 N=256 D=256 H=8 | 85.9 GFLOP | 68.7 GFLOP | {{work_gflop|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | 16.1 GFLOP | 103.1 GFLOP | {{work_gflop|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
+
+The bytes are no obstacle by comparison: the input and the output of the
+second case are 134 MB each, {{floor_memory_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at the
+{{card_memory_tbs|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} TB/s of the {{gpu|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}. So this is an
+arithmetic problem, and the two kinds of arithmetic are not alike. The
+projections are one big matrix product: every one of the $R = B S N$ rows
+is multiplied by the same $D \times 5D$ weights. Attention is a small
+product per column and head, $S \times d$ by $d \times S$, that couples all
+the rows of a column. In the first two shapes the projections dominate; in
+the extra-MSA shape, with $d = 8$, attention is 86% of the work.
+
+So the layer splits along that line. cuBLAS computes the four projections
+of every row first, into a matrix $P$ in device memory that holds each
+row's $Q$, $G$, $K$ and $V$, and a last matrix product applies $W_o$.
+Between them runs this chapter's kernel, the attention of each column and
+head, which walks the column's keys in tiles. A masked key has weight zero,
+so the kernel walks only the kept ones. How the launches around the kernel
+prepare its input comes after it, in
+[Seven launches around the kernel](#seven-launches-around-the-kernel).
 ## Streaming the keys
 
 A block serves one column $(b, n)$, one head $h$ and a tile of query rows.

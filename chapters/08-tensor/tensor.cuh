@@ -8,19 +8,27 @@
 /*md
 # Tensor cores: the same triangle, another engine
 
+## How fast is the triangle on the tensor cores?
+
 Chapter 5 ended with the FP32 units busy on about two cycles in three and
 no single limit left to push against. Every card since Ampere has a second
 engine for exactly this kind of work: the *tensor cores*, which a warp drives with
-one instruction per small matrix product. This chapter uses one of them,
+one instruction per small matrix product. How much faster do they compute
+the triangle, and what do they cost in accuracy?
+
+## The instruction
+
+This chapter uses one of them,
 `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`: the 32 lanes of a
 warp together multiply a $16 \times 8$ tile of $A$ by an $8 \times 8$ tile
 of $B$ and add the result to a $16 \times 8$ tile $C$ in FP32, each lane
 holding a fixed part of each tile in its registers. Its inputs are
 TF32, floats whose mantissa keeps 10 of its 23 bits, so the products are
 less exact than in chapters 2-5, and the check uses the TF32 tolerance of
-the design, 2e-3 on the relative error instead of 1e-5. The race's fair
-opponent is chapter 1's `cublas-tf32`, cuBLAS allowed the same shortcut on
-the full square. (Chapter 1's row blocks, the FP32 champion, are slower in
+the design, 2e-3 on the relative error instead of 1e-5. From here on
+our kernels race the baseline, chapter 1's `cublas-tf32`, on its own
+engine and at its own accuracy: cuBLAS allowed the same shortcut, on the
+full square. (Chapter 1's row blocks, the FP32 champion, are slower in
 TF32: {{median_ms|cublas-rows-tf32|B=8 T=1024 C=768 NH=12}} ms against
 {{median_ms|cublas-tf32|B=8 T=1024 C=768 NH=12}} ms at the default size, in
 the appendix.)

@@ -8,6 +8,8 @@
 /*md
 # `wgmma`: the triangle on Hopper's warp-group product
 
+## What does Hopper's larger tensor-core instruction buy the triangle?
+
 Chapter 9's `tf32x3` feeds the tensor cores with `mma.sync`, the
 instruction they have had since Ampere: every value of both operands
 passes through the lanes' registers, loaded, split and placed in its

@@ -9,6 +9,8 @@
 /*md
 # The copy engine, in and out
 
+## What does a copy engine buy the tensor cores?
+
 Chapter 10's `wgmma` reads its keys from shared memory, but the lanes
 still put them there: every thread loads its share of a tile, splits it
 and writes it where the tensor cores read it, and every score leaves from

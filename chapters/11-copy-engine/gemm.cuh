@@ -37,8 +37,10 @@ buffers. Each stage is 4 steps of 8 values of $k$, and each step three
 Who fills the ring? Chapter 5's answer, every thread issuing `cp.async`
 copies of 16 bytes and a block barrier per stage, was this GEMM's first
 version, and it left the tensor cores idle more than half of the time.
-Measured on the H200, with the GEMM alone in a test program, the copies
-and the products each took about half of its time, one after the other, not side by side:
+(That version is not kept; the layer with chapter 9's GEMM on `mma.sync`,
+fed the same way, is, as `fused-tiled-tf32x3+mma`: `make chapter13` builds
+and runs `build/chapter13-tried`, which races it.) On the H200 the copies and the products
+each took about half of the GEMM's time, one after the other, not side by side:
 the lanes that compute the addresses of a stage's 3072 copies (12 a
 thread) and wait for room to issue them are the lanes that must feed the
 tensor cores, and the barrier makes both warp groups do it at the same

@@ -124,6 +124,29 @@ for folder in chapters/[0-9][0-9]-*/; do
         code && length($0) > 100 { long++ } END { print long + 0 }' $scratch/shown.md
 done
 
+# ------------------------------------------------------------ openings
+# Every chapter opens with its question (its first section, a heading that
+# ends with "?", straight after the title, at most 200 words) and ends with
+# its measured answer (a {{placeholder}} in its last section):
+# tests/book/openings.sh, first on made-up chapters, then on the real ones.
+mkdir -p $scratch/openings/good/01-asked $scratch/openings/bad/01-told $scratch/openings/bad/02-late
+printf '%s\n' '/*md' '# Asked' '' '## How fast can it go?' '' 'We ask.' '' '## The answer' '' \
+    'It took {{median_ms|k|S}} ms.' '*/' > $scratch/openings/good/01-asked/asked.cu
+printf '%s\n' '/*md' '# Told' '' '## The plan' '' 'We tell.' '' '## The end' '' 'Done.' '*/' \
+    > $scratch/openings/bad/01-told/told.cu
+printf '%s\n' '/*md' '# Late' '' 'A paragraph first.' '' '## Why?' '' 'Because.' '*/' 'int x;' \
+    '/*md' '## Measured' '' '{{figure|race-chapter2}}' '*/' > $scratch/openings/bad/02-late/late.cu
+expect_output "openings.sh: a chapter that opens with its question and ends with a number passes" \
+    "^checked 1 chapters, 0 faults\$" tests/book/openings.sh $scratch/openings/good
+expect_failure "openings.sh: a first section that is not a question fails" \
+    '^01-told: the first section "The plan" is not a question' tests/book/openings.sh $scratch/openings/bad
+expect_failure "openings.sh: a last section with no measured number fails" \
+    '^01-told: the last section "The end" has no measured number' tests/book/openings.sh $scratch/openings/bad
+expect_failure "openings.sh: prose between the title and the question fails" \
+    '^02-late: 3 words between the title and the first section' tests/book/openings.sh $scratch/openings/bad
+expect_output "the real chapters: each opens with its question and ends with its measured answer (tests/book/openings.sh)" \
+    "^checked $(ls -d chapters/[0-9][0-9]-*/ | wc -l) chapters, 0 faults\$" tests/book/openings.sh chapters
+
 # ------------------------------------------------------------ listings from other files
 # {{listing|FILE|FUNCTION}}: FUNCTION's definition (not its declaration), with
 # the template line and the comment above it, numbered as in FILE
