@@ -8,6 +8,8 @@
 /*md
 # Warps with roles
 
+## What is left when no warp waits for another?
+
 What does a block barrier a tile cost, and what is left when it is gone?
 In chapter 11's `tf32+tma-store` the eight warps of a block meet at one
 for every tile of keys, and the warps that multiply also issue the copies
