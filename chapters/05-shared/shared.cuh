@@ -917,7 +917,9 @@ Where does the rest of the peak go? One instruction in six is not a
 multiply-add (shared-memory reads, copies, addresses, the scaling and the
 stores, amortised over only 64 values of $k$ per tile): issuing on every
 cycle of every scheduler, step 5 would still take six fifths of the
-0.108 ms of its multiply-adds. And on more than a quarter of the cycles no
+time of its multiply-adds alone (at the FP32 peak, at least
+{{floor_fp32_ms|shared+rows+interleaved|B=8 T=1024 C=768 NH=12}} ms for the dense work,
+a little more with the diagonal tiles' masked half). And on more than a quarter of the cycles no
 warp is ready to issue, most often behind the 64 `cp.async` per thread that
 start each row, then on shared-memory reads, stores and barriers. No single
 limit is left: the multiply-add pipe, the shared-memory pipe and the issue
