@@ -47,63 +47,34 @@ static void fill_line(FILE *out, const char *text, const char *path, int line, c
  * or a table of book/results.c. Returns 1 when the line was one. */
 static void put_code(FILE *out, const source_file *source, int first, int last);
 
+/* The line that names the file the code below comes from ("Source:
+ * chapters/02-naive/naive.cuh" in book.css), a link to its page in the HTML
+ * (book/sources.lua; book/html.sh writes a page for each file linked). */
+static void put_source_note(FILE *out, const char *path)
+{
+    fprintf(out, "\n::: {.source-file source=\"%s\"}\n`%s`\n:::\n", path, path);
+}
+
 /* {{listing|FILE|FUNCTION}}: FUNCTION's definition in FILE (a file of the
  * repository, such as common/device/wgmma.h), with the comment and the
- * template line above it, as a listing with FILE's line numbers: how the
+ * template line above it (function_extent), as a listing with FILE's line
+ * numbers under a line naming FILE (a link to its page in the HTML): how the
  * book shows, where an instruction is introduced, the wrapper the kernels
- * call. The definition is the one line of FILE that starts at column 0,
- * names FUNCTION followed by '(' and does not end in ';'; it runs to the
- * next line that is exactly "}". */
+ * call. */
 static void put_listing(FILE *out, const char *inside, const char *path, int number)
 {
     const char *file_start = inside + 8, *bar = strchr(file_start, '|');
     if (!bar || !bar[1] || strchr(bar + 1, '|'))
         die_at(path, number, "{{%s}}: write {{listing|FILE|FUNCTION}}", inside);
-    char file[4096], call[512];
+    char file[4096], why[8192];
     snprintf(file, sizeof file, "%.*s", (int)(bar - file_start), file_start);
-    snprintf(call, sizeof call, "%s(", bar + 1);
     source_file source;
     if (read_lines(file, &source) != 0)
         die_at(path, number, "{{%s}}: cannot read %s: %s", inside, file, strerror(errno));
-    int definition = 0;
-    for (int n = 1; n <= source.count; n++) {
-        const char *line = source.lines[n - 1], *at = strstr(line, call);
-        size_t length = strlen(line);
-        while (length > 0 && isspace((unsigned char)line[length - 1]))
-            length--;
-        int named = at && (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_'));
-        if (!named || isspace((unsigned char)line[0]) || line[0] == '/' || line[0] == '*' ||
-            line[0] == '#' || (length > 0 && line[length - 1] == ';'))
-            continue;
-        if (definition)
-            die_at(path, number, "{{%s}}: %s defines %s twice (lines %d and %d)", inside, file,
-                   bar + 1, definition, n);
-        definition = n;
-    }
-    if (!definition)
-        die_at(path, number, "{{%s}}: %s has no definition of %s() starting a line", inside, file,
-               bar + 1);
-    int first = definition, last = definition;
-    while (last <= source.count && strcmp(source.lines[last - 1], "}") != 0)
-        last++;
-    if (last > source.count)
-        die_at(path, number, "{{%s}}: %s:%d: no line \"}\" closes %s()", inside, file, definition,
-               bar + 1);
-    if (first > 1 && starts_with(source.lines[first - 2], "template"))
-        first--;
-    if (first > 1) { /* the comment right above it */
-        int above = first - 1;
-        const char *line = source.lines[above - 1];
-        size_t length = strlen(line);
-        if (length >= 2 && strcmp(line + length - 2, "*/") == 0) {
-            while (above > 1 && !starts_with(source.lines[above - 1], "/*"))
-                above--;
-            first = above;
-        } else {
-            while (above >= 1 && starts_with(source.lines[above - 1], "//"))
-                first = above--;
-        }
-    }
+    int first, last;
+    if (function_extent(&source, bar + 1, &first, &last, why, sizeof why) != 0)
+        die_at(path, number, "{{%s}}: %s", inside, why);
+    put_source_note(out, file);
     put_code(out, &source, first, last);
 }
 
@@ -113,9 +84,11 @@ static int directive(FILE *out, const char *line, const char *path, int number)
     size_t length = strlen(start);
     while (length > 0 && isspace((unsigned char)start[length - 1]))
         length--;
-    if (keep_placeholders || length < 4 || strncmp(start, "{{", 2) || strncmp(start + length - 2, "}}", 2))
+    if (length < 4 || strncmp(start, "{{", 2) || strncmp(start + length - 2, "}}", 2))
         return 0;
     char *inside = copy_of(start + 2, length - 4), file[4096];
+    if (keep_placeholders && strncmp(inside, "listing|", 8) != 0) /* a listing reads no data */
+        return free(inside), 0;
     const char *hint = "";
     if (strncmp(inside, "figure|", 7) == 0 || strcmp(inside, "figures") == 0) {
         snprintf(file, sizeof file, "%s/%s.md", figures_dir, inside[6] == '|' ? inside + 7 : "all");
@@ -247,27 +220,182 @@ static int put_hidden_note(FILE *out, const source_file *source, const piece_lis
     return last;
 }
 
+/* A prose piece, its title line left out (woven apart). */
+static void weave_prose_piece(FILE *out, const source_file *source, const piece *part,
+                              heading_style style, int title_line)
+{
+    int in_fence = 0;
+    fputc('\n', out);
+    for (int n = part->first; n <= part->last; n++) {
+        in_fence ^= is_fence(source->lines[n - 1]);
+        if (n != title_line)
+            weave_prose_line(out, source->lines[n - 1], source->path, n, style, in_fence);
+    }
+    fputc('\n', out);
+}
+
+/* ------------------------------------------------------------ changes */
+
+/* The lines of first..last the reader is shown, their text and numbers:
+ * code, without prose blocks, hidden regions and book:changes markers. */
+static int shown_lines(const source_file *source, const piece_list *list, int first, int last,
+                       const char **text, int *numbers)
+{
+    int count = 0;
+    for (int k = 0; k < list->count; k++) {
+        const piece *part = &list->pieces[k];
+        for (int n = part->first > first ? part->first : first;
+             part->kind == PIECE_CODE && n <= part->last && n <= last; n++)
+            if (!starts_with(source->lines[n - 1], "// book:changes")) {
+                text[count] = source->lines[n - 1];
+                numbers[count++] = n;
+            }
+    }
+    return count;
+}
+
+/* One part of a change, the change lines at..to-1: the hunks of a unified
+ * diff in a `diff` block (pandoc highlights its added and removed lines,
+ * book.css colours them), or, where nothing changed, a quiet note. Both name
+ * the new lines they stand for (first, last), for the faithfulness test. */
+static void put_change_part(FILE *out, const char *path, const char *from,
+                            const change_line *lines, int at, int to)
+{
+    int first = 0, last = 0, longest = 0;
+    for (int k = at; k < to; k++) {
+        first = first ? first : lines[k].new_line;
+        last = lines[k].new_line ? lines[k].new_line : last;
+        for (const char *c = lines[k].text; *c; c++)
+            longest = (int)strspn(c, "`") > longest ? (int)strspn(c, "`") : longest;
+    }
+    char *hunks = NULL;
+    size_t length = 0;
+    FILE *text = open_memstream(&hunks, &length);
+    if (!text)
+        die_at("weave", 0, "out of memory");
+    int count = put_hunks(text, lines, at, to, 3);
+    fclose(text);
+    if (count == 0 && first)
+        fprintf(out, "\n::: {.change .unchanged source=\"%s\" first=\"%d\" last=\"%d\"}\n"
+                "lines %d to %d of `%s`: as they were\n:::\n\n", path, first, last, first, last,
+                base_name(path));
+    if (count > 0) {
+        int fence = longest >= 3 ? longest + 1 : 3;
+        fprintf(out, "\n%.*s {.diff .change source=\"%s\" first=\"%d\" last=\"%d\" from=\"%s\"}\n"
+                "%s%.*s\n\n", fence, "````````````````````````````````", path, first, last, from,
+                hunks, fence, "````````````````````````````````");
+    }
+    free(hunks);
+}
+
+/* The function after the line `// book:changes FILE FUNCTION` (marker), to
+ * the line "}" that closes it, woven as what changed from FUNCTION of FILE:
+ * a note naming it, then a diff part per code piece of the function, its
+ * prose between them where the source has it. Returns the line after "}". */
+static int weave_change(FILE *out, const source_file *source, const piece_list *list, int marker,
+                        heading_style style, int title_line, int code_only)
+{
+    char file[4096], function[512], extra, why[8192], slug[256];
+    const char *line = source->lines[marker - 1];
+    if (sscanf(line + strspn(line, " \t"), "// book:changes %4095s %511s %c", file, function,
+               &extra) != 2)
+        die_at(source->path, marker, "write // book:changes FILE FUNCTION, alone on its line");
+    source_file old;
+    if (read_lines(file, &old) != 0)
+        die_at(source->path, marker, "book:changes: cannot read %s: %s", file, strerror(errno));
+    int old_first, old_last, last = marker + 1;
+    if (function_extent(&old, function, &old_first, &old_last, why, sizeof why) != 0)
+        die_at(source->path, marker, "book:changes: %s", why);
+    while (last <= source->count && strcmp(source->lines[last - 1], "}") != 0)
+        last++;
+    if (last > source->count)
+        die_at(source->path, marker, "book:changes: no line \"}\" ends the function below");
+    piece_list old_list = scan_markers(&old);
+    int room = old.count + source->count, *old_numbers = grown(NULL, room * sizeof(int));
+    int *new_numbers = grown(NULL, room * sizeof(int)), count;
+    const char **old_text = grown(NULL, room * sizeof(char *));
+    const char **new_text = grown(NULL, room * sizeof(char *));
+    int old_count = shown_lines(&old, &old_list, old_first, old_last, old_text, old_numbers);
+    int new_count = shown_lines(source, list, marker + 1, last, new_text, new_numbers);
+    change_line *lines = diff_lines(old_text, old_numbers, old_count, new_text, new_numbers,
+                                    new_count, &count);
+    int kept = 0;
+    for (int k = 0; k < count; k++)
+        kept += lines[k].kind == ' ' && !line_is(lines[k].text, "") && !line_is(lines[k].text, "{") &&
+                !line_is(lines[k].text, "}");
+    if (kept == 0)
+        die_at(source->path, marker, "book:changes: the function below keeps no line of %s() "
+               "in %s: it is new, show it whole", function, file);
+    int chapter = strncmp(file, "chapters/", 9) == 0 ? chapter_number_of(file, slug, sizeof slug) : 0;
+    char where[64] = "";
+    if (chapter)
+        snprintf(where, sizeof where, " of chapter %d", chapter);
+    fprintf(out, "\n::: {.changed-from source=\"%s\" first=\"%d\" last=\"%d\"}\n"
+            "Changes `%s`%s (`%s`, lines %d to %d): `-` lines removed, `+` lines added.\n:::\n",
+            file, old_first, old_last, function, where, file, old_first, old_last);
+    int last_code = -1, at = 0;
+    for (int k = 0; k < list->count; k++)
+        if (list->pieces[k].kind == PIECE_CODE && list->pieces[k].first <= last &&
+            list->pieces[k].last > marker)
+            last_code = k;
+    for (int k = 0; k < list->count; k++) {
+        const piece *part = &list->pieces[k];
+        if (part->last <= marker || part->first > last)
+            continue;
+        if (part->kind == PIECE_PROSE && !code_only)
+            weave_prose_piece(out, source, part, style, title_line);
+        if (part->kind == PIECE_HIDDEN)
+            fprintf(out, "\n::: {.hidden-code source=\"%s\" first=\"%d\" last=\"%d\"}\n"
+                    "lines %d to %d of `%s` not shown\n:::\n\n", source->path, part->first,
+                    part->last, part->first, part->last, base_name(source->path));
+        if (part->kind != PIECE_CODE)
+            continue;
+        int to = at, end = part->last < last ? part->last : last;
+        for (int k2 = at; k2 < count && (!lines[k2].new_line || lines[k2].new_line <= end); k2++)
+            to = lines[k2].new_line || k == last_code ? k2 + 1 : to;
+        put_change_part(out, source->path, file, lines, at, k == last_code ? count : to);
+        at = to;
+    }
+    free(lines), free(old_text), free(new_text), free(old_numbers), free(new_numbers);
+    return last + 1;
+}
+
+/* A code piece's lines first..last: as they are, but a function after a
+ * book:changes marker, woven as a change. Returns the line after the last
+ * one woven (a change may run into later pieces). */
+static int weave_code(FILE *out, const source_file *source, const piece_list *list, int first,
+                      int last, heading_style style, int title_line, int code_only)
+{
+    for (int n = first; n <= last; n++)
+        if (starts_with(source->lines[n - 1], "// book:changes")) {
+            put_code(out, source, first, n - 1);
+            int after = weave_change(out, source, list, n, style, title_line, code_only);
+            return after <= last ? weave_code(out, source, list, after, last, style, title_line,
+                                              code_only)
+                                 : after;
+        }
+    put_code(out, source, first, last);
+    return last + 1;
+}
+
 /* A file's pieces in order, but the title line, woven apart; code_only:
  * its code alone (a solution). */
 static void weave_pieces(FILE *out, const source_file *source, const piece_list *list,
                          heading_style style, int title_line, int code_only)
 {
+    int woven = 0; /* lines up to it were woven by a change */
     for (int k = 0; k < list->count; k++) {
-        const piece *part = &list->pieces[k];
-        int in_fence = 0;
-        if (part->kind == PIECE_CODE)
-            put_code(out, source, part->first, part->last);
-        else if (part->kind != PIECE_PROSE)
-            k = put_hidden_note(out, source, list, k);
-        if (part->kind != PIECE_PROSE || code_only)
+        piece part = list->pieces[k];
+        if (part.last <= woven)
             continue;
-        fputc('\n', out);
-        for (int n = part->first; n <= part->last; n++) {
-            in_fence ^= is_fence(source->lines[n - 1]);
-            if (n != title_line)
-                weave_prose_line(out, source->lines[n - 1], source->path, n, style, in_fence);
-        }
-        fputc('\n', out);
+        part.first = part.first <= woven ? woven + 1 : part.first;
+        if (part.kind == PIECE_CODE)
+            woven = weave_code(out, source, list, part.first, part.last, style, title_line,
+                               code_only) - 1;
+        else if (part.kind != PIECE_PROSE)
+            k = put_hidden_note(out, source, list, k);
+        else if (!code_only)
+            weave_prose_piece(out, source, &part, style, title_line);
     }
 }
 
@@ -286,7 +414,7 @@ static void weave_file(FILE *out, const char *path, heading_style style, const c
         fprintf(out, "%.*s %s%s\n", 1 + style.shift, "######", fallback,
                 style.unnumbered ? " {.unnumbered}" : "");
     }
-    fprintf(out, "\n::: {.source-file source=\"%s\"}\n`%s`\n:::\n", path, path);
+    put_source_note(out, path);
     weave_pieces(out, &source, &list, style, title, 0);
 }
 
@@ -376,7 +504,7 @@ static void weave_chapter(FILE *out, const char *main_path, const char *exercise
         if (strcmp(names[k], base_name(path)) == 0 || list.prose == 0)
             continue; /* the main file, or code the chapter builds and the book does not show */
         find_title(&source, &list, path);
-        fprintf(out, "\n::: {.source-file source=\"%s\"}\n`%s`\n:::\n", other, other);
+        put_source_note(out, other);
         weave_pieces(out, &source, &list, (heading_style){0, 0}, 0, 0);
     }
     fputc('\n', out);

@@ -523,6 +523,7 @@ The code takes change 3 first: the copies of a chunk of keys, and the
 multiply that slips them between its values of $k$.
 */
 
+// book:changes chapters/05-shared/shared.cuh shared_copy_chunk
 /* The key half of shared_copy_chunk: this thread's 8 copies of one chunk of keys. */
 template <int stride>
 __device__ __forceinline__ void shared_copy_keys(float *key_slot, const float *keys,
@@ -536,6 +537,7 @@ __device__ __forceinline__ void shared_copy_keys(float *key_slot, const float *k
     }
 }
 
+// book:changes chapters/05-shared/shared.cuh shared_multiply_chunk
 /* shared_multiply_chunk with this thread's 8 copies of a chunk of the next
  * key tile slipped in, one after every second value of k. */
 template <int stride, int row_gap, int col_gap>
@@ -565,6 +567,7 @@ __device__ __forceinline__ void shared_multiply_chunk_copying(shared_patch &sum,
 Change 1 is a store of its own for the tiles that keep every score.
 */
 
+// book:changes chapters/05-shared/shared.cuh shared_store_tile
 /* An off-diagonal tile keeps every score: no tests, one pointer for all 16
  * stores, and the sums scaled in place first, so that no register a store
  * reads is overwritten soon after (it is read when the pipeline takes it). */
@@ -599,6 +602,7 @@ tile and of the first key tile, a group per chunk.
  * copies before multiplying it, step 5 between its values of k. */
 enum shared_copy_order { SHARED_COPY_BEFORE, SHARED_COPY_INTERLEAVED };
 
+// book:changes chapters/05-shared/shared.cuh shared_whole_body
 /* Steps 4 and 5: block `blockIdx.x` walks one row of tiles of one head, left
  * to right, up to the diagonal; rows longest first, heads innermost. The
  * tiles hold the k_count values of k from inp's first, as in steps 1-3. */

@@ -530,6 +530,7 @@ __device__ __forceinline__ void free_keys(const roles_buffers<HS, PRODUCTS> &m, 
         mbarrier_arrive(&m.key_empty[tile % roles_shape<HS, PRODUCTS>::SLOTS]);
 }
 
+// book:changes chapters/10-wgmma/wgmma.cuh wgmma_tile
 template <int SUMS>
 __device__ __forceinline__ void wgmma_tile_ss(float (&sum)[SUMS], uint64_t a, uint64_t b,
                                               bool accumulate)
@@ -583,6 +584,7 @@ __host__ __device__ __forceinline__ int roles_stage_index(int r, int col)
            tensor_map_box_index(r, col % TENSOR_MAP_BOX_COLS);
 }
 
+// book:changes chapters/11-copy-engine/store.cuh send_scores
 /* Tile c's scores from a finished set of sums: into the group's next stage
  * (the storer sends it), by the lanes on the diagonal, or not at all. */
 template <int HS, int PRODUCTS>
