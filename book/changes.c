@@ -11,9 +11,9 @@
 
 /* The longest common subsequence by its table (the functions are a few
  * hundred lines at most: the table stays small), read forwards. */
-change_line *diff_lines(const char *const *old_text, const int *old_lines, int old_count,
-                        const char *const *new_text, const int *new_lines, int new_count,
-                        int *count)
+change_line *diff_lines(const char *const *old_compare, const char *const *old_text,
+                        const int *old_lines, int old_count, const char *const *new_text,
+                        const int *new_lines, int new_count, int *count)
 {
     int width = new_count + 1;
     /* common[i * width + j]: the longest common run of old i.. and new j.. */
@@ -22,13 +22,13 @@ change_line *diff_lines(const char *const *old_text, const int *old_lines, int o
         for (int j = new_count; j >= 0; j--)
             common[i * width + j] =
                 i == old_count || j == new_count ? 0
-                : strcmp(old_text[i], new_text[j]) == 0 ? 1 + common[(i + 1) * width + j + 1]
+                : strcmp(old_compare[i], new_text[j]) == 0 ? 1 + common[(i + 1) * width + j + 1]
                 : common[(i + 1) * width + j] > common[i * width + j + 1] ? common[(i + 1) * width + j]
                                                                         : common[i * width + j + 1];
     change_line *lines = grown(NULL, (size_t)(old_count + new_count + 1) * sizeof *lines);
     int i = 0, j = 0, n = 0;
     while (i < old_count || j < new_count) {
-        if (i < old_count && j < new_count && strcmp(old_text[i], new_text[j]) == 0) {
+        if (i < old_count && j < new_count && strcmp(old_compare[i], new_text[j]) == 0) {
             lines[n++] = (change_line){' ', old_lines[i], new_lines[j], new_text[j]};
             i++, j++;
         } else if (i < old_count && (j == new_count ||

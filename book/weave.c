@@ -288,6 +288,55 @@ static void put_change_part(FILE *out, const char *path, const char *from,
     free(hunks);
 }
 
+/* The rename of a step: naive_scores -> registers_scores renames naive_ to
+ * registers_ (and NAIVE_ to REGISTERS_, the constants), when the two names
+ * end alike and each starts with one word. Returns 0 when there is none. */
+static int step_rename(const char *old_name, const char *new_name, char *from, char *to,
+                       size_t capacity)
+{
+    const char *old_end = old_name + strlen(old_name), *new_end = new_name + strlen(new_name);
+    while (old_end > old_name && new_end > new_name && old_end[-1] == new_end[-1])
+        old_end--, new_end--;
+    const char *old_tail = strchr(old_end, '_'), *new_tail = strchr(new_end, '_');
+    if (!old_tail || !new_tail || strcmp(old_tail, new_tail) != 0)
+        return 0; /* the same ending, from a '_' on */
+    int old_word = (int)(old_tail - old_name), new_word = (int)(new_tail - new_name);
+    if (old_word == 0 || new_word == 0 || memchr(old_name, '_', (size_t)old_word) ||
+        memchr(new_name, '_', (size_t)new_word) || (size_t)old_word + 2 > capacity ||
+        (size_t)new_word + 2 > capacity)
+        return 0;
+    snprintf(from, capacity, "%.*s_", old_word, old_name);
+    snprintf(to, capacity, "%.*s_", new_word, new_name);
+    return 1;
+}
+
+/* line with each identifier that starts with from (or FROM, in capitals)
+ * starting with to (TO) instead: an old line as the new step names things. */
+static char *renamed(const char *line, const char *from, const char *to)
+{
+    size_t length = strlen(from), room = strlen(line) * (strlen(to) + 1) + 1, at = 0;
+    char *out = grown(NULL, room), upper_from[256], upper_to[256];
+    snprintf(upper_from, sizeof upper_from, "%s", from);
+    snprintf(upper_to, sizeof upper_to, "%s", to);
+    for (char *c = upper_from; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    for (char *c = upper_to; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    for (const char *c = line; *c;) {
+        int starts = c == line || !(isalnum((unsigned char)c[-1]) || c[-1] == '_');
+        const char *with = !starts ? NULL : strncmp(c, from, length) == 0 ? to
+                           : strncmp(c, upper_from, length) == 0 ? upper_to : NULL;
+        if (with) {
+            at += (size_t)sprintf(out + at, "%s", with);
+            c += length;
+        } else {
+            out[at++] = *c++;
+        }
+    }
+    out[at] = '\0';
+    return out;
+}
+
 /* The function after the line `// book:changes FILE FUNCTION` (marker), to
  * the line "}" that closes it, woven as what changed from FUNCTION of FILE:
  * a note naming it, then a diff part per code piece of the function, its
@@ -317,8 +366,26 @@ static int weave_change(FILE *out, const source_file *source, const piece_list *
     const char **new_text = grown(NULL, room * sizeof(char *));
     int old_count = shown_lines(&old, &old_list, old_first, old_last, old_text, old_numbers);
     int new_count = shown_lines(source, list, marker + 1, last, new_text, new_numbers);
-    change_line *lines = diff_lines(old_text, old_numbers, old_count, new_text, new_numbers,
-                                    new_count, &count);
+    /* a line that differs only by the step's rename is kept, as the new step writes it */
+    char from[128] = "", to[128] = "", new_name[512] = "", rename[300] = "";
+    for (int n = marker + 1; n <= last && !new_name[0]; n++) {
+        const char *name = source->lines[n - 1], *paren = strchr(name, '(');
+        if (name[0] && !isspace((unsigned char)name[0]) && name[0] != '/' && name[0] != '*' && paren) {
+            const char *start = paren;
+            while (start > name && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+                start--;
+            if (strncmp(start, "__launch_bounds__", 17) != 0 && start < paren)
+                snprintf(new_name, sizeof new_name, "%.*s", (int)(paren - start), start);
+        }
+    }
+    const char **old_compare = grown(NULL, room * sizeof(char *));
+    int renames = step_rename(function, new_name, from, to, sizeof from);
+    for (int k = 0; k < old_count; k++)
+        old_compare[k] = renames ? renamed(old_text[k], from, to) : old_text[k];
+    if (renames)
+        snprintf(rename, sizeof rename, " renamed=\"%s %s\"", from, to);
+    change_line *lines = diff_lines(old_compare, old_text, old_numbers, old_count, new_text,
+                                    new_numbers, new_count, &count);
     int kept = 0;
     for (int k = 0; k < count; k++)
         kept += lines[k].kind == ' ' && !line_is(lines[k].text, "") && !line_is(lines[k].text, "{") &&
@@ -330,9 +397,13 @@ static int weave_change(FILE *out, const source_file *source, const piece_list *
     char where[64] = "";
     if (chapter)
         snprintf(where, sizeof where, " of chapter %d", chapter);
-    fprintf(out, "\n::: {.changed-from source=\"%s\" first=\"%d\" last=\"%d\"}\n"
-            "Changes `%s`%s (`%s`, lines %d to %d): `-` lines removed, `+` lines added.\n:::\n",
-            file, old_first, old_last, function, where, file, old_first, old_last);
+    char said[600] = "";
+    if (renames)
+        snprintf(said, sizeof said, "; a line that only reads `%s` for `%s` (in capitals "
+                 "too) is not marked", to, from);
+    fprintf(out, "\n::: {.changed-from source=\"%s\" first=\"%d\" last=\"%d\"%s}\n"
+            "Changes `%s`%s (`%s`, lines %d to %d): `-` lines removed, `+` lines added%s.\n:::\n",
+            file, old_first, old_last, rename, function, where, file, old_first, old_last, said);
     int last_code = -1, at = 0;
     for (int k = 0; k < list->count; k++)
         if (list->pieces[k].kind == PIECE_CODE && list->pieces[k].first <= last &&
@@ -356,7 +427,10 @@ static int weave_change(FILE *out, const source_file *source, const piece_list *
         put_change_part(out, source->path, file, lines, at, k == last_code ? count : to);
         at = to;
     }
-    free(lines), free(old_text), free(new_text), free(old_numbers), free(new_numbers);
+    for (int k = 0; renames && k < old_count; k++)
+        free((char *)old_compare[k]);
+    free(lines), free(old_text), free(old_compare), free(new_text), free(old_numbers);
+    free(new_numbers);
     return last + 1;
 }
 

@@ -102,11 +102,12 @@ typedef struct {
     const char *text;
 } change_line;
 
-/* The shortest edit from old to new (lines compared whole): kept, removed
+/* The shortest edit from old to new, lines compared whole (old_compare: the
+ * old lines as compared, old_text: as printed when removed): kept, removed
  * and added lines in the order a unified diff prints them; *count of them. */
-change_line *diff_lines(const char *const *old_text, const int *old_lines, int old_count,
-                        const char *const *new_text, const int *new_lines, int new_count,
-                        int *count);
+change_line *diff_lines(const char *const *old_compare, const char *const *old_text,
+                        const int *old_lines, int old_count, const char *const *new_text,
+                        const int *new_lines, int new_count, int *count);
 
 /* The hunks of change lines from..to-1 (a unified diff's, `context` kept
  * lines around each change), each under its "@@ -A,B +C,D @@" line;

@@ -107,6 +107,10 @@ def check_change(where, note, parts):
     if not parts:
         return problem(where, f'a change of {old_path} with no part')
     old_lines, new_lines = source_lines(old_path), source_lines(new_path)
+    if 'renamed' in note[2]:  # the step's rename: naive_ -> registers_, NAIVE_ -> REGISTERS_
+        before, after = note[2]['renamed'].split()
+        old_lines = [re.sub(r'\b' + before.upper(), after.upper(), re.sub(r'\b' + before, after, t))
+                     for t in old_lines]
     old_shown = sorted(n for n in shown_code(old_path)
                        if int(note[2]['first']) <= n <= int(note[2]['last']))
     new_shown = shown_code(new_path)
@@ -133,7 +137,7 @@ def check_change(where, note, parts):
                             f'walk is at {old_shown[at]}')
                 new_at = int(hunk.group(3))
             elif text.startswith('-'):
-                if at >= len(old_shown) or old_lines[old_shown[at] - 1] != text[1:]:
+                if at >= len(old_shown) or source_lines(old_path)[old_shown[at] - 1] != text[1:]:
                     problem(f'{where}+{line}', f'removed {text[1:]!r}: not the old line')
                 at += 1
             elif text.startswith(' '):

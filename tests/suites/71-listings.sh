@@ -67,13 +67,12 @@ printf '\n``` {.cuda .numberLines startFrom="7" source="common/device/async_copy
     > $scratch/unnamed.md
 expect_failure "the check catches a listing whose file is not named" "under no note naming its file" \
     python3 tests/book/listings.py $scratch/unnamed.md
-# a change that lies: a removed line altered, a kept line dropped
-awk '/^-    const int first_query = naive_first_query/ { sub(/naive_first_query/, "other_query") } 1' \
-    $ch3 > $scratch/removed.md
+# a change that lies: a removed line altered, an added line dropped
+awk '/^-    const float scale = 1.0f/ { sub(/1.0f/, "2.0f") } 1' $ch3 > $scratch/removed.md
 expect_failure "the check catches a removed line the old function does not have" "not the old line" \
     python3 tests/book/listings.py $scratch/removed.md
-awk '/^     const int C = NH \* HS;$/ && !done { done = 1; next } 1' $ch3 > $scratch/dropped.md
-expect_failure "the check catches a change that drops a kept line" "chapters/03-registers/registers.cuh:[0-9]+" \
+awk '/^\+    if \(first_key > first_query/ && !done { done = 1; next } 1' $ch3 > $scratch/dropped.md
+expect_failure "the check catches a change that drops an added line" "chapters/03-registers/registers.cuh:[0-9]+" \
     python3 tests/book/listings.py $scratch/dropped.md
 expect_failure "... and so does the faithfulness check" "missing from the book|shows" \
     awk -f tests/book/faithful.awk chapters/03-registers/registers.cuh $scratch/dropped.md
@@ -165,3 +164,8 @@ sed 's|^// book:changes .*|// book:changes build/listings-tests/chapters/01-firs
     $fixture/step.cu | sed 's/x\[i\] += 2;/z();/; s/for (int i = 0; i < n; i++)/while (0)/' > $fixture/new.cu
 expect_failure "book:changes: a function that keeps nothing of the old one is new, and says so" \
     "new\.cu:9: book:changes: the function below keeps no line" $weave chapter --keep-placeholders $fixture/new.cu
+expect_output "book:changes: a step's rename (naive_ to registers_) marks no line by itself" \
+    '^::: \{\.changed-from source="chapters/02-naive/naive\.cuh" first="92" last="120" renamed="naive_ registers_"\}$' \
+    cat $scratch/03-registers.md
+expect_status "... so chapter 2's first_query line is kept, as chapter 3 writes it" 0 \
+    grep -q '^     const int first_query = registers_first_query(threadIdx.y, blockIdx.y);$' $scratch/03-registers.md
