@@ -337,73 +337,50 @@ static char *renamed(const char *line, const char *from, const char *to)
     return out;
 }
 
-/* The function after the line `// book:changes FILE FUNCTION` (marker), to
- * the line "}" that closes it, woven as what changed from FUNCTION of FILE:
- * a note naming it, then a diff part per code piece of the function, its
- * prose between them where the source has it. Returns the line after "}". */
-static int weave_change(FILE *out, const source_file *source, const piece_list *list, int marker,
-                        heading_style style, int title_line, int code_only)
+/* The name a function's definition gives it, from its first line that
+ * starts at column 0 with a '(' in it (not __launch_bounds__'s), or "". */
+static void function_name(const source_file *source, int first, int last, char *name,
+                          size_t capacity)
 {
-    char file[4096], function[512], extra, why[8192], slug[256];
-    const char *line = source->lines[marker - 1];
-    if (sscanf(line + strspn(line, " \t"), "// book:changes %4095s %511s %c", file, function,
-               &extra) != 2)
-        die_at(source->path, marker, "write // book:changes FILE FUNCTION, alone on its line");
-    source_file old;
-    if (read_lines(file, &old) != 0)
-        die_at(source->path, marker, "book:changes: cannot read %s: %s", file, strerror(errno));
-    int old_first, old_last, last = marker + 1;
-    if (function_extent(&old, function, &old_first, &old_last, why, sizeof why) != 0)
-        die_at(source->path, marker, "book:changes: %s", why);
-    while (last <= source->count && strcmp(source->lines[last - 1], "}") != 0)
-        last++;
-    if (last > source->count)
-        die_at(source->path, marker, "book:changes: no line \"}\" ends the function below");
-    piece_list old_list = scan_markers(&old);
-    int room = old.count + source->count, *old_numbers = grown(NULL, room * sizeof(int));
-    int *new_numbers = grown(NULL, room * sizeof(int)), count;
-    const char **old_text = grown(NULL, room * sizeof(char *));
-    const char **new_text = grown(NULL, room * sizeof(char *));
-    int old_count = shown_lines(&old, &old_list, old_first, old_last, old_text, old_numbers);
-    int new_count = shown_lines(source, list, marker + 1, last, new_text, new_numbers);
-    /* a line that differs only by the step's rename is kept, as the new step writes it */
-    char from[128] = "", to[128] = "", new_name[512] = "", rename[300] = "";
-    for (int n = marker + 1; n <= last && !new_name[0]; n++) {
-        const char *name = source->lines[n - 1], *paren = strchr(name, '(');
-        if (name[0] && !isspace((unsigned char)name[0]) && name[0] != '/' && name[0] != '*' && paren) {
-            const char *start = paren;
-            while (start > name && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-                start--;
-            if (strncmp(start, "__launch_bounds__", 17) != 0 && start < paren)
-                snprintf(new_name, sizeof new_name, "%.*s", (int)(paren - start), start);
-        }
+    name[0] = '\0';
+    for (int n = first; n <= last && !name[0]; n++) {
+        const char *line = source->lines[n - 1], *paren = strchr(line, '('), *start = paren;
+        if (!paren || !line[0] || isspace((unsigned char)line[0]) || line[0] == '/' ||
+            line[0] == '*')
+            continue;
+        while (start > line && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+            start--;
+        if (start < paren && strncmp(start, "__launch_bounds__", 17) != 0)
+            snprintf(name, capacity, "%.*s", (int)(paren - start), start);
     }
-    const char **old_compare = grown(NULL, room * sizeof(char *));
-    int renames = step_rename(function, new_name, from, to, sizeof from);
-    for (int k = 0; k < old_count; k++)
-        old_compare[k] = renames ? renamed(old_text[k], from, to) : old_text[k];
-    if (renames)
+}
+
+/* The note above a change: the function it changes, its chapter and lines
+ * (book/sources.lua links them), and the step's rename if there is one. */
+static void put_change_note(FILE *out, const char *file, const char *function, int first,
+                            int last, const char *from, const char *to)
+{
+    char slug[256], where[64] = "", rename[300] = "", said[600] = "";
+    if (strncmp(file, "chapters/", 9) == 0)
+        snprintf(where, sizeof where, " of chapter %d", chapter_number_of(file, slug, sizeof slug));
+    if (from[0]) {
         snprintf(rename, sizeof rename, " renamed=\"%s %s\"", from, to);
-    change_line *lines = diff_lines(old_compare, old_text, old_numbers, old_count, new_text,
-                                    new_numbers, new_count, &count);
-    int kept = 0;
-    for (int k = 0; k < count; k++)
-        kept += lines[k].kind == ' ' && !line_is(lines[k].text, "") && !line_is(lines[k].text, "{") &&
-                !line_is(lines[k].text, "}");
-    if (kept == 0)
-        die_at(source->path, marker, "book:changes: the function below keeps no line of %s() "
-               "in %s: it is new, show it whole", function, file);
-    int chapter = strncmp(file, "chapters/", 9) == 0 ? chapter_number_of(file, slug, sizeof slug) : 0;
-    char where[64] = "";
-    if (chapter)
-        snprintf(where, sizeof where, " of chapter %d", chapter);
-    char said[600] = "";
-    if (renames)
         snprintf(said, sizeof said, "; a line that only reads `%s` for `%s` (in capitals "
                  "too) is not marked", to, from);
+    }
     fprintf(out, "\n::: {.changed-from source=\"%s\" first=\"%d\" last=\"%d\"%s}\n"
             "Changes `%s`%s (`%s`, lines %d to %d): `-` lines removed, `+` lines added%s.\n:::\n",
-            file, old_first, old_last, rename, function, where, file, old_first, old_last, said);
+            file, first, last, rename, function, where, file, first, last, said);
+}
+
+/* The change lines of the new function, lines marker+1..last of source: a
+ * diff part per code piece, the prose and hidden-code marks of the pieces
+ * between them in their place. A removed line goes with the part of the
+ * next line the new function has (the last part takes those at the end). */
+static void put_change_parts(FILE *out, const source_file *source, const piece_list *list,
+                             int marker, int last, const char *file, const change_line *lines,
+                             int count, heading_style style, int title_line, int code_only)
+{
     int last_code = -1, at = 0;
     for (int k = 0; k < list->count; k++)
         if (list->pieces[k].kind == PIECE_CODE && list->pieces[k].first <= last &&
@@ -421,12 +398,64 @@ static int weave_change(FILE *out, const source_file *source, const piece_list *
                     part->last, part->first, part->last, base_name(source->path));
         if (part->kind != PIECE_CODE)
             continue;
-        int to = at, end = part->last < last ? part->last : last;
-        for (int k2 = at; k2 < count && (!lines[k2].new_line || lines[k2].new_line <= end); k2++)
-            to = lines[k2].new_line || k == last_code ? k2 + 1 : to;
-        put_change_part(out, source->path, file, lines, at, k == last_code ? count : to);
-        at = to;
+        int end = part->last < last ? part->last : last, until = at;
+        for (int m = at; m < count && (!lines[m].new_line || lines[m].new_line <= end); m++)
+            until = lines[m].new_line ? m + 1 : until;
+        until = k == last_code ? count : until;
+        put_change_part(out, source->path, file, lines, at, until);
+        at = until;
     }
+}
+
+/* The function after the line `// book:changes FILE FUNCTION` (marker), to
+ * the line "}" that closes it, woven as what changed from FUNCTION of FILE:
+ * the note, then the parts (put_change_parts). The lines compared are those
+ * a reader is shown, an old line read with the step's rename (step_rename).
+ * Returns the line after "}". */
+static int weave_change(FILE *out, const source_file *source, const piece_list *list, int marker,
+                        heading_style style, int title_line, int code_only)
+{
+    char file[4096], function[512], extra, why[8192], new_name[512], from[128] = "", to[128] = "";
+    const char *line = source->lines[marker - 1];
+    if (sscanf(line + strspn(line, " \t"), "// book:changes %4095s %511s %c", file, function,
+               &extra) != 2)
+        die_at(source->path, marker, "write // book:changes FILE FUNCTION, alone on its line");
+    source_file old;
+    if (read_lines(file, &old) != 0)
+        die_at(source->path, marker, "book:changes: cannot read %s: %s", file, strerror(errno));
+    int old_first, old_last, last = marker + 1, count;
+    if (function_extent(&old, function, &old_first, &old_last, why, sizeof why) != 0)
+        die_at(source->path, marker, "book:changes: %s", why);
+    while (last <= source->count && strcmp(source->lines[last - 1], "}") != 0)
+        last++;
+    if (last > source->count)
+        die_at(source->path, marker, "book:changes: no line \"}\" ends the function below");
+
+    piece_list old_list = scan_markers(&old);
+    size_t room = (size_t)(old.count + source->count);
+    int *old_numbers = grown(NULL, room * sizeof(int)), *new_numbers = grown(NULL, room * sizeof(int));
+    const char **old_text = grown(NULL, room * sizeof(char *));
+    const char **old_compare = grown(NULL, room * sizeof(char *));
+    const char **new_text = grown(NULL, room * sizeof(char *));
+    int old_count = shown_lines(&old, &old_list, old_first, old_last, old_text, old_numbers);
+    int new_count = shown_lines(source, list, marker + 1, last, new_text, new_numbers);
+    function_name(source, marker + 1, last, new_name, sizeof new_name);
+    int renames = step_rename(function, new_name, from, to, sizeof from);
+    for (int k = 0; k < old_count; k++)
+        old_compare[k] = renames ? renamed(old_text[k], from, to) : old_text[k];
+    change_line *lines = diff_lines(old_compare, old_text, old_numbers, old_count, new_text,
+                                    new_numbers, new_count, &count);
+    int kept = 0; /* lines kept besides blank lines and braces */
+    for (int k = 0; k < count; k++)
+        kept += lines[k].kind == ' ' && !line_is(lines[k].text, "") &&
+                !line_is(lines[k].text, "{") && !line_is(lines[k].text, "}");
+    if (kept == 0)
+        die_at(source->path, marker, "book:changes: the function below keeps no line of %s() "
+               "in %s: it is new, show it whole", function, file);
+
+    put_change_note(out, file, function, old_first, old_last, from, to);
+    put_change_parts(out, source, list, marker, last, file, lines, count, style, title_line,
+                     code_only);
     for (int k = 0; renames && k < old_count; k++)
         free((char *)old_compare[k]);
     free(lines), free(old_text), free(old_compare), free(new_text), free(old_numbers);
