@@ -355,14 +355,17 @@ static void function_name(const source_file *source, int first, int last, char *
     }
 }
 
-/* The note above a change: the function it changes, its chapter and lines
- * (book/sources.lua links them), and the step's rename if there is one. */
-static void put_change_note(FILE *out, const char *file, const char *function, int first,
-                            int last, const char *from, const char *to)
+/* The note above a change: the function it changes, its chapter (when not
+ * this one) and its lines (book/sources.lua links them), and the step's
+ * rename if there is one. */
+static void put_change_note(FILE *out, const char *path, const char *file, const char *function,
+                            int first, int last, const char *from, const char *to)
 {
     char slug[256], where[64] = "", rename[300] = "", said[600] = "";
-    if (strncmp(file, "chapters/", 9) == 0)
-        snprintf(where, sizeof where, " of chapter %d", chapter_number_of(file, slug, sizeof slug));
+    int chapter = strncmp(file, "chapters/", 9) == 0 ? chapter_number_of(file, slug, sizeof slug) : 0;
+    if (chapter && (strncmp(path, "chapters/", 9) != 0 ||
+                    chapter != chapter_number_of(path, slug, sizeof slug)))
+        snprintf(where, sizeof where, " of chapter %d", chapter); /* not in this one */
     if (from[0]) {
         snprintf(rename, sizeof rename, " renamed=\"%s %s\"", from, to);
         snprintf(said, sizeof said, "; a line that only reads `%s` for `%s` (in capitals "
@@ -453,7 +456,7 @@ static int weave_change(FILE *out, const source_file *source, const piece_list *
         die_at(source->path, marker, "book:changes: the function below keeps no line of %s() "
                "in %s: it is new, show it whole", function, file);
 
-    put_change_note(out, file, function, old_first, old_last, from, to);
+    put_change_note(out, source->path, file, function, old_first, old_last, from, to);
     put_change_parts(out, source, list, marker, last, file, lines, count, style, title_line,
                      code_only);
     for (int k = 0; renames && k < old_count; k++)

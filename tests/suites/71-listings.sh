@@ -169,3 +169,5 @@ expect_output "book:changes: a step's rename (naive_ to registers_) marks no lin
     cat $scratch/03-registers.md
 expect_status "... so chapter 2's first_query line is kept, as chapter 3 writes it" 0 \
     grep -q '^     const int first_query = registers_first_query(threadIdx.y, blockIdx.y);$' $scratch/03-registers.md
+expect_output "book:changes: a change of a function of the same chapter names no chapter" \
+    '^Changes `shared_whole_body` \(`chapters/05-shared/shared\.cuh`, lines' cat $scratch/05-shared.md
