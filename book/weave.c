@@ -40,6 +40,13 @@ static void fill_line(FILE *out, const char *text, const char *path, int line, c
         placeholders_fill_line(out, text, path, line, ending);
 }
 
+/* How a file's headings are woven: moved down `shift` levels (the appendix
+ * and the exercises sit under a chapter's headings) and, where the book
+ * numbers nothing, marked unnumbered. */
+typedef struct {
+    int shift, unnumbered;
+} heading_style;
+
 /* ------------------------------------------------------------ directives */
 
 /* Whole-line directives bring in what the other tools wrote: a plot (its
@@ -61,21 +68,34 @@ static void put_source_note(FILE *out, const char *path)
  * numbers under a line naming FILE (a link to its page in the HTML): how the
  * book shows, where an instruction is introduced, the wrapper the kernels
  * call. */
+static int weave_change(FILE *out, const source_file *source, const piece_list *list, int marker,
+                        const char *file, const char *function, const char *where, int at,
+                        heading_style style, int title_line, int code_only);
+
+/* {{listing|FILE|FUNCTION|changes|OLD_FILE|OLD_FUNCTION}} shows it as a
+ * change of OLD_FUNCTION instead, as // book:changes does in a chapter. */
 static void put_listing(FILE *out, const char *inside, const char *path, int number)
 {
-    const char *file_start = inside + 8, *bar = strchr(file_start, '|');
-    if (!bar || !bar[1] || strchr(bar + 1, '|'))
-        die_at(path, number, "{{%s}}: write {{listing|FILE|FUNCTION}}", inside);
-    char file[4096], why[8192];
-    snprintf(file, sizeof file, "%.*s", (int)(bar - file_start), file_start);
+    char file[4096], function[512], old_file[4096], old_function[512], extra, why[8192];
+    int parts = sscanf(inside, "listing|%4095[^|]|%511[^|]|changes|%4095[^|]|%511[^|]%c", file,
+                       function, old_file, old_function, &extra);
+    if ((parts != 2 && parts != 4) || (parts == 2 && strchr(strchr(inside + 8, '|') + 1, '|')))
+        die_at(path, number, "{{%s}}: write {{listing|FILE|FUNCTION}} or "
+               "{{listing|FILE|FUNCTION|changes|OLD_FILE|OLD_FUNCTION}}", inside);
     source_file source;
     if (read_lines(file, &source) != 0)
         die_at(path, number, "{{%s}}: cannot read %s: %s", inside, file, strerror(errno));
     int first, last;
-    if (function_extent(&source, bar + 1, &first, &last, why, sizeof why) != 0)
+    if (function_extent(&source, function, &first, &last, why, sizeof why) != 0)
         die_at(path, number, "{{%s}}: %s", inside, why);
     put_source_note(out, file);
-    put_code(out, &source, first, last);
+    if (parts == 2) {
+        put_code(out, &source, first, last);
+    } else {
+        piece_list list = scan_markers(&source);
+        weave_change(out, &source, &list, first - 1, old_file, old_function, path, number,
+                     (heading_style){0, 0}, 0, 1);
+    }
 }
 
 static int directive(FILE *out, const char *line, const char *path, int number)
@@ -149,13 +169,6 @@ static int heading_level(const char *line)
     int level = (int)strspn(line, "#");
     return level >= 1 && level <= 6 && (line[level] == ' ' || line[level] == '\0') ? level : 0;
 }
-
-/* How a file's headings are woven: moved down `shift` levels (the appendix
- * and the exercises sit under a chapter's headings) and, where the book
- * numbers nothing, marked unnumbered. */
-typedef struct {
-    int shift, unnumbered;
-} heading_style;
 
 static void weave_prose_line(FILE *out, const char *line, const char *path, int number,
                              heading_style style, int in_fence)
@@ -410,29 +423,27 @@ static void put_change_parts(FILE *out, const source_file *source, const piece_l
     }
 }
 
-/* The function after the line `// book:changes FILE FUNCTION` (marker), to
- * the line "}" that closes it, woven as what changed from FUNCTION of FILE:
- * the note, then the parts (put_change_parts). The lines compared are those
- * a reader is shown, an old line read with the step's rename (step_rename).
- * Returns the line after "}". */
+/* The function after line `marker` of source (a // book:changes marker, or
+ * the line above a listing's function), to the line "}" that closes it,
+ * woven as what changed from FUNCTION of FILE: the note, then the parts
+ * (put_change_parts). The lines compared are those a reader is shown, an
+ * old line read with the step's rename (step_rename). An error names
+ * `where`:`at`. Returns the line after "}". */
 static int weave_change(FILE *out, const source_file *source, const piece_list *list, int marker,
+                        const char *file, const char *function, const char *where, int at,
                         heading_style style, int title_line, int code_only)
 {
-    char file[4096], function[512], extra, why[8192], new_name[512], from[128] = "", to[128] = "";
-    const char *line = source->lines[marker - 1];
-    if (sscanf(line + strspn(line, " \t"), "// book:changes %4095s %511s %c", file, function,
-               &extra) != 2)
-        die_at(source->path, marker, "write // book:changes FILE FUNCTION, alone on its line");
+    char why[8192], new_name[512], from[128] = "", to[128] = "";
     source_file old;
     if (read_lines(file, &old) != 0)
-        die_at(source->path, marker, "book:changes: cannot read %s: %s", file, strerror(errno));
+        die_at(where, at, "book:changes: cannot read %s: %s", file, strerror(errno));
     int old_first, old_last, last = marker + 1, count;
     if (function_extent(&old, function, &old_first, &old_last, why, sizeof why) != 0)
-        die_at(source->path, marker, "book:changes: %s", why);
+        die_at(where, at, "book:changes: %s", why);
     while (last <= source->count && strcmp(source->lines[last - 1], "}") != 0)
         last++;
     if (last > source->count)
-        die_at(source->path, marker, "book:changes: no line \"}\" ends the function below");
+        die_at(where, at, "book:changes: no line \"}\" ends the function below");
 
     piece_list old_list = scan_markers(&old);
     size_t room = (size_t)(old.count + source->count);
@@ -453,8 +464,8 @@ static int weave_change(FILE *out, const source_file *source, const piece_list *
         kept += lines[k].kind == ' ' && !line_is(lines[k].text, "") &&
                 !line_is(lines[k].text, "{") && !line_is(lines[k].text, "}");
     if (kept == 0)
-        die_at(source->path, marker, "book:changes: the function below keeps no line of %s() "
-               "in %s: it is new, show it whole", function, file);
+        die_at(where, at, "book:changes: the function below keeps no line of %s() in %s: it "
+               "is new, show it whole", function, file);
 
     put_change_note(out, source->path, file, function, old_first, old_last, from, to);
     put_change_parts(out, source, list, marker, last, file, lines, count, style, title_line,
@@ -474,8 +485,14 @@ static int weave_code(FILE *out, const source_file *source, const piece_list *li
 {
     for (int n = first; n <= last; n++)
         if (starts_with(source->lines[n - 1], "// book:changes")) {
+            char file[4096], function[512], extra;
+            const char *line = source->lines[n - 1];
+            if (sscanf(line + strspn(line, " \t"), "// book:changes %4095s %511s %c", file,
+                       function, &extra) != 2)
+                die_at(source->path, n, "write // book:changes FILE FUNCTION, alone on its line");
             put_code(out, source, first, n - 1);
-            int after = weave_change(out, source, list, n, style, title_line, code_only);
+            int after = weave_change(out, source, list, n, file, function, source->path, n, style,
+                                     title_line, code_only);
             return after <= last ? weave_code(out, source, list, after, last, style, title_line,
                                               code_only)
                                  : after;

@@ -428,7 +428,7 @@ The queries come from shared memory, so the products take both operands
 there: the same `wgmma`, with a descriptor for $A$ where chapter 10's took
 four registers (`_ss`: both from shared memory).
 
-{{listing|common/device/wgmma.h|wgmma_tf32_m64n64k8_ss}}
+{{listing|common/device/wgmma.h|wgmma_tf32_m64n64k8_ss|changes|common/device/wgmma.h|wgmma_tf32_m64n64k8}}
 
 Where a group must share a buffer among its own four warps (the small
 parts of the queries past $HS = 96$, written by the group's lanes before

@@ -171,3 +171,10 @@ expect_status "... so chapter 2's first_query line is kept, as chapter 3 writes 
     grep -q '^     const int first_query = registers_first_query(threadIdx.y, blockIdx.y);$' $scratch/03-registers.md
 expect_output "book:changes: a change of a function of the same chapter names no chapter" \
     '^Changes `shared_whole_body` \(`chapters/05-shared/shared\.cuh`, lines' cat $scratch/05-shared.md
+expect_output "{{listing|FILE|FUNCTION|changes|OLD_FILE|OLD_FUNCTION}}: a listing as a change" \
+    '^``` \{\.diff \.change source="common/device/wgmma\.h" first="[0-9]+" last="[0-9]+" from="common/device/wgmma\.h"\}$' \
+    cat $scratch/12-roles.md
+printf '{{listing|common/device/wgmma.h|wgmma_fence|changes|common/device/wgmma.h}}\n' > $scratch/bad-listing.md
+expect_failure "... written without its old function, it says how to write it" \
+    "bad-listing\.md:1: .*\{\{listing\|FILE\|FUNCTION\|changes\|OLD_FILE\|OLD_FUNCTION\}\}" \
+    $weave prose $scratch/bad-listing.md
