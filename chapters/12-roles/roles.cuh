@@ -194,6 +194,7 @@ __host__ __device__ __forceinline__ bool roles_next_row(roles_schedule &s, int b
  * staged where every score is kept, by the lanes where the diagonal
  * crosses the tile, not at all above it. */
 enum roles_path { ROLES_STAGED, ROLES_BY_LANES, ROLES_NONE };
+// book:changes chapters/11-copy-engine/store.cuh path_of_tile
 __host__ __device__ __forceinline__ roles_path roles_path_of(int c, int keys, int top)
 {
     if (c * keys + keys - 1 <= top)
@@ -661,6 +662,7 @@ __device__ __forceinline__ bool roles_step(const roles_walk<HS, PRODUCTS> &w, in
     return false;
 }
 
+// book:changes chapters/10-wgmma/wgmma.cuh split_queries
 /* Three products: the small parts of this warp's 16 query rows, x minus x
  * with its last 13 bits cleared, rounded to TF32, in A fragments of all HS,
  * from the row's query buffer. */
