@@ -178,3 +178,11 @@ printf '{{listing|common/device/wgmma.h|wgmma_fence|changes|common/device/wgmma.
 expect_failure "... written without its old function, it says how to write it" \
     "bad-listing\.md:1: .*\{\{listing\|FILE\|FUNCTION\|changes\|OLD_FILE\|OLD_FUNCTION\}\}" \
     $weave prose $scratch/bad-listing.md
+
+# ------------------------------------------------------------ a change in the PDF's text
+# tests/book/tex_left.sh (suite 70's check for TeX left in the PDF) reads a
+# change's lines as code, as it reads a listing's, and the prose after as prose
+printf 'before\n@@ -1,2 +1,2 @@\n-    s = "\\n.reg";\n+    s = "\\n.reg .pred";\n \\f\n147\n\f+    t = "\\setp";\nafter the change, \\frac left\n' \
+    > $scratch/change.txt
+expect_output "tex_left.sh: a change's lines are code, the prose after it still counts" \
+    '^build/listings-tests/change\.txt:8:after the change, \\frac left$' tests/book/tex_left.sh text $scratch/change.txt
