@@ -46,7 +46,7 @@ BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Ib
 # renamed whole: a build running beside this one (make plots in another test
 # suite) never runs a half-written tool.
 # The weaver's own files besides book/weave.c (book/weave.h says what each holds).
-WEAVE_PARTS := book/weave_files.c book/placeholders.c
+WEAVE_PARTS := book/weave_files.c book/placeholders.c book/changes.c
 WEAVE_PARTS_H := book/weave.h book/placeholders.h
 # The results tool's (book/results.h says what each holds).
 RESULTS_PARTS := book/results_rows.c book/results_tables.c book/plot_data.c

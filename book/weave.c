@@ -40,6 +40,13 @@ static void fill_line(FILE *out, const char *text, const char *path, int line, c
         placeholders_fill_line(out, text, path, line, ending);
 }
 
+/* How a file's headings are woven: moved down `shift` levels (the appendix
+ * and the exercises sit under a chapter's headings) and, where the book
+ * numbers nothing, marked unnumbered. */
+typedef struct {
+    int shift, unnumbered;
+} heading_style;
+
 /* ------------------------------------------------------------ directives */
 
 /* Whole-line directives bring in what the other tools wrote: a plot (its
@@ -47,64 +54,48 @@ static void fill_line(FILE *out, const char *text, const char *path, int line, c
  * or a table of book/results.c. Returns 1 when the line was one. */
 static void put_code(FILE *out, const source_file *source, int first, int last);
 
+/* The line that names the file the code below comes from ("Source:
+ * chapters/02-naive/naive.cuh" in book.css), a link to its page in the HTML
+ * (book/sources.lua; book/html.sh writes a page for each file linked). */
+static void put_source_note(FILE *out, const char *path)
+{
+    fprintf(out, "\n::: {.source-file source=\"%s\"}\n`%s`\n:::\n", path, path);
+}
+
 /* {{listing|FILE|FUNCTION}}: FUNCTION's definition in FILE (a file of the
  * repository, such as common/device/wgmma.h), with the comment and the
- * template line above it, as a listing with FILE's line numbers: how the
+ * template line above it (function_extent), as a listing with FILE's line
+ * numbers under a line naming FILE (a link to its page in the HTML): how the
  * book shows, where an instruction is introduced, the wrapper the kernels
- * call. The definition is the one line of FILE that starts at column 0,
- * names FUNCTION followed by '(' and does not end in ';'; it runs to the
- * next line that is exactly "}". */
+ * call. */
+static int weave_change(FILE *out, const source_file *source, const piece_list *list, int marker,
+                        const char *file, const char *function, const char *where, int at,
+                        heading_style style, int title_line, int code_only);
+
+/* {{listing|FILE|FUNCTION|changes|OLD_FILE|OLD_FUNCTION}} shows it as a
+ * change of OLD_FUNCTION instead, as // book:changes does in a chapter. */
 static void put_listing(FILE *out, const char *inside, const char *path, int number)
 {
-    const char *file_start = inside + 8, *bar = strchr(file_start, '|');
-    if (!bar || !bar[1] || strchr(bar + 1, '|'))
-        die_at(path, number, "{{%s}}: write {{listing|FILE|FUNCTION}}", inside);
-    char file[4096], call[512];
-    snprintf(file, sizeof file, "%.*s", (int)(bar - file_start), file_start);
-    snprintf(call, sizeof call, "%s(", bar + 1);
+    char file[4096], function[512], old_file[4096], old_function[512], extra, why[8192];
+    int parts = sscanf(inside, "listing|%4095[^|]|%511[^|]|changes|%4095[^|]|%511[^|]%c", file,
+                       function, old_file, old_function, &extra);
+    if ((parts != 2 && parts != 4) || (parts == 2 && strchr(strchr(inside + 8, '|') + 1, '|')))
+        die_at(path, number, "{{%s}}: write {{listing|FILE|FUNCTION}} or "
+               "{{listing|FILE|FUNCTION|changes|OLD_FILE|OLD_FUNCTION}}", inside);
     source_file source;
     if (read_lines(file, &source) != 0)
         die_at(path, number, "{{%s}}: cannot read %s: %s", inside, file, strerror(errno));
-    int definition = 0;
-    for (int n = 1; n <= source.count; n++) {
-        const char *line = source.lines[n - 1], *at = strstr(line, call);
-        size_t length = strlen(line);
-        while (length > 0 && isspace((unsigned char)line[length - 1]))
-            length--;
-        int named = at && (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_'));
-        if (!named || isspace((unsigned char)line[0]) || line[0] == '/' || line[0] == '*' ||
-            line[0] == '#' || (length > 0 && line[length - 1] == ';'))
-            continue;
-        if (definition)
-            die_at(path, number, "{{%s}}: %s defines %s twice (lines %d and %d)", inside, file,
-                   bar + 1, definition, n);
-        definition = n;
+    int first, last;
+    if (function_extent(&source, function, &first, &last, why, sizeof why) != 0)
+        die_at(path, number, "{{%s}}: %s", inside, why);
+    put_source_note(out, file);
+    if (parts == 2) {
+        put_code(out, &source, first, last);
+    } else {
+        piece_list list = scan_markers(&source);
+        weave_change(out, &source, &list, first - 1, old_file, old_function, path, number,
+                     (heading_style){0, 0}, 0, 1);
     }
-    if (!definition)
-        die_at(path, number, "{{%s}}: %s has no definition of %s() starting a line", inside, file,
-               bar + 1);
-    int first = definition, last = definition;
-    while (last <= source.count && strcmp(source.lines[last - 1], "}") != 0)
-        last++;
-    if (last > source.count)
-        die_at(path, number, "{{%s}}: %s:%d: no line \"}\" closes %s()", inside, file, definition,
-               bar + 1);
-    if (first > 1 && starts_with(source.lines[first - 2], "template"))
-        first--;
-    if (first > 1) { /* the comment right above it */
-        int above = first - 1;
-        const char *line = source.lines[above - 1];
-        size_t length = strlen(line);
-        if (length >= 2 && strcmp(line + length - 2, "*/") == 0) {
-            while (above > 1 && !starts_with(source.lines[above - 1], "/*"))
-                above--;
-            first = above;
-        } else {
-            while (above >= 1 && starts_with(source.lines[above - 1], "//"))
-                first = above--;
-        }
-    }
-    put_code(out, &source, first, last);
 }
 
 static int directive(FILE *out, const char *line, const char *path, int number)
@@ -113,9 +104,11 @@ static int directive(FILE *out, const char *line, const char *path, int number)
     size_t length = strlen(start);
     while (length > 0 && isspace((unsigned char)start[length - 1]))
         length--;
-    if (keep_placeholders || length < 4 || strncmp(start, "{{", 2) || strncmp(start + length - 2, "}}", 2))
+    if (length < 4 || strncmp(start, "{{", 2) || strncmp(start + length - 2, "}}", 2))
         return 0;
     char *inside = copy_of(start + 2, length - 4), file[4096];
+    if (keep_placeholders && strncmp(inside, "listing|", 8) != 0) /* a listing reads no data */
+        return free(inside), 0;
     const char *hint = "";
     if (strncmp(inside, "figure|", 7) == 0 || strcmp(inside, "figures") == 0) {
         snprintf(file, sizeof file, "%s/%s.md", figures_dir, inside[6] == '|' ? inside + 7 : "all");
@@ -176,13 +169,6 @@ static int heading_level(const char *line)
     int level = (int)strspn(line, "#");
     return level >= 1 && level <= 6 && (line[level] == ' ' || line[level] == '\0') ? level : 0;
 }
-
-/* How a file's headings are woven: moved down `shift` levels (the appendix
- * and the exercises sit under a chapter's headings) and, where the book
- * numbers nothing, marked unnumbered. */
-typedef struct {
-    int shift, unnumbered;
-} heading_style;
 
 static void weave_prose_line(FILE *out, const char *line, const char *path, int number,
                              heading_style style, int in_fence)
@@ -247,27 +233,292 @@ static int put_hidden_note(FILE *out, const source_file *source, const piece_lis
     return last;
 }
 
+/* A prose piece, its title line left out (woven apart). */
+static void weave_prose_piece(FILE *out, const source_file *source, const piece *part,
+                              heading_style style, int title_line)
+{
+    int in_fence = 0;
+    fputc('\n', out);
+    for (int n = part->first; n <= part->last; n++) {
+        in_fence ^= is_fence(source->lines[n - 1]);
+        if (n != title_line)
+            weave_prose_line(out, source->lines[n - 1], source->path, n, style, in_fence);
+    }
+    fputc('\n', out);
+}
+
+/* ------------------------------------------------------------ changes */
+
+/* The lines of first..last the reader is shown, their text and numbers:
+ * code, without prose blocks, hidden regions and book:changes markers. */
+static int shown_lines(const source_file *source, const piece_list *list, int first, int last,
+                       const char **text, int *numbers)
+{
+    int count = 0;
+    for (int k = 0; k < list->count; k++) {
+        const piece *part = &list->pieces[k];
+        for (int n = part->first > first ? part->first : first;
+             part->kind == PIECE_CODE && n <= part->last && n <= last; n++)
+            if (!starts_with(source->lines[n - 1], "// book:changes")) {
+                text[count] = source->lines[n - 1];
+                numbers[count++] = n;
+            }
+    }
+    return count;
+}
+
+/* One part of a change, the change lines at..to-1: the hunks of a unified
+ * diff in a `diff` block (pandoc highlights its added and removed lines,
+ * book.css colours them), or, where nothing changed, a quiet note. Both name
+ * the new lines they stand for (first, last), for the faithfulness test. */
+static void put_change_part(FILE *out, const char *path, const char *from,
+                            const change_line *lines, int at, int to)
+{
+    int first = 0, last = 0, longest = 0;
+    for (int k = at; k < to; k++) {
+        first = first ? first : lines[k].new_line;
+        last = lines[k].new_line ? lines[k].new_line : last;
+        for (const char *c = lines[k].text; *c; c++)
+            longest = (int)strspn(c, "`") > longest ? (int)strspn(c, "`") : longest;
+    }
+    char *hunks = NULL;
+    size_t length = 0;
+    FILE *text = open_memstream(&hunks, &length);
+    if (!text)
+        die_at("weave", 0, "out of memory");
+    int count = put_hunks(text, lines, at, to, 3);
+    fclose(text);
+    if (count == 0 && first)
+        fprintf(out, "\n::: {.change .unchanged source=\"%s\" first=\"%d\" last=\"%d\"}\n"
+                "lines %d to %d of `%s`: as they were\n:::\n\n", path, first, last, first, last,
+                base_name(path));
+    if (count > 0) {
+        int fence = longest >= 3 ? longest + 1 : 3;
+        fprintf(out, "\n%.*s {.diff .change source=\"%s\" first=\"%d\" last=\"%d\" from=\"%s\"}\n"
+                "%s%.*s\n\n", fence, "````````````````````````````````", path, first, last, from,
+                hunks, fence, "````````````````````````````````");
+    }
+    free(hunks);
+}
+
+/* The rename of a step: naive_scores -> registers_scores renames naive_ to
+ * registers_ (and NAIVE_ to REGISTERS_, the constants), when the two names
+ * end alike and each starts with one word. Returns 0 when there is none. */
+static int step_rename(const char *old_name, const char *new_name, char *from, char *to,
+                       size_t capacity)
+{
+    const char *old_end = old_name + strlen(old_name), *new_end = new_name + strlen(new_name);
+    while (old_end > old_name && new_end > new_name && old_end[-1] == new_end[-1])
+        old_end--, new_end--;
+    const char *old_tail = strchr(old_end, '_'), *new_tail = strchr(new_end, '_');
+    if (!old_tail || !new_tail || strcmp(old_tail, new_tail) != 0)
+        return 0; /* the same ending, from a '_' on */
+    int old_word = (int)(old_tail - old_name), new_word = (int)(new_tail - new_name);
+    if (old_word == 0 || new_word == 0 || memchr(old_name, '_', (size_t)old_word) ||
+        memchr(new_name, '_', (size_t)new_word) || (size_t)old_word + 2 > capacity ||
+        (size_t)new_word + 2 > capacity)
+        return 0;
+    snprintf(from, capacity, "%.*s_", old_word, old_name);
+    snprintf(to, capacity, "%.*s_", new_word, new_name);
+    return 1;
+}
+
+/* line with each identifier that starts with from (or FROM, in capitals)
+ * starting with to (TO) instead: an old line as the new step names things. */
+static char *renamed(const char *line, const char *from, const char *to)
+{
+    size_t length = strlen(from), room = strlen(line) * (strlen(to) + 1) + 1, at = 0;
+    char *out = grown(NULL, room), upper_from[256], upper_to[256];
+    snprintf(upper_from, sizeof upper_from, "%s", from);
+    snprintf(upper_to, sizeof upper_to, "%s", to);
+    for (char *c = upper_from; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    for (char *c = upper_to; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    for (const char *c = line; *c;) {
+        int starts = c == line || !(isalnum((unsigned char)c[-1]) || c[-1] == '_');
+        const char *with = !starts ? NULL : strncmp(c, from, length) == 0 ? to
+                           : strncmp(c, upper_from, length) == 0 ? upper_to : NULL;
+        if (with) {
+            at += (size_t)sprintf(out + at, "%s", with);
+            c += length;
+        } else {
+            out[at++] = *c++;
+        }
+    }
+    out[at] = '\0';
+    return out;
+}
+
+/* The name a function's definition gives it, from its first line that
+ * starts at column 0 with a '(' in it (not __launch_bounds__'s), or "". */
+static void function_name(const source_file *source, int first, int last, char *name,
+                          size_t capacity)
+{
+    name[0] = '\0';
+    for (int n = first; n <= last && !name[0]; n++) {
+        const char *line = source->lines[n - 1], *paren = strchr(line, '('), *start = paren;
+        if (!paren || !line[0] || isspace((unsigned char)line[0]) || line[0] == '/' ||
+            line[0] == '*')
+            continue;
+        while (start > line && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+            start--;
+        if (start < paren && strncmp(start, "__launch_bounds__", 17) != 0)
+            snprintf(name, capacity, "%.*s", (int)(paren - start), start);
+    }
+}
+
+/* The note above a change: the function it changes, its chapter (when not
+ * this one) and its lines (book/sources.lua links them), and the step's
+ * rename if there is one. */
+static void put_change_note(FILE *out, const char *path, const char *file, const char *function,
+                            int first, int last, const char *from, const char *to)
+{
+    char slug[256], where[64] = "", rename[300] = "", said[600] = "";
+    int chapter = strncmp(file, "chapters/", 9) == 0 ? chapter_number_of(file, slug, sizeof slug) : 0;
+    if (chapter && (strncmp(path, "chapters/", 9) != 0 ||
+                    chapter != chapter_number_of(path, slug, sizeof slug)))
+        snprintf(where, sizeof where, " of chapter %d", chapter); /* not in this one */
+    if (from[0]) {
+        snprintf(rename, sizeof rename, " renamed=\"%s %s\"", from, to);
+        snprintf(said, sizeof said, "; a line that only reads `%s` for `%s` (in capitals "
+                 "too) is not marked", to, from);
+    }
+    fprintf(out, "\n::: {.changed-from source=\"%s\" first=\"%d\" last=\"%d\"%s}\n"
+            "Changes `%s`%s (`%s`, lines %d to %d): `-` lines removed, `+` lines added%s.\n:::\n",
+            file, first, last, rename, function, where, file, first, last, said);
+}
+
+/* The change lines of the new function, lines marker+1..last of source: a
+ * diff part per code piece, the prose and hidden-code marks of the pieces
+ * between them in their place. A removed line goes with the part of the
+ * next line the new function has (the last part takes those at the end). */
+static void put_change_parts(FILE *out, const source_file *source, const piece_list *list,
+                             int marker, int last, const char *file, const change_line *lines,
+                             int count, heading_style style, int title_line, int code_only)
+{
+    int last_code = -1, at = 0;
+    for (int k = 0; k < list->count; k++)
+        if (list->pieces[k].kind == PIECE_CODE && list->pieces[k].first <= last &&
+            list->pieces[k].last > marker)
+            last_code = k;
+    for (int k = 0; k < list->count; k++) {
+        const piece *part = &list->pieces[k];
+        if (part->last <= marker || part->first > last)
+            continue;
+        if (part->kind == PIECE_PROSE && !code_only)
+            weave_prose_piece(out, source, part, style, title_line);
+        if (part->kind == PIECE_HIDDEN)
+            fprintf(out, "\n::: {.hidden-code source=\"%s\" first=\"%d\" last=\"%d\"}\n"
+                    "lines %d to %d of `%s` not shown\n:::\n\n", source->path, part->first,
+                    part->last, part->first, part->last, base_name(source->path));
+        if (part->kind != PIECE_CODE)
+            continue;
+        int end = part->last < last ? part->last : last, until = at;
+        for (int m = at; m < count && (!lines[m].new_line || lines[m].new_line <= end); m++)
+            until = lines[m].new_line ? m + 1 : until;
+        until = k == last_code ? count : until;
+        put_change_part(out, source->path, file, lines, at, until);
+        at = until;
+    }
+}
+
+/* The function after line `marker` of source (a // book:changes marker, or
+ * the line above a listing's function), to the line "}" that closes it,
+ * woven as what changed from FUNCTION of FILE: the note, then the parts
+ * (put_change_parts). The lines compared are those a reader is shown, an
+ * old line read with the step's rename (step_rename). An error names
+ * `where`:`at`. Returns the line after "}". */
+static int weave_change(FILE *out, const source_file *source, const piece_list *list, int marker,
+                        const char *file, const char *function, const char *where, int at,
+                        heading_style style, int title_line, int code_only)
+{
+    char why[8192], new_name[512], from[128] = "", to[128] = "";
+    source_file old;
+    if (read_lines(file, &old) != 0)
+        die_at(where, at, "book:changes: cannot read %s: %s", file, strerror(errno));
+    int old_first, old_last, last = marker + 1, count;
+    if (function_extent(&old, function, &old_first, &old_last, why, sizeof why) != 0)
+        die_at(where, at, "book:changes: %s", why);
+    while (last <= source->count && strcmp(source->lines[last - 1], "}") != 0)
+        last++;
+    if (last > source->count)
+        die_at(where, at, "book:changes: no line \"}\" ends the function below");
+
+    piece_list old_list = scan_markers(&old);
+    size_t room = (size_t)(old.count + source->count);
+    int *old_numbers = grown(NULL, room * sizeof(int)), *new_numbers = grown(NULL, room * sizeof(int));
+    const char **old_text = grown(NULL, room * sizeof(char *));
+    const char **old_compare = grown(NULL, room * sizeof(char *));
+    const char **new_text = grown(NULL, room * sizeof(char *));
+    int old_count = shown_lines(&old, &old_list, old_first, old_last, old_text, old_numbers);
+    int new_count = shown_lines(source, list, marker + 1, last, new_text, new_numbers);
+    function_name(source, marker + 1, last, new_name, sizeof new_name);
+    int renames = step_rename(function, new_name, from, to, sizeof from);
+    for (int k = 0; k < old_count; k++)
+        old_compare[k] = renames ? renamed(old_text[k], from, to) : old_text[k];
+    change_line *lines = diff_lines(old_compare, old_text, old_numbers, old_count, new_text,
+                                    new_numbers, new_count, &count);
+    int kept = 0; /* lines kept besides blank lines and braces */
+    for (int k = 0; k < count; k++)
+        kept += lines[k].kind == ' ' && !line_is(lines[k].text, "") &&
+                !line_is(lines[k].text, "{") && !line_is(lines[k].text, "}");
+    if (kept == 0)
+        die_at(where, at, "book:changes: the function below keeps no line of %s() in %s: it "
+               "is new, show it whole", function, file);
+
+    put_change_note(out, source->path, file, function, old_first, old_last, from, to);
+    put_change_parts(out, source, list, marker, last, file, lines, count, style, title_line,
+                     code_only);
+    for (int k = 0; renames && k < old_count; k++)
+        free((char *)old_compare[k]);
+    free(lines), free(old_text), free(old_compare), free(new_text), free(old_numbers);
+    free(new_numbers);
+    return last + 1;
+}
+
+/* A code piece's lines first..last: as they are, but a function after a
+ * book:changes marker, woven as a change. Returns the line after the last
+ * one woven (a change may run into later pieces). */
+static int weave_code(FILE *out, const source_file *source, const piece_list *list, int first,
+                      int last, heading_style style, int title_line, int code_only)
+{
+    for (int n = first; n <= last; n++)
+        if (starts_with(source->lines[n - 1], "// book:changes")) {
+            char file[4096], function[512], extra;
+            const char *line = source->lines[n - 1];
+            if (sscanf(line + strspn(line, " \t"), "// book:changes %4095s %511s %c", file,
+                       function, &extra) != 2)
+                die_at(source->path, n, "write // book:changes FILE FUNCTION, alone on its line");
+            put_code(out, source, first, n - 1);
+            int after = weave_change(out, source, list, n, file, function, source->path, n, style,
+                                     title_line, code_only);
+            return after <= last ? weave_code(out, source, list, after, last, style, title_line,
+                                              code_only)
+                                 : after;
+        }
+    put_code(out, source, first, last);
+    return last + 1;
+}
+
 /* A file's pieces in order, but the title line, woven apart; code_only:
  * its code alone (a solution). */
 static void weave_pieces(FILE *out, const source_file *source, const piece_list *list,
                          heading_style style, int title_line, int code_only)
 {
+    int woven = 0; /* lines up to it were woven by a change */
     for (int k = 0; k < list->count; k++) {
-        const piece *part = &list->pieces[k];
-        int in_fence = 0;
-        if (part->kind == PIECE_CODE)
-            put_code(out, source, part->first, part->last);
-        else if (part->kind != PIECE_PROSE)
-            k = put_hidden_note(out, source, list, k);
-        if (part->kind != PIECE_PROSE || code_only)
+        piece part = list->pieces[k];
+        if (part.last <= woven)
             continue;
-        fputc('\n', out);
-        for (int n = part->first; n <= part->last; n++) {
-            in_fence ^= is_fence(source->lines[n - 1]);
-            if (n != title_line)
-                weave_prose_line(out, source->lines[n - 1], source->path, n, style, in_fence);
-        }
-        fputc('\n', out);
+        part.first = part.first <= woven ? woven + 1 : part.first;
+        if (part.kind == PIECE_CODE)
+            woven = weave_code(out, source, list, part.first, part.last, style, title_line,
+                               code_only) - 1;
+        else if (part.kind != PIECE_PROSE)
+            k = put_hidden_note(out, source, list, k);
+        else if (!code_only)
+            weave_prose_piece(out, source, &part, style, title_line);
     }
 }
 
@@ -286,7 +537,7 @@ static void weave_file(FILE *out, const char *path, heading_style style, const c
         fprintf(out, "%.*s %s%s\n", 1 + style.shift, "######", fallback,
                 style.unnumbered ? " {.unnumbered}" : "");
     }
-    fprintf(out, "\n::: {.source-file source=\"%s\"}\n`%s`\n:::\n", path, path);
+    put_source_note(out, path);
     weave_pieces(out, &source, &list, style, title, 0);
 }
 
@@ -376,7 +627,7 @@ static void weave_chapter(FILE *out, const char *main_path, const char *exercise
         if (strcmp(names[k], base_name(path)) == 0 || list.prose == 0)
             continue; /* the main file, or code the chapter builds and the book does not show */
         find_title(&source, &list, path);
-        fprintf(out, "\n::: {.source-file source=\"%s\"}\n`%s`\n:::\n", other, other);
+        put_source_note(out, other);
         weave_pieces(out, &source, &list, (heading_style){0, 0}, 0, 0);
     }
     fputc('\n', out);

@@ -7,6 +7,7 @@
 #define WORKBOOK_WEAVE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* "path:line: message" (line 0: "path: message") on stderr; exits 1. */
 void die_at(const char *path, int line, const char *format, ...)
@@ -85,5 +86,32 @@ int starts_with(const char *line, const char *text);
 /* Cuts a literate source into code, prose and hidden pieces; a marker that
  * is not well formed stops here with its file and line. */
 piece_list scan_markers(const source_file *source);
+
+/* FUNCTION's definition in source, from the comment and template line above
+ * it to the line "}" that closes it: 0, or -1 with why. */
+int function_extent(const source_file *source, const char *function, int *first, int *last,
+                    char *why, size_t capacity);
+
+/* ------------------------------------------------ changes (changes.c) */
+
+/* One line of a change: kept (' '), removed ('-') or added ('+'), with its
+ * line in the old and the new file (0 where it has none). */
+typedef struct {
+    char kind;
+    int old_line, new_line;
+    const char *text;
+} change_line;
+
+/* The shortest edit from old to new, lines compared whole (old_compare: the
+ * old lines as compared, old_text: as printed when removed): kept, removed
+ * and added lines in the order a unified diff prints them; *count of them. */
+change_line *diff_lines(const char *const *old_compare, const char *const *old_text,
+                        const int *old_lines, int old_count, const char *const *new_text,
+                        const int *new_lines, int new_count, int *count);
+
+/* The hunks of change lines from..to-1 (a unified diff's, `context` kept
+ * lines around each change), each under its "@@ -A,B +C,D @@" line;
+ * returns how many hunks (0: nothing changed there). */
+int put_hunks(FILE *out, const change_line *lines, int from, int to, int context);
 
 #endif

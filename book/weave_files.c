@@ -201,6 +201,13 @@ int starts_with(const char *line, const char *text)
     return strncmp(line + strspn(line, " \t"), text, strlen(text)) == 0;
 }
 
+/* A line of the first run the book hides: an #include, or the #pragma once
+ * before them (a listing of it alone would tell the reader nothing). */
+static int is_include(const char *line)
+{
+    return starts_with(line, "#include") || line_is(line, "#pragma once");
+}
+
 /* Cuts a literate source into code, prose and hidden pieces; a marker that
  * is not well formed stops here with its file and line. */
 piece_list scan_markers(const source_file *source)
@@ -229,9 +236,9 @@ piece_list scan_markers(const source_file *source)
         } else if (state == IN_CODE && strncmp(line + strspn(line, " \t"), "/*md", 4) == 0) {
             die_at(path, n, "a prose block opens with a line that is exactly /*md, with nothing "
                    "after it");
-        } else if (state == IN_CODE && starts_with(line, "#include") && !includes++) {
+        } else if (state == IN_CODE && is_include(line) && !includes++) {
             int last = n; /* the run: #include lines and the blank lines between them */
-            for (int k = n + 1; k <= source->count && (starts_with(source->lines[k - 1], "#include") ||
+            for (int k = n + 1; k <= source->count && (is_include(source->lines[k - 1]) ||
                                                        line_is(source->lines[k - 1], "")); k++)
                 last = line_is(source->lines[k - 1], "") ? last : k;
             add_piece(&list, PIECE_CODE, code_start, n - 1);
@@ -273,4 +280,73 @@ piece_list scan_markers(const source_file *source)
                : "this // book:hide is never closed by // book:show");
     add_piece(&list, PIECE_CODE, code_start, source->count);
     return list;
+}
+
+/* FUNCTION's definition in source: the one line that starts at column 0,
+ * names FUNCTION followed by '(' and does not end in ';' (a line starting
+ * with a blank, '/', '*' or '#' is no definition), to the next line that is
+ * exactly "}", with the template line and the comment right above it. */
+int function_extent(const source_file *source, const char *function, int *first, int *last,
+                    char *why, size_t capacity)
+{
+    char call[512];
+    snprintf(call, sizeof call, "%s(", function);
+    int definition = 0;
+    for (int n = 1; n <= source->count; n++) {
+        const char *line = source->lines[n - 1], *at = strstr(line, call);
+        size_t length = strlen(line);
+        while (length > 0 && isspace((unsigned char)line[length - 1]))
+            length--;
+        int named = at && (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_'));
+        /* or the name indented first on the line under "__global__ void ...(...)" */
+        int under = at && at == line + strspn(line, " \t") && n > 1 &&
+                    strstr(source->lines[n - 2], "__global__") &&
+                    !isspace((unsigned char)source->lines[n - 2][0]);
+        if (!named || (isspace((unsigned char)line[0]) && !under) || line[0] == '/' ||
+            line[0] == '*' || line[0] == '#' || (length > 0 && line[length - 1] == ';'))
+            continue;
+        if (definition)
+            return snprintf(why, capacity, "%s defines %s twice (lines %d and %d)", source->path,
+                            function, definition, n), -1;
+        definition = n;
+    }
+    if (!definition)
+        return snprintf(why, capacity, "%s has no definition of %s() starting a line",
+                        source->path, function), -1;
+    *first = *last = definition;
+    while (*last <= source->count && strcmp(source->lines[*last - 1], "}") != 0)
+        ++*last;
+    if (*last > source->count)
+        return snprintf(why, capacity, "%s:%d: no line \"}\" closes %s()", source->path,
+                        definition, function), -1;
+    /* a definition whose name is on the line after its return type */
+    const char *name_line = source->lines[*first - 1] + strspn(source->lines[*first - 1], " \t");
+    if (*first > 1 && strcmp(name_line, call) != 0 && strncmp(name_line, call, strlen(call)) == 0 &&
+        !isspace((unsigned char)source->lines[*first - 2][0]) && source->lines[*first - 2][0] &&
+        (strstr(source->lines[*first - 2], "__global__") ||
+         starts_with(source->lines[*first - 2], "static")))
+        --*first;
+    if (*first > 1 && starts_with(source->lines[*first - 2], "template"))
+        --*first;
+    if (*first > 1) { /* the comment right above it */
+        int above = *first - 1;
+        const char *line = source->lines[above - 1];
+        size_t length = strlen(line);
+        if (length >= 2 && strcmp(line + length - 2, "*/") == 0 && !line_is(line, "*/")) {
+            while (above > 1 && !starts_with(source->lines[above - 1], "/*"))
+                above--;
+            *first = above;
+        } else if (length >= 2 && strcmp(line + length - 2, "*/") == 0) {
+            /* a lone closing line: a comment, unless it closes a prose block */
+            while (above > 1 && !starts_with(source->lines[above - 1], "/*"))
+                above--;
+            if (!line_is(source->lines[above - 1], "/*md"))
+                *first = above;
+        } else {
+            while (above >= 1 && starts_with(source->lines[above - 1], "//") &&
+                   !strstr(source->lines[above - 1], "book:"))
+                *first = above--;
+        }
+    }
+    return 0;
 }

@@ -204,6 +204,7 @@ of them; the upper triangle of each diagonal block is computed and ignored.
 
 #define ROWS_BLOCK 128 /* query rows per cuBLAS call of cublas-rows */
 
+// book:changes chapters/01-race/race.cuh scores_from_permuted
 static inline void rows_from_permuted(const triangle_args *args, cublasComputeType_t compute)
 {
     triangle_size s = args->size;

@@ -115,6 +115,7 @@ __host__ __device__ __forceinline__ int registers_first_key(unsigned tx, unsigne
     return tile_col * REGISTERS_TILE + tx * REGISTERS_THREAD_TILE;
 }
 
+// book:changes chapters/02-naive/naive.cuh naive_scores
 static __global__ void __launch_bounds__(256)
 registers_scores(float *preatt, const float *__restrict__ inp, int T, int NH, int HS)
 {
@@ -173,6 +174,7 @@ since the kernel has no bounds checks, and the number of heads $B \cdot NH$
 must fit in the grid's third dimension (at most 65,535).
 */
 
+// book:changes chapters/02-naive/naive.cuh naive_refuses
 static inline int registers_refuses(triangle_size size, char *why, size_t capacity)
 {
     if (size.T % REGISTERS_TILE != 0) {
@@ -186,6 +188,7 @@ static inline int registers_refuses(triangle_size size, char *why, size_t capaci
     return 0;
 }
 
+// book:changes chapters/02-naive/naive.cuh naive_launch
 static inline void registers_launch(const triangle_args *args)
 {
     const triangle_size s = args->size;

@@ -142,6 +142,7 @@ The kernel keeps chapter 3's shape: a tile skipped above the diagonal, a
 thread's 8 rows and two runs of 4 columns, the 64 sums.
 */
 
+// book:changes chapters/03-registers/registers.cuh registers_scores
 static __global__ void __launch_bounds__(256, 2)
 vectorized_scores(float *preatt, const float *__restrict__ inp, int T, int NH, int HS, float scale)
 {
@@ -213,6 +214,7 @@ The grid is chapter 2's. The refusals add the alignment condition of the
 16-byte accesses.
 */
 
+// book:changes chapters/03-registers/registers.cuh registers_refuses
 static inline int vectorized_refuses(triangle_size size, char *why, size_t capacity)
 {
     if (size.T % VECTORIZED_TILE != 0) {
@@ -230,6 +232,7 @@ static inline int vectorized_refuses(triangle_size size, char *why, size_t capac
     return 0;
 }
 
+// book:changes chapters/03-registers/registers.cuh registers_launch
 static inline void vectorized_launch(const triangle_args *args)
 {
     const triangle_size s = args->size;

@@ -577,7 +577,6 @@ __device__ __forceinline__ void shared_multiply_chunk_copying(shared_patch &sum,
     }
 }
 
-
 /* An off-diagonal tile keeps every score: no tests, one pointer for all 16
  * stores, and the sums scaled in place first, so that no register a store
  * reads is overwritten soon after (it is read when the pipeline takes it). */

@@ -290,6 +290,7 @@ listed longest first, heads innermost, as in chapter 5. The kernel is
 `tf32+rows`.
 */
 
+// book:changes chapters/08-tensor/tensor.cuh tf32_scores
 /* The walk along one row of tiles, for any way of multiplying a tile:
  * Multiply::tile(sum, query_tile, key_tile, warp_row, warp_col, k_count),
  * with rows of k_count + PAD floats in shared memory (chapter 9 gives it
@@ -378,6 +379,7 @@ for once. They accept any $T$ that is a multiple of 128 and any $HS$ that
 is a multiple of 8 (the $k$ of one instruction) up to 128.
 */
 
+// book:changes chapters/04-vectorized/vectorized.cuh vectorized_refuses
 static inline int tf32_refuses(triangle_size size, char *why, size_t capacity)
 {
     if (size.T % TF32_TILE != 0) {
@@ -415,6 +417,7 @@ static inline int tf32_k_per_launch(int HS, int tiles, int pad, size_t limit)
     return split_k_count(HS, TF32_STEP, tile_row_bytes, tile_row_bytes * pad, limit);
 }
 
+// book:changes chapters/05-shared/shared.cuh shared_launch_parts
 /* Launches `first` over the first part of k and `accumulating` (ACCUMULATE) over
  * each other, with `tiles` tiles of rows padded by `pad` in shared memory. */
 static inline void tf32_launch_parts(const triangle_args *args, tf32_kernel_function first,

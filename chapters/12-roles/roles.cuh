@@ -196,6 +196,7 @@ __host__ __device__ __forceinline__ bool roles_next_row(roles_schedule &s, int b
  * staged where every score is kept, by the lanes where the diagonal
  * crosses the tile, not at all above it. */
 enum roles_path { ROLES_STAGED, ROLES_BY_LANES, ROLES_NONE };
+// book:changes chapters/11-copy-engine/store.cuh path_of_tile
 __host__ __device__ __forceinline__ roles_path roles_path_of(int c, int keys, int top)
 {
     if (c * keys + keys - 1 <= top)
@@ -430,7 +431,7 @@ The queries come from shared memory, so the products take both operands
 there: the same `wgmma`, with a descriptor for $A$ where chapter 10's took
 four registers (`_ss`: both from shared memory).
 
-{{listing|common/device/wgmma.h|wgmma_tf32_m64n64k8_ss}}
+{{listing|common/device/wgmma.h|wgmma_tf32_m64n64k8_ss|changes|common/device/wgmma.h|wgmma_tf32_m64n64k8}}
 
 Where a group must share a buffer among its own four warps (the small
 parts of the queries past $HS = 96$, written by the group's lanes before
@@ -532,6 +533,7 @@ __device__ __forceinline__ void free_keys(const roles_buffers<HS, PRODUCTS> &m, 
         mbarrier_arrive(&m.key_empty[tile % roles_shape<HS, PRODUCTS>::SLOTS]);
 }
 
+// book:changes chapters/10-wgmma/wgmma.cuh wgmma_tile
 template <int SUMS>
 __device__ __forceinline__ void wgmma_tile_ss(float (&sum)[SUMS], uint64_t a, uint64_t b,
                                               bool accumulate)
@@ -585,6 +587,7 @@ __host__ __device__ __forceinline__ int roles_stage_index(int r, int col)
            tensor_map_box_index(r, col % TENSOR_MAP_BOX_COLS);
 }
 
+// book:changes chapters/11-copy-engine/store.cuh send_scores
 /* Tile c's scores from a finished set of sums: into the group's next stage
  * (the storer sends it), by the lanes on the diagonal, or not at all. */
 template <int HS, int PRODUCTS>
@@ -661,6 +664,7 @@ __device__ __forceinline__ bool roles_step(const roles_walk<HS, PRODUCTS> &w, in
     return false;
 }
 
+// book:changes chapters/10-wgmma/wgmma.cuh split_queries
 /* Three products: the small parts of this warp's 16 query rows, x minus x
  * with its last 13 bits cleared, rounded to TF32, in A fragments of all HS,
  * from the row's query buffer. */

@@ -27,14 +27,46 @@ file == 1 {
     if (header == "//" && bare ~ /^\/\// && bare !~ /book:/) { expected[FNR] = ""; next }
     if (header == "/*") { if (index($0, "*/")) header = "done"; expected[FNR] = ""; next }
     header = "done"
-    if (state == "" && !included && bare ~ /^#include/) included = "open"
-    if (included == "open" && (bare ~ /^#include/ || bare == "")) { expected[FNR] = ""; next }
+    if (state == "" && !included && (bare ~ /^#include/ || bare == "#pragma once")) included = "open"
+    if (included == "open" && (bare ~ /^#include/ || bare == "#pragma once" || bare == "")) { expected[FNR] = ""; next }
     if (included == "open") included = "done"
     if (state == "" && bare == "/*md") { state = "prose"; expected[FNR] = ""; next }
     if (state == "prose") { if (bare == "*/") state = ""; expected[FNR] = ""; next }
+    if (state == "" && bare ~ /^\/\/ book:changes /) { expected[FNR] = ""; next }
     if (state == "" && bare == "// book:hide") { state = "hidden"; expected[FNR] = ""; next }
     if (state == "hidden") { if (bare == "// book:show") state = ""; expected[FNR] = ""; next }
     expected[FNR] = $0
+    next
+}
+
+# A change (book:changes): a diff block or a note of unchanged lines names
+# the new lines first..last it stands for; the diff's kept and added lines
+# go back where its hunk headers say, its removed lines are the old file's.
+# Lines of that range it leaves out are the unchanged ones (suite 71 applies
+# each diff to the old function and compares).
+file == 2 && fence == "" && /[{ ]\.change[ }]/ && index($0, "source=\"" source "\"") {
+    if (!match($0, /first="[0-9]+"/)) { problem("line " FNR ": a change without first"); next }
+    from = substr($0, RSTART + 7, RLENGTH - 8) + 0
+    if (!match($0, /last="[0-9]+"/)) { problem("line " FNR ": a change without last"); next }
+    to = substr($0, RSTART + 6, RLENGTH - 7) + 0
+    for (n = from; n <= to; n++) changed[n] = 1
+    if (from <= last_block_start) problem("line " FNR ": a change out of source order")
+    last_block_start = from
+    if (match($0, /^```+/)) { fence = substr($0, 1, RLENGTH); diff = 1; blocks++ }
+    next
+}
+
+file == 2 && diff && fence != "" {
+    if ($0 == fence) { fence = ""; diff = 0; next }
+    if (match($0, /^@@ -[0-9]+,[0-9]+ \+[0-9]+,[0-9]+ @@$/)) {
+        split($0, hunk, /[ ,+]+/)
+        at = hunk[4] + 0
+        next
+    }
+    if ($0 ~ /^-/) next
+    if ($0 !~ /^[ +]/) { problem("woven line " FNR ": a diff line that is not ' ', '-' or '+'"); next }
+    if (at in got) problem("woven line " FNR ": source line " at " shown twice")
+    got[at++] = substr($0, 2)
     next
 }
 
@@ -68,7 +100,7 @@ END {
         want = expected[n]
         have = (n in got) ? got[n] : ""
         if (want == have) continue
-        if (!(n in got) && trim(want) == "") continue
+        if (!(n in got) && (trim(want) == "" || n in changed)) continue
         if (want == "") problem("line " n ": the book shows \"" have "\", which is prose or hidden code in the source")
         else if (!(n in got)) problem("line " n ": missing from the book: \"" want "\"")
         else problem("line " n ": the book shows \"" have "\", the source has \"" want "\"")

@@ -11,7 +11,11 @@
 #                                               is no text), entities decoded
 #   tests/book/tex_left.sh text FILE.txt...    plain text (pdftotext of the PDF),
 #                                               a listing's lines (a line number,
-#                                               two blanks, code) aside
+#                                               two blanks, code) aside, and a
+#                                               change's (from a hunk's "@@ -A,B
+#                                               +C,D @@" on, while lines start
+#                                               with -, + or a blank; a page's
+#                                               number or a blank line between)
 set -eu
 kind=$1
 shift
@@ -23,7 +27,10 @@ for file in "$@"; do
         perl -0777 -pe 's{<(pre|code|script|style)\b.*?</\1>}{ }gs; s{<[^>]*>}{}gs;
             s{&lt;}{<}g; s{&gt;}{>}g; s{&quot;}{"}g; s{&#39;}{\x27}g; s{&#(\d+);}{chr($1)}ge; s{&amp;}{&}g' "$file"
     else  # blanked, not dropped, so that the line numbers stay the file's
-        sed -E 's/^[0-9]+ {2,}.*$//' "$file"
+        awk '{ line = $0; sub(/^\f/, "", line)
+               if (line ~ /^@@ -[0-9]+,[0-9]+ \+[0-9]+,[0-9]+ @@/) diff = 1
+               else if (diff && line !~ /^[-+ ]/ && line !~ /^[0-9]*$/) diff = 0
+               print (diff || line ~ /^[0-9]+  +/) ? "" : $0 }' "$file"
     fi | grep -noE -- ".{0,60}($pattern).{0,40}" | sed "s|^|$file:|" > "$lines"
     [ -s "$lines" ] && { cat "$lines"; found=1; }
 done
