@@ -893,36 +893,48 @@ The question was how close to the memory floor the triangle gets when no
 warp waits for another's job. On the {{gpu|tf32+roles|B=8 T=1024 C=768 NH=12}}, at the
 default size, `tf32+roles` takes {{median_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms and
 `tf32x3+roles` {{median_ms|tf32x3+roles|B=8 T=1024 C=768 NH=12}} ms against a memory floor
-of {{floor_memory_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms: {{speedup|tf32+roles|tf32+tma-store|B=8 T=1024 C=768 NH=12}}
-and {{speedup|tf32x3+roles|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} times as fast as chapter
-11's kernels on the same card, {{speedup|tf32+roles|tf32+rows|B=8 T=1024 C=768 NH=12}} times
-chapter 8's `tf32+rows`. Taking the block barrier away bought a few
-percent; the floor is still far (the race is the figure at the end of
-this section).
+of {{floor_memory_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms: the FP32-accurate kernel is
+{{speedup|tf32x3+roles|tf32x3+tma-store|B=8 T=1024 C=768 NH=12}} times as fast as chapter 11's
+`tf32x3+tma-store`, the one-product kernel
+{{speedup|tf32+roles|tf32+rows|B=8 T=1024 C=768 NH=12}} times as fast as chapter 8's `tf32+rows`,
+and both are {{speedup|tf32x3+roles|cublas-tf32|B=8 T=1024 C=768 NH=12}} times or more as fast
+as `cublas-tf32`, in the same run. Three products now cost little more
+than one: the products hide behind the memory traffic. But the floor is
+still far (the race is the figure at the end of this section).
 
-What binds is not who waits for whom. Nsight Compute reads the kernel's
-memory traffic at {{ncu|dram_tbs|tf32+roles|B=8 T=1024 C=768 NH=12}} TB/s on the
-{{ncu|gpu|tf32+roles|B=8 T=1024 C=768 NH=12}}, {{ncu|dram_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}% of its
-peak, with the schedulers issuing in only {{ncu|issue_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}%
-of their cycles. Three experiments on the same card (the lab notebook's
-notes/roles.md has the runs) say where the rest goes. A build that leaves
-out every `wgmma` takes as long as the real kernel: the products hide
-entirely. A build that sends no staged tile takes a little over a third
-of the time: the walk itself, loads, barriers and staging included, is
-well under the floor, and the stores are the rest. And the kernel reads
-twice the bytes of its queries and keys from memory: the schedule deals a
-head's pairs of rows far apart (a head's second pair comes a wave of
-blocks after its first), and between the two the scores streaming
-through the L2 cache push the head's keys out. Two changes follow from
-that, and wait for their run on a card: a schedule that deals a head's
-pairs together, so that the blocks at work share a few heads' keys, and
-the scores stored with the L2 policy that evicts them first (`createpolicy`
-and the `.L2::cache_hint` form of the box store), which alone made the
-TF32 kernel a few percent faster in the experiments. Even then the
-scores leave at a lower rate than a plain fill of the same bytes reaches
-on the same card; our reading, not yet measured, is that rows of 256
-bytes 4 KB apart, written in as many places at once as there are blocks,
-are harder work for the memory than one stream.
+What binds is not who waits for whom. Experiments on both Hopper cards
+(the lab notebook's notes/roles.md has the runs) say where the time goes.
+On the H200, with the first schedule, a build that leaves out every
+`wgmma` took as long as the real kernel: the products hide entirely. A
+build that sends no staged tile took a little over a third of the time:
+the walk itself, loads, barriers and staging included, is well under the
+floor, and the stores are the rest. And the first schedule read twice
+the bytes of its queries and keys from memory (on either card):
+it dealt a head's pairs of rows a wave of blocks apart, and between the
+two the scores streaming through the L2 cache pushed the head's keys out.
+On the H100, the schedule above, a head's pairs neighbours in the list,
+brought the reads down to within a tenth of the compulsory bytes and the
+time down by about a tenth; storing the scores with the L2 policy that
+evicts them first (`createpolicy` and the `.L2::cache_hint` form of the
+box store), worth several percent under the first schedule on the H200,
+adds about one percent once the schedule keeps the keys together.
+
+What is left is the rate at which the scores reach memory. Nsight Compute
+reads the kernel's traffic at {{ncu|dram_tbs|tf32+roles|B=8 T=1024 C=768 NH=12}} TB/s on the
+{{ncu|gpu|tf32+roles|B=8 T=1024 C=768 NH=12}}, {{ncu|dram_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}% of its peak,
+with the schedulers issuing in only {{ncu|issue_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}% of
+their cycles. A plain fill of the scores' bytes with PyTorch on the same
+card does not reach the data sheet's bandwidth either (notes/roles.md):
+the floor that can be reached lies above the one drawn. The kernel's
+traffic runs at about three quarters of that fill's rate, on the H100 and
+on the H200 (there with the first schedule). Our reading, not
+proven, is that the rest is in how the scores leave: rows of 256 bytes
+a row of scores apart, from as many places at once as there are blocks,
+where a fill writes long runs of neighbouring bytes. On the H100, rows
+3.5 and 4.5 KB apart (T = 896 and 1152) went no faster than rows 4 KB
+apart, so the rows do not crowd one part of the memory. The next step is a tile of
+scores that leaves as longer runs: more keys a stage, which needs the
+shared memory the ring of keys holds now.
 
 {{figure|race-chapter12}}
 */
