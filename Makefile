@@ -14,6 +14,9 @@ MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
 # Keep the intermediate files (generated mains, patched mutant copies).
 .SECONDARY:
+# A plain `make` builds everything (`all`), not the first rule the file
+# happens to hold (the generator's, which the included makefiles need).
+.DEFAULT_GOAL := all
 
 ifeq ($(origin NVCC),undefined)
 # (looked up once: a make that starts hundreds of times in the grader's

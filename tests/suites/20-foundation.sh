@@ -155,6 +155,9 @@ expect_status "make test TEST_JOBS=0 is refused" 2 env SUITES=10 TEST_JOBS=0 tes
 expect_output "make DEVICE_CODE=bogus is refused and says what it takes" "DEVICE_CODE='bogus': it is full or fast" \
     make -s --no-print-directory help DEVICE_CODE=bogus
 expect_status "... with make's error status" 2 make -s --no-print-directory help DEVICE_CODE=bogus
+# A plain `make` builds everything: its goal is `all`, not the first rule of the file.
+expect_output "a plain make's goal is all" "^\.DEFAULT_GOAL := all\$" \
+    sh -c 'make -s --no-print-directory -n -p 2>/dev/null | grep "^\.DEFAULT_GOAL"'
 # A suite with a syntax error fails as a whole: sourced, bash would run it
 # up to the error, go on, and count what passed before it.
 runner_scratch=$LOGS/runner
