@@ -415,11 +415,13 @@ print-build-archs:
 	@echo $(BUILD_ARCHS)
 print-hopper-only-folders:
 	@echo $(HOPPER_ONLY_FOLDERS)
+print-device-code:
+	@echo $(DEVICE_CODE)
 print-nvcc:
 	@echo $(NVCC)
 print-main-cxxflags:
 	@echo $(MAIN_CXXFLAGS)
-.PHONY: FORCE print-build-archs print-hopper-only-folders print-nvcc print-main-cxxflags
+.PHONY: FORCE print-build-archs print-hopper-only-folders print-device-code print-nvcc print-main-cxxflags
 
 bench: $(GPU_PROGRAMS)
 	@bench/gpu_runs.sh bench $(CHAPTERS)
