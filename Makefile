@@ -372,9 +372,16 @@ same-kernels:
 # ARCHS_PTX_OF="sm_89:compute_80" assembles a target from another target's
 # PTX (one front-end pass less), for code with no branch between the two
 # capabilities (the cards suite checks there is none).
+# ARCHS_HOPPER_ONLY_ON=sm_75 compiles the chapters every kernel of which
+# needs sm_90a (HOPPER_ONLY_FOLDERS, from the list: chapters 10 to 12) for
+# that one target and sm_90a, not for each of BUILD_ARCHS: on any other
+# card their kernels are stubs that trap (wgmma.h, bulk_copy.h) and the
+# host never launches them, so one target shows that they compile. The
+# oldest is the strictest: what a later card lacks, Turing lacks too.
 SERVED_ARCHS := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 ARCHS_FLAGS ?=
 ARCHS_PTX_OF ?=
+ARCHS_HOPPER_ONLY_ON ?=
 BUILD_ARCHS ?= $(filter $(SERVED_ARCHS),$(shell $(NVCC) --list-gpu-code 2>/dev/null))
 ARCHS_BUILD := $(BUILD)-archs
 ARCHS_STAMP := $(ARCHS_BUILD)/gen/archs
@@ -388,11 +395,18 @@ ARCHS_FATBINS = $(patsubst $(BUILD)/obj/%.o,$(ARCHS_BUILD)/fatbin/%.fatbin,$(CHA
 arch_specific_source = $(filter $(foreach chapter,$(ARCH_SPECIFIC_FOLDERS),chapters/$(chapter)/%),$(1))
 archs_target = $(if $(and $(call arch_specific_source,$(1)),$(filter sm_90,$(2))),sm_90a,$(2))
 archs_virtual = $(or $(patsubst $(1):%,%,$(filter $(1):%,$(ARCHS_PTX_OF))),$(subst sm_,compute_,$(1)))
-archs_gencode = $(foreach arch,$(BUILD_ARCHS),-gencode \
+hopper_only_source = $(filter $(foreach chapter,$(HOPPER_ONLY_FOLDERS),chapters/$(chapter)/%),$(1))
+# the targets of source $(1): all of BUILD_ARCHS, or for a Hopper-only one
+# with ARCHS_HOPPER_ONLY_ON those of sm_90 and it that BUILD_ARCHS has
+hopper_only_archs = $(if $(and $(ARCHS_HOPPER_ONLY_ON),$(call hopper_only_source,$(1))),\
+    $(filter sm_90 $(ARCHS_HOPPER_ONLY_ON),$(BUILD_ARCHS)))
+archs_of = $(or $(strip $(call hopper_only_archs,$(1))),$(BUILD_ARCHS))
+archs_gencode = $(foreach arch,$(call archs_of,$(1)),-gencode \
     arch=$(call archs_virtual,$(call archs_target,$(1),$(arch)))$(comma)code=$(call archs_target,$(1),$(arch)))
 $(ARCHS_STAMP): FORCE
 	@mkdir -p $(dir $@)
-	@[ "$$(cat $@ 2>/dev/null)" = "$(BUILD_ARCHS) $(ARCHS_PTX_OF)" ] || echo "$(BUILD_ARCHS) $(ARCHS_PTX_OF)" > $@
+	@[ "$$(cat $@ 2>/dev/null)" = "$(BUILD_ARCHS) $(ARCHS_PTX_OF) $(ARCHS_HOPPER_ONLY_ON)" ] || \
+	    echo "$(BUILD_ARCHS) $(ARCHS_PTX_OF) $(ARCHS_HOPPER_ONLY_ON)" > $@
 $(ARCHS_BUILD)/fatbin/%.fatbin: %.cu $(ARCHS_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 $(call archs_gencode,$<) --threads 0 $(ARCHS_FLAGS) $(NVCC_LANGUAGE_FLAGS) \
@@ -402,11 +416,15 @@ build-archs: $(ARCHS_FATBINS)
 	@echo "build-archs: $(words $(ARCHS_FATBINS)) fat binaries, each for $(BUILD_ARCHS), in $(ARCHS_BUILD)/fatbin"
 print-build-archs:
 	@echo $(BUILD_ARCHS)
+print-hopper-only-folders:
+	@echo $(HOPPER_ONLY_FOLDERS)
+print-device-code:
+	@echo $(DEVICE_CODE)
 print-nvcc:
 	@echo $(NVCC)
 print-main-cxxflags:
 	@echo $(MAIN_CXXFLAGS)
-.PHONY: FORCE print-build-archs print-nvcc print-main-cxxflags
+.PHONY: FORCE print-build-archs print-hopper-only-folders print-device-code print-nvcc print-main-cxxflags
 
 bench: $(GPU_PROGRAMS)
 	@bench/gpu_runs.sh bench $(CHAPTERS)

@@ -210,6 +210,11 @@ referee_build() {
                 chmod a+r "$pristine/submission/$exercise.cu" || exit 2
         fi
         scratch=$pristine
+        # A host check after the program: the one compile both link is then
+        # kept in the cache with the program, where the grading of the
+        # untouched exercise finds it (built as a host check alone, its
+        # object was not kept, and that grading compiled it again).
+        if [ "$target" = host ]; then build_target "$exercise" program || exit; fi
         build_target "$exercise" "$target"
     )
 }

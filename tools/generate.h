@@ -34,6 +34,9 @@ int where_command(const char *path);
  * header of a chapter of `chapters` (a 0-ended list of chapter numbers),
  * those chapters' own folders too, blank-separated, into out. */
 void folders_including(const int *chapters, char *out, size_t capacity);
+/* kernel_where.c: the folders (NN-slug) of the chapters of `chapters` that
+ * have one, blank-separated, into out. */
+void folders_of(const int *chapters, char *out, size_t capacity);
 
 /* program_main.c: the main() of one chapter program. */
 int main_command(const char *path, const char *chapter_word, const char *problem,

@@ -496,11 +496,22 @@ void folders_including(const int *chapters, char *out, size_t capacity)
             }
         }
     }
+    int list[GENERATE_MAX_CHAPTERS + 1], count = 0;
+    for (int chapter = 1; chapter < GENERATE_MAX_CHAPTERS; chapter++)
+        if (chosen[chapter])
+            list[count++] = chapter;
+    list[count] = 0;
+    folders_of(list, out, capacity);
+}
+
+void folders_of(const int *chapters, char *out, size_t capacity)
+{
+    if (!sources)
+        load_sources();
     size_t used = 0;
     out[0] = '\0';
-    for (int chapter = 1; chapter < GENERATE_MAX_CHAPTERS; chapter++) {
-        if (!chosen[chapter])
-            continue;
+    for (const int *c = chapters; *c; c++) {
+        const int chapter = *c;
         for (int s = 0; s < source_count; s++) {
             char folder[64];
             if (chapter_of(sources[s].path, folder) == chapter && used < capacity) {

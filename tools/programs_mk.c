@@ -24,7 +24,8 @@
  * code is built for the card's architecture-specific target (sm_90a on
  * sm_90): the chapters with a kernel the list says `needs` sm_90a, and the
  * chapters whose sources include one of their headers (chapter 13's layer
- * calls chapter 11's GEMM).
+ * calls chapter 11's GEMM); and HOPPER_ONLY_FOLDERS: the chapters every
+ * kernel of which needs sm_90a (on any other card their code is stubs).
  */
 #include "generate.h"
 
@@ -200,6 +201,25 @@ int programs_command(int make, const char *path, const char *chapters, const cha
         char folders[4096];
         folders_including(specific, folders, sizeof folders);
         printf("ARCH_SPECIFIC_FOLDERS :=%s%s\n", folders[0] ? " " : "", folders);
+        /* The chapters every kernel of which needs sm_90a: built for any other
+         * card, their kernels are stubs that trap, never launched there
+         * (`make build-archs` may compile them for one other target). */
+        int only[MAX_CHAPTERS + 1], only_count = 0;
+        for (int chapter = 1; chapter < MAX_CHAPTERS; chapter++) {
+            int kernels = 0, specific = 0;
+            for (int k = 0; k < list.count; k++) {
+                const kernel_entry *e = &list.entries[k];
+                if (e->chapter == chapter && e->role != KERNEL_TORCH) {
+                    kernels++;
+                    specific += e->needs_arch_specific;
+                }
+            }
+            if (kernels > 0 && specific == kernels && p.has_folder[chapter])
+                only[only_count++] = chapter;
+        }
+        only[only_count] = 0;
+        folders_of(only, folders, sizeof folders);
+        printf("HOPPER_ONLY_FOLDERS :=%s%s\n", folders[0] ? " " : "", folders);
     }
     kernel_list_free(&list);
     return 0;
