@@ -213,7 +213,7 @@ At the default size the register kernel takes
 {{figure|race-chapter3}}
 
 Eight times fewer loads paid off almost in full, but the kernel is still
-far from the floor of 0.096 ms that the arithmetic alone sets. The loads it
+far from the floor of {{floor_fp32_ms|registers|B=8 T=1024 C=768 NH=12}} ms that the arithmetic alone sets. The loads it
 kept are the problem now, and not only their number: look at which
 addresses the 32 threads of a warp ask for at the same moment. At one step
 of $k$, the 16 threads along a row of the block each read the $k$-th float

@@ -263,7 +263,8 @@ baseline's speed:
 {{figure|race-chapter4}}
 
 The vectorized kernel reaches {{gflops|vectorized|B=8 T=1024 C=768 NH=12}}
-useful GFLOP/s. What is left between it and the floor of 0.096 ms is, again,
+useful GFLOP/s. What is left between it and the floor of
+{{floor_fp32_ms|vectorized|B=8 T=1024 C=768 NH=12}} ms is, again,
 the loads: each thread still fetches every one of its operands from the
 memory system by itself, although the 16 threads of a block row all need
 the same 8 query rows and the 16 threads of a block column the same 8 key

@@ -52,7 +52,8 @@ row of tiles. What changes is the inner product, and with it the floor.
   {{card_memory_tbs|tf32+rows|B=8 T=1024 C=768 NH=12}} TB/s.
 
 On the tensor cores the floor of this problem is the memory. A kernel that
-multiplied in no time at all would still spend about 0.05 ms writing its
+multiplied in no time at all would still spend
+{{floor_memory_ms|tf32+rows|B=8 T=1024 C=768 NH=12}} ms writing its
 scores. The goal of this chapter is to get near that, which means: keep
 the writes flowing, and let the products hide under them.
 

@@ -311,8 +311,9 @@ in accuracy too. At $T = 4096$:
 {{median_ms|tf32x3|B=8 T=4096 C=768 NH=12}} ms against
 {{median_ms|tf32+rows|B=8 T=4096 C=768 NH=12}} ms in TF32.
 
-Against its floors: three times the 0.012 ms of TF32 arithmetic is still
-below the 0.052 ms the scores take to write, so the memory floor binds, and
+Against its floors: three times the {{floor_tf32_ms|tf32x3|B=8 T=1024 C=768 NH=12}} ms of TF32
+arithmetic is still below the {{floor_memory_ms|tf32x3|B=8 T=1024 C=768 NH=12}} ms the scores
+take to write (with the inputs), so the memory floor binds, and
 `tf32x3` is at nearly three times it. It is not the tensor cores that hold it
 back (they are busy on a small fraction of the cycles), but the same
 things as in chapter 8, now with more instructions around each product:
@@ -322,16 +323,16 @@ first version (`tf32x3+scalar` in the appendix: 4-byte loads, both parts
 rounded) bought
 {{speedup|tf32x3|tf32x3+scalar|B=8 T=1024 C=768 NH=12}} times.
 
-The figure puts every kernel of the triangle so far on one plane: its
+The race of the triangle so far, at the default size:
+
+{{figure|race-chapter9}}
+
+The next figure puts every kernel of the triangle so far on one plane: its
 error against its time. The frontier runs from the TF32 kernels (fast, at
 $10^{-4}$) to the FP32 ones (at $10^{-7}$); 3xTF32 moves the FP32 end of
 it to the left.
 
 {{figure|precision-frontier}}
-
-And the race of the triangle so far, at the default size:
-
-{{figure|race-chapter9}}
 
 Chapter 10 keeps the three products and changes the instruction that
 issues them.

@@ -56,7 +56,9 @@ lanes compute them once a row into registers (a $64 \times 8$ step's $A$
 fragment, $HS / 2$ registers a lane at most), and the other two products
 read the queries from shared memory.
 
-The figure runs one block's schedule through a model of the barriers.
+{{figure|roles-timeline}}
+
+The figure above runs one block's schedule through a model of the barriers.
 Its program calls the functions the roles call below (the scheduler
 `roles_next_row`, `roles_path_of`, the parities of the waits and the
 storer's lag), writes each role out as its list of waits, arrivals and
@@ -74,8 +76,6 @@ through the model and refuses to draw a schedule in which a slot or a
 stage is filled again before its *empty* barrier has completed, products
 or a store read a buffer that is not yet *full*, a role waits forever,
 or a kept score is on no path.
-
-{{figure|roles-timeline}}
 */
 
 #pragma once
@@ -900,7 +900,9 @@ of {{floor_memory_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms: the FP32-accurate k
 and both are {{speedup|tf32x3+roles|cublas-tf32|B=8 T=1024 C=768 NH=12}} times or more as fast
 as `cublas-tf32`, in the same run. Three products now cost little more
 than one: the products hide behind the memory traffic. But the floor is
-still far (the race is the figure at the end of this section).
+still far:
+
+{{figure|race-chapter12}}
 
 What binds is not who waits for whom. Experiments on both Hopper cards
 (the lab notebook's notes/roles.md has the runs) say where the time goes.
@@ -935,6 +937,4 @@ where a fill writes long runs of neighbouring bytes. On the H100, rows
 apart, so the rows do not crowd one part of the memory. The next step is a tile of
 scores that leaves as longer runs: more keys a stage, which needs the
 shared memory the ring of keys holds now.
-
-{{figure|race-chapter12}}
 */

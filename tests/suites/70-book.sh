@@ -1109,6 +1109,8 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
             cat $site/all-measured-results.html
         expect_output "the PDF: no heading left at a page's foot (tests/book/feet.awk)" "^headings-at-foot 0\$" \
             awk -f tests/book/feet.awk $scratch/headings.txt $scratch/workbook.txt
+        expect_output "the PDF: no page under half full in the middle of a chapter (tests/book/page_fill.py)" \
+            "^0 of the chapters' [0-9]+ pages" python3 tests/book/page_fill.py book/out/workbook.pdf
         expect_status "the PDF: no TeX left in its text" 0 tex_left text $scratch/workbook.txt
         expect_output "the PDF and the search: every formula's text in the PDF's text and in the search index" \
             '^formulas [1-9][0-9]*, not in the PDF.s text 0, not in the search index 0$' \
