@@ -57,8 +57,10 @@ int kind_of(const result_row *row);
 /* The share of its pipe's peak, or -1 when that peak is not known. */
 double peak_share(const result_row *row);
 
-/* The first champion of a problem in the list: speedups are against it. */
+/* The first champion of a problem in the list. */
 const char *baseline_of(const char *problem);
+/* The fastest champion of the chosen rows at shape (the race charts' rule). */
+const char *strongest_champion(const selection *chosen, const char *problem, const char *shape);
 
 /* The cards of a problem in the book's order (headline_cards), with how
  * many of them lead with a full headline; a NULL-ended array to free. */

@@ -52,13 +52,31 @@ double peak_share(const result_row *row)
     return peak > 0 ? 100.0 * row->gflops / peak : -1;
 }
 
-/* The first champion of a problem in the list: speedups are against it. */
+/* The first champion of a problem in the list. */
 const char *baseline_of(const char *problem)
 {
     for (int k = 0; k < kernels.count; k++)
         if (kernels.entries[k].role == KERNEL_CHAMPION && strcmp(kernels.entries[k].problem, problem) == 0)
             return kernels.entries[k].name;
     return "";
+}
+
+/* What the speedups of a table are against: the fastest champion (PyTorch's
+ * too) among the chosen rows at shape, the rule the race charts draw by
+ * (plots/race.gp), so that a table and a chart of one size and card name one
+ * baseline; the list's first champion where no champion has a row there. */
+const char *strongest_champion(const selection *chosen, const char *problem, const char *shape)
+{
+    const result_row *best = NULL;
+    for (int k = 0; k < chosen->count; k++) {
+        const result_row *row = chosen->rows[k];
+        kernel_role role = entry_of(row)->role;
+        if ((role == KERNEL_CHAMPION || role == KERNEL_TORCH) &&
+            strcmp(entry_of(row)->name, row->field[RESULT_KERNEL]) == 0 &&
+            strcmp(row->field[RESULT_SHAPE], shape) == 0 && (!best || row->median_ms < best->median_ms))
+            best = row;
+    }
+    return best ? best->field[RESULT_KERNEL] : baseline_of(problem);
 }
 
 static int wanted(const result_row *row, const void *how)

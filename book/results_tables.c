@@ -82,10 +82,10 @@ static void put_peaks_note(FILE *out, const char *gpu)
  * measured yet. */
 static void put_table(FILE *out, const problem_info *problem, int all, const char *gpu, int place)
 {
-    const char *baseline = baseline_of(problem->name);
     char shape[128], cell[5][32];
     headline_shape(&results, &kernels, problem->name, shape);
     selection chosen = select_rows(problem->name, gpu, (row_filter){all ? NULL : shape, !all, 0});
+    const char *baseline = strongest_champion(&chosen, problem->name, shape);
     /* the caption, a lead-in that book.css keeps on the table's page */
     fputs("\n::: lead-in", out);
     if (place == 0)
