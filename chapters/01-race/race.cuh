@@ -279,8 +279,8 @@ The fastest champion of all is `cublas-tf32`,
 {{speedup|cublas-tf32|cublas-rows|B=8 T=1024 C=768 NH=12}} times as fast as
 `cublas-rows`, because the tensor cores do its arithmetic (chapter 8 shows
 how, chapter 9 what TF32 costs in accuracy). It is the race's one baseline:
-every speedup over cuBLAS in this book, in the prose and in the charts, is
-a speedup over `cublas-tf32`. We choose it because it is the fastest way a
+every speedup over cuBLAS in this book, in the prose, the tables and the
+charts, is a speedup over `cublas-tf32`. We choose it because it is the fastest way a
 reader could compute the scores without our kernels. The FP32 kernels of
 chapters 2 to 7 race it with a handicap, a thousand times more accurate
 and on a slower engine; one that comes close has beaten every FP32
