@@ -164,15 +164,18 @@ $(GENERATE): $(GENERATE_SOURCES) tools/generate.h tools/kernel_list.h common/dev
 CHAPTER_CODE := $(wildcard chapters/[0-9][0-9]-*/*.cu chapters/[0-9][0-9]-*/*.cuh \
     chapters/[0-9][0-9]-*/tried/*.cu)
 # CHAPTER_PROGRAMS, TRIED_PROGRAMS, MUTANT_PROGRAMS, PROGRAMS_OF_N and their rules.
+# (Each generated file is written under a name of its own process, $$$$, then
+# moved: two makes started at once on a stale tree, as two suites do, must
+# not share one temporary file.)
 $(BUILD)/gen/programs.mk: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_DIRS) Makefile
 	@mkdir -p $(dir $@)
 	@$(GENERATE) programs-mk $< "$(CHAPTERS)" "$(MUTANT_CHAPTERS)" \
-	    > $@.partial && mv $@.partial $@
+	    > $@.$$$$.partial && mv $@.$$$$.partial $@
 # Every kernel's facts as C (CONTENDER_OF): for the exercises that race a
 # chapter's kernel outside the chapter programs (solutions/grade.mk).
 $(BUILD)/gen/kernel_facts.h: $(KERNEL_LIST) $(GENERATE) $(CHAPTER_CODE)
 	@mkdir -p $(dir $@)
-	@$(GENERATE) facts $< > $@.partial && mv $@.partial $@
+	@$(GENERATE) facts $< > $@.$$$$.partial && mv $@.$$$$.partial $@
 # mutant_sources_ROOT for each patch, worked out once (not at every make's
 # start): the sources of the chapter that the patch changes.
 $(BUILD)/gen/mutant_sources.mk: $(wildcard chapters/*/mutant*.patch) $(CHAPTER_CODE) \
@@ -183,7 +186,7 @@ $(BUILD)/gen/mutant_sources.mk: $(wildcard chapters/*/mutant*.patch) $(CHAPTER_C
 	    root=$$(basename $$folder)$$(echo $${name#mutant} | sed 's/^-/+/'); \
 	    echo "mutant_sources_$$root := $$(awk -v patched="$$(sed -n 's|^--- a/||p' $$patch)" \
 	        -f tools/affected_sources.awk $$folder/*.cu | tr '\n' ' ')"; \
-	done > $@.partial && mv $@.partial $@
+	done > $@.$$$$.partial && mv $@.$$$$.partial $@
 include $(BUILD)/gen/mutant_sources.mk
 include $(BUILD)/gen/programs.mk
 $(foreach folder,$(ARCH_SPECIFIC_FOLDERS),$(BUILD)/obj/chapters/$(folder)/%.o \

@@ -58,6 +58,18 @@ gpu_expect() {
     fi
 }
 
+# expect_failure NAME PATTERN COMMAND...: COMMAND must fail, and print a
+# line matching PATTERN (the file and line of what is wrong).
+expect_failure() {
+    local name=$1 pattern=$2; shift 2
+    local log; log=$(log_of "$name")
+    "$@" >"$log" 2>&1
+    local status=$?
+    if [ "$status" -eq 0 ]; then fail "$name" "it succeeded" "$log"
+    elif ! grep -Eq -- "$pattern" "$log"; then fail "$name" "no line matches /$pattern/" "$log"
+    else pass "$name"; fi
+}
+
 # expect_output NAME PATTERN COMMAND...: passes when COMMAND exits non-zero
 # or zero as it likes but prints a line matching the extended regex PATTERN.
 expect_output() {

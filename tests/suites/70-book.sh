@@ -23,18 +23,6 @@ rm -rf "$scratch"
 mkdir -p "$scratch"
 
 
-# expect_failure NAME PATTERN COMMAND...: COMMAND must fail, and print a
-# line matching PATTERN (the file and line of what is wrong).
-expect_failure() {
-    local name=$1 pattern=$2; shift 2
-    local log; log=$(log_of "$name")
-    "$@" >"$log" 2>&1
-    local status=$?
-    if [ "$status" -eq 0 ]; then fail "$name" "it succeeded" "$log"
-    elif ! grep -Eq -- "$pattern" "$log"; then fail "$name" "no line matches /$pattern/" "$log"
-    else pass "$name"; fi
-}
-
 # make, with every output of the book and the plots moved into $scratch/$1;
 # the plots into $book_plots instead where it is set (the fixture data's
 # plots, drawn once and shared: make plots draws only when its inputs changed)

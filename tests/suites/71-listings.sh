@@ -15,16 +15,6 @@ weave=build/book/weave
 rm -rf "$scratch"
 mkdir -p "$scratch"
 
-expect_failure() {  # expect_failure NAME PATTERN COMMAND...: fails, printing PATTERN
-    local name=$1 pattern=$2; shift 2
-    local log; log=$(log_of "$name")
-    "$@" >"$log" 2>&1
-    local status=$?
-    if [ "$status" -eq 0 ]; then fail "$name" "it succeeded" "$log"
-    elif ! grep -Eq -- "$pattern" "$log"; then fail "$name" "no line matches /$pattern/" "$log"
-    else pass "$name"; fi
-}
-
 expect_status "the weaver builds" 0 make --no-print-directory $weave
 
 # ------------------------------------------------------------ the chapters
