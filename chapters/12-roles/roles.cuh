@@ -92,7 +92,7 @@ or a kept score is on no path.
 #ifndef ROLES_STAGES
 #define ROLES_STAGES 2 /* a group's stages, each a whole tile (2 where 3 do not fit) */
 #endif
-/* Knobs for measuring what binds (notes/roles.md), never for a result:
+/* Knobs for the experiments of the last section, never for a result:
  * 1 leaves out every wgmma (the sums stay as they were), or every store of
  * a staged tile (the diagonal's are still written by the lanes). */
 #ifndef ROLES_NO_PRODUCTS
@@ -904,8 +904,8 @@ still far:
 
 {{figure|race-chapter12}}
 
-What binds is not who waits for whom. Experiments on both Hopper cards
-(the lab notebook's notes/roles.md has the runs) say where the time goes.
+What binds is not who waits for whom. Experiments on both Hopper cards,
+builds of this kernel with one part switched off, say where the time goes.
 On the H200, with the first schedule, a build that leaves out every
 `wgmma` took as long as the real kernel: the products hide entirely. A
 build that sends no staged tile took a little over a third of the time:
@@ -926,8 +926,8 @@ reads the kernel's traffic at {{ncu|dram_tbs|tf32+roles|B=8 T=1024 C=768 NH=12}}
 {{ncu|gpu|tf32+roles|B=8 T=1024 C=768 NH=12}}, {{ncu|dram_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}% of its peak,
 with the schedulers issuing in only {{ncu|issue_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}% of
 their cycles. A plain fill of the scores' bytes with PyTorch on the same
-card does not reach the data sheet's bandwidth either (notes/roles.md):
-the floor that can be reached lies above the one drawn. The kernel's
+card does not reach the data sheet's bandwidth either (it falls short by
+more than a tenth on both cards): the floor that can be reached lies above the one drawn. The kernel's
 traffic runs at about three quarters of that fill's rate, on the H100 and
 on the H200 (there with the first schedule). Our reading, not
 proven, is that the rest is in how the scores leave: rows of 256 bytes

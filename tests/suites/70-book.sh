@@ -99,7 +99,8 @@ expect_output "... quietly: no note for them, one mark for the helper code hidde
 expect_status "... and no \"left out here\" note anywhere" 1 grep -q 'left out here' $scratch/good-kept.md
 expect_output "a chapter's code starts with one line naming its file" \
     '^::: \{\.source-file source="tests/fixtures/book/chapters/01-good/good\.cu"\}$' cat $scratch/good-kept.md
-# every real chapter: no header, no #include of its first run, no code line over 100 columns
+# every real chapter: no header, no #include of its first run, no code line over 100
+# columns, no pointer into notes/
 for folder in chapters/[0-9][0-9]-*/; do
     folder=${folder%/}
     main="$folder/${folder#chapters/[0-9][0-9]-}.cu"
@@ -110,6 +111,8 @@ for folder in chapters/[0-9][0-9]-*/; do
     expect_output "$main: no code line over 100 columns" "^0$" awk '
         /^```+ \{\.cuda/ { code = 1; next } /^```+$/ { code = 0; next }
         code && length($0) > 100 { long++ } END { print long + 0 }' $scratch/shown.md
+    # DESIGN 11: the book never sends the reader to the lab notebook
+    expect_status "$main: the book never names notes/" 1 grep -q 'notes/' $scratch/shown.md
 done
 
 # ------------------------------------------------------------ openings
