@@ -276,11 +276,9 @@ if [ -z "$solution_files" ]; then
     skip "exercises: the set and its generation" "no solutions/NN-*.cu here (a student's copy)"
 else
     count=$(echo "$solution_files" | wc -w)
-    if [ "$count" -ge 21 ]; then pass "$count exercises, at least 21"
-    else fail "$count exercises" "at least 21 wanted"; fi
-    # Chapters 10 (wgmma) and 12 (warps with roles), split out of the Hopper
-    # chapter with no exercise of their own, have none yet: to be written.
-    for chapter in 1 2 3 4 5 6 7 8 9 11 13; do
+    if [ "$count" -ge 23 ]; then pass "$count exercises, at least 23"
+    else fail "$count exercises" "at least 23 wanted"; fi
+    for chapter in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
         count=$(ls solutions/$(printf %02d "$chapter")-*.cu 2>/dev/null | wc -l)
         if [ "$count" -ge 1 ]; then pass "chapter $chapter has $count exercise(s)"
         else fail "chapter $chapter has no exercise" "at least 1 wanted"; fi
@@ -511,6 +509,18 @@ graded_host "property: a ring right only up to 8 buffers fails beyond (host, rin
 graded_host "property: a widest load right only at the sizes the check once named fails at a drawn one (host)" \
     "$reasons_table" 04-vectorized-loads--right-to-24 \
     "host: widest_load: B=[0-9]+ T=[0-9]+ C=[0-9]+ NH=[0-9]+ \(HS = [0-9]+\): widest_load says 4"
+graded_host "property: a descriptor's stride that does not match the layout (host, wgmma's reading modelled)" \
+    "$reasons_table" 10-wgmma-steps--stride-one-core-matrix \
+    "host: the layout: step_descriptor\(0, 16, 8\) = \{start 0, leading 128, stride 128\}: wgmma reads key 8 value 0 \(k' = 0\) at byte 128, but key_slot put it at float 64"
+graded_host "property: a descriptor's start counted in floats (host, wgmma's reading modelled)" \
+    "$reasons_table" 10-wgmma-steps--start-in-floats \
+    "host: the layout: step_descriptor\(1, 8, 16\) = \{start 64, .*\}: wgmma reads key 0 value 8 \(k' = 0\) at byte 64, but key_slot put it at float 64 \(byte 256\)"
+graded_host "property: a schedule that loses the last middle row (host, every unit walked)" \
+    "$reasons_table" 12-roles-schedule--loses-last-middle-row \
+    "host: schedule: schedule_units\(1, 1\) is 0; .* makes 1"
+graded_host "property: a schedule that is not head-major (host, every unit walked)" \
+    "$reasons_table" 12-roles-schedule--middles-last \
+    "host: schedule: 2 heads of 3 rows, unit 2 of 3: row 0 is of head 0, after a row of head 1: the head decreases"
 graded_host "property: a pair of values that one load cannot bring in order (host)" \
     "$reasons_table" 13-layer-value-pairs--keys-swapped \
     "host: value_pair: lane 0 \(g 0, t 0\), key group 0: b0 is key 1, b1 = B\[4\]\[0\] key 0, which is not the float after it"
