@@ -1158,6 +1158,13 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
         expect_output "the EPUB: a file per chapter and appendix" "^$((page_count - 1))\$" \
             sh -c "unzip -l book/out/workbook.epub | grep -c 'EPUB/text/ch[0-9]*\.xhtml'"
     fi
+    # epubcheck (a jar; Debian's /usr/bin/epubcheck needs binfmt to run alone):
+    # the stylesheet, the SVGs (no external DTD, no id twice) and the pages
+    if [ -s book/out/workbook.epub ] && ! tool_missing "the EPUB: valid (epubcheck)" epubcheck &&
+       ! tool_missing "the EPUB: valid (epubcheck)" java; then
+        expect_output "the EPUB: epubcheck finds no error" "^Messages: 0 fatals / 0 errors" \
+            java -jar "$(command -v epubcheck)" book/out/workbook.epub
+    fi
     # The PDF: each page's lines (tests/book/pages.awk); every <h1> of the HTML starts a page
     if [ -s book/out/workbook.pdf ] && [ -s $site/index.html ] && ! tool_missing "the PDF's pages" pdftotext; then
         h1_titles $site > $scratch/titles.txt
