@@ -463,7 +463,7 @@ ptxas:
 # Every tests/test_*.c is a cmocka program over the host code of common/;
 # every tests/test_*.cu a GPU test of common/'s device helpers.
 # The book's readers and the list's reader are host code the tests cover too.
-HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/headline.c book/markdown.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c
+HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/headline.c book/markdown.c book/shape_count.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c
 $(BUILD)/tests/%: tests/%.c $(HOST_TEST_SOURCES) $(wildcard common/*/*.h book/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Icommon -Ibook -Itools $< $(HOST_TEST_SOURCES) -lcmocka -lm -o $@

@@ -36,9 +36,9 @@ CHROMIUM ?= $(firstword $(shell command -v chromium chromium-browser google-chro
 # CSV reader (and the parser of its numbers), the list of kernels and the peaks.
 WEAVER ?= $(BUILD)/book/weave
 RESULTS ?= $(BUILD)/book/results
-BOOK_COMMON := book/csv_reader.c book/headline.c book/markdown.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c common/device/gpu_peaks.c \
+BOOK_COMMON := book/csv_reader.c book/headline.c book/markdown.c book/shape_count.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c common/device/gpu_peaks.c \
     common/harness/numbers.c
-BOOK_COMMON_H := book/csv_reader.h book/headline.h book/markdown.h book/plain_csv.h book/card_reader.h book/nsight_reader.h book/accuracy_reader.h tools/kernel_list.h \
+BOOK_COMMON_H := book/csv_reader.h book/headline.h book/markdown.h book/shape_count.h book/plain_csv.h book/card_reader.h book/nsight_reader.h book/accuracy_reader.h tools/kernel_list.h \
     common/device/gpu_peaks.h common/harness/csv.h common/harness/numbers.h
 BOOK_CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Ibook -Itools
 

@@ -130,7 +130,11 @@ export BOOK_MATH="$WORK/math"
 # HTML: a folder, index.html and a page per chapter (book/html.sh). pandoc
 # picks the writer from --to, not from the temporary names.
 book/html.sh "$markdown" "$(rendered html)" "${common[@]}"
-pandoc "$markdown" "${common[@]}" --css=book/book.css --epub-chapter-level=1 --to epub \
+# The EPUB's style is book.css without its @page rule: a page's margin boxes
+# (@bottom-center, the PDF's page numbers) are CSS an EPUB reader does not
+# parse (epubcheck: CSS-008), and its errors spill over the rules after it.
+sed '/^@page {$/,/^}$/d' book/book.css > "$WORK/epub.css"
+pandoc "$markdown" "${common[@]}" --css="$WORK/epub.css" --epub-chapter-level=1 --to epub \
     --output "$(rendered epub)"
 pandoc "$markdown" "${common[@]}" --css=book/book.css --pdf-engine=weasyprint --to pdf \
     --output "$(rendered pdf)"

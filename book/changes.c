@@ -1,6 +1,7 @@
 /* book/changes.c - a listing as a change (weave.h): the shortest edit from
  * an earlier function to its new version, printed as the hunks of a unified
- * diff. The weaver shows a function that `// book:changes FILE FUNCTION`
+ * diff, or, where those hunks would be longer than the new function, the
+ * new function whole with its added lines marked (change_is_marked). The weaver shows a function that `// book:changes FILE FUNCTION`
  * precedes so (book/README.md): the reader sees what a step changed, not a
  * second copy of the function to compare by eye. */
 #include "weave.h"
@@ -54,22 +55,29 @@ static int first_number(const change_line *lines, int from, int to, int old)
     return 0;
 }
 
-static void put_hunk(FILE *out, const change_line *lines, int from, int to)
+/* Prints one hunk (nothing where out is NULL); returns how many lines it
+ * takes, its header too. */
+static int put_hunk(FILE *out, const change_line *lines, int from, int to)
 {
     int removed = 0, added = 0;
     for (int k = from; k < to; k++) {
         removed += lines[k].kind != '+';
         added += lines[k].kind != '-';
     }
+    if (!out)
+        return 1 + to - from;
     fprintf(out, "@@ -%d,%d +%d,%d @@\n", first_number(lines, from, to, 1), removed,
             first_number(lines, from, to, 0), added);
     for (int k = from; k < to; k++)
         fprintf(out, "%c%s\n", lines[k].kind, lines[k].text);
+    return 1 + to - from;
 }
 
-int put_hunks(FILE *out, const change_line *lines, int from, int to, int context)
+int put_hunks(FILE *out, const change_line *lines, int from, int to, int context, int *length)
 {
     int hunks = 0;
+    if (length)
+        *length = 0;
     for (int k = from; k < to; k++) {
         if (lines[k].kind == ' ')
             continue;
@@ -82,9 +90,16 @@ int put_hunks(FILE *out, const change_line *lines, int from, int to, int context
                 end = next;
             }
         end = end + 1 + context > to ? to : end + 1 + context;
-        put_hunk(out, lines, start, end);
+        int printed = put_hunk(out, lines, start, end);
+        if (length)
+            *length += printed;
         hunks++;
         k = end - 1;
     }
     return hunks;
+}
+
+int change_is_marked(int diff_length, int function_length)
+{
+    return diff_length > function_length;
 }

@@ -270,9 +270,12 @@ static int shown_lines(const source_file *source, const piece_list *list, int fi
 /* One part of a change, the change lines at..to-1: the hunks of a unified
  * diff in a `diff` block (pandoc highlights its added and removed lines,
  * book.css colours them), or, where nothing changed, a quiet note. Both name
- * the new lines they stand for (first, last), for the faithfulness test. */
+ * the new lines they stand for (first, last), for the faithfulness test.
+ * A marked change (change_is_marked) prints the part's new lines whole
+ * instead, numbered as in the file: its added lines `+`, its kept ones ` `,
+ * its removed ones left out. */
 static void put_change_part(FILE *out, const char *path, const char *from,
-                            const change_line *lines, int at, int to)
+                            const change_line *lines, int at, int to, int marked)
 {
     int first = 0, last = 0, longest = 0;
     for (int k = at; k < to; k++) {
@@ -286,7 +289,10 @@ static void put_change_part(FILE *out, const char *path, const char *from,
     FILE *text = open_memstream(&hunks, &length);
     if (!text)
         die_at("weave", 0, "out of memory");
-    int count = put_hunks(text, lines, at, to, 3);
+    int count = put_hunks(marked ? NULL : text, lines, at, to, 3, NULL);
+    for (int k = at; marked && count > 0 && k < to; k++)
+        if (lines[k].kind != '-')
+            fprintf(text, "%c%s\n", lines[k].kind, lines[k].text);
     fclose(text);
     if (count == 0 && first)
         fprintf(out, "\n::: {.change .unchanged source=\"%s\" first=\"%d\" last=\"%d\"}\n"
@@ -294,9 +300,12 @@ static void put_change_part(FILE *out, const char *path, const char *from,
                 base_name(path));
     if (count > 0) {
         int fence = longest >= 3 ? longest + 1 : 3;
-        fprintf(out, "\n%.*s {.diff .change source=\"%s\" first=\"%d\" last=\"%d\" from=\"%s\"}\n"
-                "%s%.*s\n\n", fence, "````````````````````````````````", path, first, last, from,
-                hunks, fence, "````````````````````````````````");
+        char numbers[64] = "";
+        if (marked)
+            snprintf(numbers, sizeof numbers, " .marked .numberLines startFrom=\"%d\"", first);
+        fprintf(out, "\n%.*s {.diff .change%s source=\"%s\" first=\"%d\" last=\"%d\" "
+                "from=\"%s\"}\n%s%.*s\n\n", fence, "````````````````````````````````", numbers,
+                path, first, last, from, hunks, fence, "````````````````````````````````");
     }
     free(hunks);
 }
@@ -372,9 +381,10 @@ static void function_name(const source_file *source, int first, int last, char *
  * this one) and its lines (book/sources.lua links them), and the step's
  * rename if there is one. */
 static void put_change_note(FILE *out, const char *path, const char *file, const char *function,
-                            int first, int last, const char *from, const char *to)
+                            int first, int last, const char *from, const char *to, int marked,
+                            int removed)
 {
-    char slug[256], where[64] = "", rename[300] = "", said[600] = "";
+    char slug[256], where[64] = "", rename[300] = "", said[600] = "", how[200], mark[48] = "";
     int chapter = strncmp(file, "chapters/", 9) == 0 ? chapter_number_of(file, slug, sizeof slug) : 0;
     if (chapter && (strncmp(path, "chapters/", 9) != 0 ||
                     chapter != chapter_number_of(path, slug, sizeof slug)))
@@ -384,24 +394,63 @@ static void put_change_note(FILE *out, const char *path, const char *file, const
         snprintf(said, sizeof said, "; a line that only reads `%s` for `%s` (in capitals "
                  "too) is not marked", to, from);
     }
-    fprintf(out, "\n::: {.changed-from source=\"%s\" first=\"%d\" last=\"%d\"%s}\n"
-            "Changes `%s`%s (`%s`, lines %d to %d): `-` lines removed, `+` lines added%s.\n:::\n",
-            file, first, last, rename, function, where, file, first, last, said);
+    if (marked) { /* the new function whole: what it replaced is counted, not shown */
+        snprintf(mark, sizeof mark, " marked=\"%d\"", removed);
+        snprintf(how, sizeof how, ", shown whole: `+` lines are new or rewritten, %d line%s of "
+                 "the old one gone", removed, removed == 1 ? "" : "s");
+    } else {
+        snprintf(how, sizeof how, ": `-` lines removed, `+` lines added");
+    }
+    fprintf(out, "\n::: {.changed-from source=\"%s\" first=\"%d\" last=\"%d\"%s%s}\n"
+            "Changes `%s`%s (`%s`, lines %d to %d)%s%s.\n:::\n",
+            file, first, last, rename, mark, function, where, file, first, last, how, said);
 }
 
 /* The change lines of the new function, lines marker+1..last of source: a
  * diff part per code piece, the prose and hidden-code marks of the pieces
  * between them in their place. A removed line goes with the part of the
  * next line the new function has (the last part takes those at the end). */
+/* The change lines that the code piece k of the function (lines
+ * marker+1..last) gets, from `at`: up to its last new line, and all that
+ * is left for the function's last code piece. Returns the end. */
+static int change_part_end(const piece_list *list, int k, int marker, int last,
+                           const change_line *lines, int count, int at)
+{
+    int last_code = -1;
+    for (int p = 0; p < list->count; p++)
+        if (list->pieces[p].kind == PIECE_CODE && list->pieces[p].first <= last &&
+            list->pieces[p].last > marker)
+            last_code = p;
+    int end = list->pieces[k].last < last ? list->pieces[k].last : last, until = at;
+    for (int m = at; m < count && (!lines[m].new_line || lines[m].new_line <= end); m++)
+        until = lines[m].new_line ? m + 1 : until;
+    return k == last_code ? count : until;
+}
+
+/* How many lines the diff of a change takes, its parts cut as
+ * put_change_parts cuts them (hunk headers counted). */
+static int change_diff_length(const piece_list *list, int marker, int last,
+                              const change_line *lines, int count)
+{
+    int total = 0, at = 0;
+    for (int k = 0; k < list->count; k++) {
+        const piece *part = &list->pieces[k];
+        if (part->last <= marker || part->first > last || part->kind != PIECE_CODE)
+            continue;
+        int until = change_part_end(list, k, marker, last, lines, count, at), length;
+        put_hunks(NULL, lines, at, until, 3, &length);
+        total += length;
+        at = until;
+    }
+    return total;
+}
+
 static void put_change_parts(FILE *out, const source_file *source, const piece_list *list,
                              int marker, int last, const char *file, const change_line *lines,
-                             int count, heading_style style, int title_line, int code_only)
+                             int count, heading_style style, int title_line, int code_only,
+                             int marked)
 {
-    int last_code = -1, at = 0;
-    for (int k = 0; k < list->count; k++)
-        if (list->pieces[k].kind == PIECE_CODE && list->pieces[k].first <= last &&
-            list->pieces[k].last > marker)
-            last_code = k;
+    int at = 0;
     for (int k = 0; k < list->count; k++) {
         const piece *part = &list->pieces[k];
         if (part->last <= marker || part->first > last)
@@ -414,11 +463,8 @@ static void put_change_parts(FILE *out, const source_file *source, const piece_l
                     part->last, part->first, part->last, base_name(source->path));
         if (part->kind != PIECE_CODE)
             continue;
-        int end = part->last < last ? part->last : last, until = at;
-        for (int m = at; m < count && (!lines[m].new_line || lines[m].new_line <= end); m++)
-            until = lines[m].new_line ? m + 1 : until;
-        until = k == last_code ? count : until;
-        put_change_part(out, source->path, file, lines, at, until);
+        int until = change_part_end(list, k, marker, last, lines, count, at);
+        put_change_part(out, source->path, file, lines, at, until, marked);
         at = until;
     }
 }
@@ -467,9 +513,16 @@ static int weave_change(FILE *out, const source_file *source, const piece_list *
         die_at(where, at, "book:changes: the function below keeps no line of %s() in %s: it "
                "is new, show it whole", function, file);
 
-    put_change_note(out, source->path, file, function, old_first, old_last, from, to);
+    /* the rule (change_is_marked): a diff no longer than the function, else
+     * the function whole with its changes marked */
+    int removed = 0;
+    for (int k = 0; k < count; k++)
+        removed += lines[k].kind == '-';
+    int marked = change_is_marked(change_diff_length(list, marker, last, lines, count), new_count);
+    put_change_note(out, source->path, file, function, old_first, old_last, from, to, marked,
+                    removed);
     put_change_parts(out, source, list, marker, last, file, lines, count, style, title_line,
-                     code_only);
+                     code_only, marked);
     for (int k = 0; renames && k < old_count; k++)
         free((char *)old_compare[k]);
     free(lines), free(old_text), free(old_compare), free(new_text), free(old_numbers);

@@ -110,8 +110,16 @@ change_line *diff_lines(const char *const *old_compare, const char *const *old_t
                         const int *new_lines, int new_count, int *count);
 
 /* The hunks of change lines from..to-1 (a unified diff's, `context` kept
- * lines around each change), each under its "@@ -A,B +C,D @@" line;
- * returns how many hunks (0: nothing changed there). */
-int put_hunks(FILE *out, const change_line *lines, int from, int to, int context);
+ * lines around each change), each under its "@@ -A,B +C,D @@" line, to
+ * out (or nowhere, out NULL); returns how many hunks (0: nothing changed
+ * there), *length (where not NULL) how many lines they take. */
+int put_hunks(FILE *out, const change_line *lines, int from, int to, int context, int *length);
+
+/* The rule for a change that rewrote more than it kept: 1 when its hunks
+ * (diff_length lines, headers too) would be longer than the new function
+ * (function_length lines shown): the reader then gets the new function
+ * whole, its added lines marked and the removed ones counted, not left to
+ * read a diff longer than what it explains. */
+int change_is_marked(int diff_length, int function_length);
 
 #endif

@@ -105,6 +105,15 @@ $(foreach name,$(FIGURE_PROGRAMS),$(eval $(call figure_rules,$(name))))
 # test's, before the suites that draw the figures run side by side).
 figure-programs: $(foreach name,$(FIGURE_PROGRAMS),$(call figure_program,$(name)))
 
+# An SVG as an EPUB may hold it (epubcheck): no document type declaration
+# (graphviz writes one, with an external DTD), and no id twice (gnuplot
+# names the plots of each panel of a multiplot gnuplot_plot_1, 2, ... again):
+# a repeated id gets _2, _3, ...
+SVG_FOR_EPUB = awk '/^<!DOCTYPE svg/ { doctype = 1 } doctype { if (/>$$/) doctype = 0; next } \
+    { out = ""; line = $$0; while (match(line, / id="[^"]*"/)) { id = substr(line, RSTART + 5, RLENGTH - 6); \
+      n = ++seen[id]; out = out substr(line, 1, RSTART - 1) " id=\"" id (n > 1 ? "_" n : "") "\""; \
+      line = substr(line, RSTART + RLENGTH) } print out line }'
+
 # A join's data and caption come from `generate frontier` (tools/frontier.c)
 # over the kernel list and the measured rows (the book's readers read them:
 # the times, the errors and the cards' facts); it is drawn again whenever they change.
@@ -121,9 +130,10 @@ $(FIGURES_WORK)/data/precision-frontier.caption: $(GENERATE) chapters/kernels.li
 	    mv -f precision-frontier.caption ..
 	@rmdir $(call partial,$(@D)/precision-frontier)
 $(FIGURES_WORK)/out/precision-frontier.svg: $(FIGURES_WORK)/data/precision-frontier.caption \
-        plots/figures/precision-frontier.gp plots/figures/style.gp
+        plots/figures/precision-frontier.gp plots/figures/style.gp plots/figures.mk
 	@mkdir -p $(dir $@)
-	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$(call partial,$@)'; png='$(call partial,$(@:.svg=.png))'" plots/figures/precision-frontier.gp
+	$(GNUPLOT) -e "datadir='$(FIGURES_WORK)/data'; svg='$(call partial,$@).raw'; png='$(call partial,$(@:.svg=.png))'" plots/figures/precision-frontier.gp
+	$(SVG_FOR_EPUB) < $(call partial,$@).raw > $(call partial,$@) && rm -f $(call partial,$@).raw
 	@mv -f $(call partial,$(@:.svg=.png)) $(@:.svg=.png) && mv -f $(call partial,$@) $@
 
 # A graph's caption is the line of its .dot file that starts with "// caption: ".
@@ -133,10 +143,10 @@ $(FIGURES_WORK)/data/%.caption: plots/figures/%.dot
 	@test -s $(call partial,$@) || { echo "$<: no line '// caption: ...'" >&2; rm -f $(call partial,$@); exit 1; }
 	@mv -f $(call partial,$@) $@
 
-$(FIGURES_WORK)/out/%.svg: plots/figures/%.dot $(FIGURES_WORK)/data/%.caption
+$(FIGURES_WORK)/out/%.svg: plots/figures/%.dot $(FIGURES_WORK)/data/%.caption plots/figures.mk
 	@command -v $(DOT) >/dev/null || { echo "make figures: graphviz (dot) is missing (make deps installs it)" >&2; exit 1; }
 	@mkdir -p $(dir $@)
-	$(DOT) -Tsvg $< -o $(call partial,$@)
+	$(DOT) -Tsvg $< | $(SVG_FOR_EPUB) > $(call partial,$@)
 	$(DOT) -Tpng -Gdpi=96 $< -o $(call partial,$(@:.svg=.png))
 	@mv -f $(call partial,$(@:.svg=.png)) $(@:.svg=.png) && mv -f $(call partial,$@) $@
 

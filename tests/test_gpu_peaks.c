@@ -79,6 +79,17 @@ static void test_fp32_lanes_per_sm(void **state)
     assert_int_equal(gpu_fp32_lanes_per_sm(7, 0), 0); /* before the workbook's oldest */
 }
 
+static void test_special_function_unit_rate(void **state)
+{
+    (void)state;
+    assert_int_equal(gpu_sfu_per_sm_per_clock(7, 5), 16);
+    assert_int_equal(gpu_sfu_per_sm_per_clock(8, 0), 16);
+    assert_int_equal(gpu_sfu_per_sm_per_clock(8, 9), 16);
+    assert_int_equal(gpu_sfu_per_sm_per_clock(9, 0), 16);
+    assert_int_equal(gpu_sfu_per_sm_per_clock(12, 0), 16);
+    assert_int_equal(gpu_sfu_per_sm_per_clock(7, 0), 0);
+}
+
 static void test_shared_memory_a_block_may_opt_in_to(void **state)
 {
     (void)state;
@@ -126,6 +137,7 @@ int main(void)
         cmocka_unit_test(test_the_cards_students_own),
         cmocka_unit_test(test_geforce_runs_tf32_at_half_rate),
         cmocka_unit_test(test_fp32_lanes_per_sm),
+        cmocka_unit_test(test_special_function_unit_rate),
         cmocka_unit_test(test_shared_memory_a_block_may_opt_in_to),
         cmocka_unit_test(test_more_specific_names_first),
         cmocka_unit_test(test_unknown_card_is_not_found),

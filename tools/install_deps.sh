@@ -7,6 +7,7 @@
 #   weasyprint      pandoc's PDF engine
 #   poppler-utils   pdftotext, with which the book's test counts the PDF's pages
 #   unzip           the book's test looks into the EPUB
+#   epubcheck       the book's test validates the EPUB (run as java -jar)
 #   gnuplot-nox     the plots, and the figures drawn from the code
 #   graphviz        the figures that are diagrams (plots/figures/*.dot)
 #   chromium        the browser test of the rendered book
@@ -20,8 +21,8 @@
 #                   book/package-lock.json pins
 set -e
 cd "$(dirname "$0")/.."
-packages="libcmocka-dev pandoc weasyprint poppler-utils unzip gnuplot-nox graphviz chromium patch make gcc
-          bubblewrap"
+packages="libcmocka-dev pandoc weasyprint poppler-utils unzip epubcheck gnuplot-nox graphviz chromium patch
+          make gcc bubblewrap"
 command -v node >/dev/null && command -v npm >/dev/null || packages="$packages nodejs npm"
 if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
 $sudo apt-get update

@@ -138,7 +138,7 @@ column asks a block to hold at the first of these sizes:
 
 A block gets at most 227 KB of shared memory. The input alone does not fit,
 and chapter 6's softmax, with at most two keys per lane, was built for
-$S \le 64$ anyway. The unfused baseline has no such wall because it keeps
+$S \le 64$ anyway. The unfused layer has no such wall because it keeps
 nothing on chip: every intermediate goes to device memory, including all
 $B N H S^2$ scores. At $S = 512$ that is 537 million floats, 2.1 GB,
 written by one product, read and rewritten by the softmax and read again
@@ -563,9 +563,11 @@ $K$ and $V$ for all $S$ rows. Either every query tile computes them again,
 which multiplies that work by $S/64$ (at $S = 512$, 327 GFLOP of
 projections instead of 86), or one block keeps them, $2 S d$ floats: the
 size wall again. As GEMMs of their own they have the shape cuBLAS is tuned
-for. The price is the traffic of $P$, up to $4 R D$ floats (537 MB at
-$S = 512$) written and read once: about a quarter of a millisecond at the
-H200's 4.8 TB/s, a tenth of its FP32 floor. The figure shows the whole layer.
+for. The price is the traffic of $P$, up to $4 R D$ floats
+({{count_giga|16*B*S*N*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GB at $S = 512$) written and
+read once: {{part_ms|memory|32*B*S*N*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at the
+{{card_memory_tbs|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} TB/s of the {{gpu|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}},
+against the {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms of the layer's FP32 floor. The figure shows the whole layer.
 
 {{figure|tiled-launches}}
 
@@ -606,7 +608,7 @@ keep that honest. Launches 1 to 3 and the host's part are in
 ## Launching it
 
 The launcher hands `tiled_layer` (in `chapters/07-tiled/layer.cuh`) its two
-choices: the projections are `cublasGemmEx` calls like the baseline's, in
+choices: the projections are `cublasGemmEx` calls like the unfused layer's, in
 strict FP32 (`CUBLAS_COMPUTE_32F`), and the attention is
 `tiled_attention_fp32` with the rows per lane and lanes per row of the
 table above for the head size. A size is refused when $D$ is over 256 (the
@@ -677,24 +679,25 @@ the median of the repetitions), with every input and output of the layer
 in device memory, after the checks on the same inputs; every key kept (`mask=kept`), as in most real
 MSAs. The unfused layer ran in the same program, and PyTorch
 (`bench/torch_race.py`) on the same inputs, compiled with
-`torch.compile` in FP32 with TF32 off:
+`torch.compile`, in FP32 with TF32 off and with TF32 allowed:
 
-| shape | FP32 floor | unfused | `torch.compile` | fused-tiled |
-|---|---|---|---|---|
-| S=128 N=256 D=256 | {{floor_fp32_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
-| S=512 N=256 D=256 | {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
-| S=1024 N=384 D=64 | {{floor_fp32_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
+| shape | FP32 floor | unfused | `torch.compile` | `torch.compile`, TF32 | fused-tiled |
+|---|---|---|---|---|---|
+| S=128 N=256 D=256 | {{floor_fp32_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile-tf32|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
+| S=512 N=256 D=256 | {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|torch-compile-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
+| S=1024 N=384 D=64 | {{floor_fp32_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|unfused|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|torch-compile|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|torch-compile-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms | {{median_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
 
-Against compiled PyTorch the layer is
-{{speedup|fused-tiled|torch-compile|B=1 S=128 N=256 D=256 H=8 mask=kept}},
-{{speedup|fused-tiled|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
-{{speedup|fused-tiled|torch-compile|B=1 S=1024 N=384 D=64 H=8 mask=kept}} times as fast;
-against the unfused layer
-{{speedup|fused-tiled|unfused|B=1 S=128 N=256 D=256 H=8 mask=kept}},
-{{speedup|fused-tiled|unfused|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
-{{speedup|fused-tiled|unfused|B=1 S=1024 N=384 D=64 H=8 mask=kept}} times. The gap
-grows with the depth, because what the others spend beyond the arithmetic
-is the $S^2$ scores going through memory.
+Against the race's baseline, the fastest of those champions at each
+shape (chapter 6: `{{champion|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}}`,
+`{{champion|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}` and
+`{{champion|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}}` here), the layer is
+{{speedup|fused-tiled|champion|B=1 S=128 N=256 D=256 H=8 mask=kept}},
+{{speedup|fused-tiled|champion|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
+{{speedup|fused-tiled|champion|B=1 S=1024 N=384 D=64 H=8 mask=kept}}
+times as fast, in FP32 where PyTorch may use the tensor cores. Against the
+FP32 champions alone the table shows the gap growing with the depth,
+because what they spend beyond the arithmetic is the $S^2$ scores going
+through memory.
 
 Every contender met so far at each size the layer was measured at, and
 the race at the AlphaFold shape against the FP32 floor:
@@ -703,18 +706,29 @@ the race at the AlphaFold shape against the FP32 floor:
 
 {{figure|race-chapter7}}
 
-Which floor binds? Split the count by the engine that does it. On the
-H100 or the H200 (the same multiprocessors and clock: the same FP32
-peak), the projections alone take 0.32, 1.28 and 0.24 ms at the three
-shapes, the two attention products 0.06, 1.03 and 1.54 ms. The
+Which floor binds? Split the count by the engine that does it. At the
+FP32 peak of the {{gpu|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}, the projections alone
+($10\,S N D^2$) take
+{{part_ms|fp32|10*B*S*N*D*D|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}},
+{{part_ms|fp32|10*B*S*N*D*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
+{{part_ms|fp32|10*B*S*N*D*D|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms at the three
+shapes, the two attention products ($4\,N S^2 D$)
+{{part_ms|fp32|4*B*N*S*S*D|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}},
+{{part_ms|fp32|4*B*N*S*S*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
+{{part_ms|fp32|4*B*N*S*S*D|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms. The
 exponentials run on another unit, the special-function unit, which
-returns 16 results per clock per multiprocessor (the CUDA programming
-guide's table), $4.2 \times 10^{12}$ per second on either card: the
-$B N H S^2$ of them, $3.4 \times 10^7$, $5.4 \times 10^8$ and
-$3.2 \times 10^9$, need at least 0.01, 0.13 and 0.77 ms. So the first two
+returns 16 results per clock per multiprocessor [@cuda-guide], on this card
+{{card_sfu_tops|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} trillion a second: the
+$B N H S^2$ of them,
+{{count|B*N*H*S*S|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}},
+{{count|B*N*H*S*S|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
+{{count|B*N*H*S*S|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}}, need at least
+{{part_ms|sfu|B*N*H*S*S|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}},
+{{part_ms|sfu|B*N*H*S*S|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
+{{part_ms|sfu|B*N*H*S*S|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms. So the first two
 shapes are bound by the projections and the attention's multiply-adds
 together, the extra-MSA shape by the attention's multiply-adds, with its
-exponentials, on their own unit, at half of that. The layer reaches
+exponentials on their own unit, working beside them. The layer reaches
 {{peak_pct|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}}%,
 {{peak_pct|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}% and
 {{peak_pct|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}}% of the FP32

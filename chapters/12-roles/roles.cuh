@@ -900,9 +900,7 @@ of {{floor_memory_ms|tf32+roles|B=8 T=1024 C=768 NH=12}} ms: the FP32-accurate k
 and both are {{speedup|tf32x3+roles|cublas-tf32|B=8 T=1024 C=768 NH=12}} times or more as fast
 as `cublas-tf32`, in the same run. Three products now cost little more
 than one: the products hide behind the memory traffic. But the floor is
-still far:
-
-{{figure|race-chapter12}}
+still far, as [the race below](#fig-race-chapter12) shows.
 
 What binds is not who waits for whom. Experiments on both Hopper cards,
 builds of this kernel with one part switched off, say where the time goes.
@@ -921,13 +919,16 @@ evicts them first (`createpolicy` and the `.L2::cache_hint` form of the
 box store), worth several percent under the first schedule on the H200,
 adds about one percent once the schedule keeps the keys together.
 
+{{figure|race-chapter12}}
+
 What is left is the rate at which the scores reach memory. Nsight Compute
 reads the kernel's traffic at {{ncu|dram_tbs|tf32+roles|B=8 T=1024 C=768 NH=12}} TB/s on the
 {{ncu|gpu|tf32+roles|B=8 T=1024 C=768 NH=12}}, {{ncu|dram_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}% of its peak,
 with the schedulers issuing in only {{ncu|issue_pct|tf32+roles|B=8 T=1024 C=768 NH=12}}% of
 their cycles. A plain fill of the scores' bytes with PyTorch on the same
 card does not reach the data sheet's bandwidth either (it falls short by
-more than a tenth on both cards): the floor that can be reached lies above the one drawn. The kernel's
+more than a tenth on both cards): the floor that can be reached lies
+above the one drawn. The kernel's
 traffic runs at about three quarters of that fill's rate, on the H100 and
 on the H200 (there with the first schedule). Our reading, not
 proven, is that the rest is in how the scores leave: rows of 256 bytes

@@ -738,7 +738,8 @@ __device__ __forceinline__ void tf32_split_pv(float (&o)[TILES][HD / 8][4],
 
 The FP32 lanes are no way out for the projections. At the AlphaFold shape
 ($R = B S N = 131072$ rows, $D = 256$) they are
-$2 R D \cdot 4D + 2 R D \cdot D$ = 68.7 + 17.2 = 85.9 GFLOP (chapter 7's
+$2 R D \cdot 4D + 2 R D \cdot D$ = {{count_giga|8*B*S*N*D*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} +
+{{count_giga|2*B*S*N*D*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} = {{count_giga|10*B*S*N*D*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP (chapter 7's
 count; the output's GEMM computes 8 padding columns beside them, which
 the useful work leaves out), more than half of the layer's
 {{work_gflop|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP,
@@ -750,17 +751,20 @@ hands `tiled_layer` chapter 11's `tf32x3_wgmma_gemm` where the TF32 layer
 hands it cuBLAS (`tf32x3_gemm` picks the same GEMM on `mma.sync` on a card
 before Hopper).
 
-What the split costs there: three products for one, 259 GFLOP of
-tensor-core work where TF32 had 86, 0.48 ms instead of 0.16 at the dense
-TF32 peak of the H100 and the H200, 535 TFLOP/s. The lanes split too, but less than in the
+What the split costs there: three products for one,
+{{count_giga|30*B*S*N*D*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP of tensor-core work where TF32 had
+{{count_giga|10*B*S*N*D*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}},
+{{part_ms|tf32|30*B*S*N*D*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms instead of
+{{part_ms|tf32|10*B*S*N*D*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} at the dense TF32 peak of the
+{{gpu|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}}, {{card_tf32_tflops|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} TFLOP/s. The lanes split too, but less than in the
 triangle: the weights are split once per call, before the GEMM, and a
 warp splits only its own 16 rows of $X$, 4 values a lane per step of 8
 values of $k$, for the step's three `wgmma`s of $64 \times 128 \times 8$.
 $X$ is read and $Y$ written once; the weights, split, are twice their
 size, and every block reads them from the L2 cache.
 In the attention the split triples the
-products too, 206 GFLOP of tensor-core work for its 68.7 GFLOP at this
-shape, and adds the splits of keys, values and weights: a warp splits a
+products too, {{count_giga|12*B*N*S*S*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP of tensor-core work for its
+{{count_giga|4*B*N*S*S*D|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP at this shape, and adds the splits of keys, values and weights: a warp splits a
 fragment of keys or of values (two floats a lane) for its two m-tiles, six
 products, and a fragment of weights (four floats) for the $d / 8$ blocks
 of features of $O$, $3d / 8$ products.
@@ -821,13 +825,13 @@ And their errors against the referee, relative L2, on the same inputs:
 | B=1 S=512 N=256 D=256 H=8 | {{rel_l2|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} |
 | B=1 S=1024 N=384 D=64 H=8 | {{rel_l2|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} | {{rel_l2|fused-tiled-tf32x3|B=1 S=1024 N=384 D=64 H=8 mask=kept}} |
 
-Against PyTorch in the same precision class, compiled and allowed TF32
-(`torch-compile-tf32`: {{median_ms|torch-compile-tf32|B=1 S=128 N=256 D=256 H=8 mask=kept}},
-{{median_ms|torch-compile-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
-{{median_ms|torch-compile-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms), the TF32 layer
-is {{speedup|fused-tiled-tf32|torch-compile-tf32|B=1 S=128 N=256 D=256 H=8 mask=kept}},
-{{speedup|fused-tiled-tf32|torch-compile-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
-{{speedup|fused-tiled-tf32|torch-compile-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}} times
+Against the race's baseline (chapter 6), the fastest champion at each
+shape, here `{{champion|fused-tiled-tf32|B=1 S=128 N=256 D=256 H=8 mask=kept}}`,
+`{{champion|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}}` and
+`{{champion|fused-tiled-tf32|B=1 S=1024 N=384 D=64 H=8 mask=kept}}`, the TF32 layer
+is {{speedup|fused-tiled-tf32|champion|B=1 S=128 N=256 D=256 H=8 mask=kept}},
+{{speedup|fused-tiled-tf32|champion|B=1 S=512 N=256 D=256 H=8 mask=kept}} and
+{{speedup|fused-tiled-tf32|champion|B=1 S=1024 N=384 D=64 H=8 mask=kept}} times
 as fast. The figure shows every contender at the AlphaFold shape.
 
 {{figure|race-chapter13}}
@@ -840,10 +844,12 @@ the extra-MSA one
 {{speedup|fused-tiled-tf32|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}}. The
 arithmetic's floor shrank eightfold (the dense TF32 peak, chapter 8); the
 bytes did not. The intermediates
-that the split into launches sends through memory, up to 537 MB of
-$Q K V G$ written and read back and $\hat X$ and $O$ beside them, are some
-2 GB at $S = 512$, over 0.4 ms at the H200's 4.8 TB/s: a floor of its own for this
-design. In FP32 it is a small part of the time; with TF32 it is a large
+that the split into launches sends through memory, up to $4 R D$ floats of
+$Q K V G$ written and read back and $\hat X$ ($R D$) and $O$ ($R\,(D + 8)$)
+beside them, are {{count_giga|2*4*B*S*N*(6*D + 8)|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} GB at $S = 512$,
+{{part_ms|memory|2*4*B*S*N*(6*D + 8)|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at the
+{{card_memory_tbs|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}} TB/s of the {{gpu|fused-tiled-tf32|B=1 S=512 N=256 D=256 H=8 mask=kept}}:
+a floor of its own for this design. In FP32 it is a small part of the time; with TF32 it is a large
 share of it. That is the price of chapter 7's decision to take the
 projections out of the attention kernel, and it shows where to go next:
 keep $Q$ and $G$ out of memory altogether by computing them inside the
@@ -859,9 +865,9 @@ AlphaFold shape, {{speedup|fused-tiled-tf32x3|fused-tiled|B=1 S=128 N=256 D=256 
 the shallow one and
 {{speedup|fused-tiled-tf32x3|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} at the
 extra-MSA one, and
-{{speedup|fused-tiled-tf32x3|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} times as fast as
-PyTorch compiled in FP32 ({{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms) at the
-AlphaFold shape. At that shape its
+{{speedup|fused-tiled-tf32x3|champion|B=1 S=512 N=256 D=256 H=8 mask=kept}} times as fast as the
+race's baseline at the AlphaFold shape, where PyTorch compiled in FP32, of the
+same accuracy, takes {{median_ms|torch-compile|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms. At that shape its
 {{median_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms are under the
 {{floor_fp32_ms|fused-tiled-tf32x3|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms that the layer's dense work needs at the full
 FP32 peak: FP32 accuracy, faster than FP32 arithmetic can go on this card.

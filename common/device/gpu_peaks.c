@@ -13,6 +13,11 @@ int gpu_fp32_lanes_per_sm(int major, int minor)
     return major == 7 || (major == 8 && minor == 0) ? 64 : 128;
 }
 
+int gpu_sfu_per_sm_per_clock(int major, int minor)
+{
+    return gpu_fp32_lanes_per_sm(major, minor) > 0 ? 16 : 0;
+}
+
 /* Dense TF32 per SM per clock, from the data sheets (dense rates, without
  * the 2:4 sparsity their first column often shows):
  *   8.0  A100   1024   108 x 1024 x 1.41 GHz = 156 TFLOP/s

@@ -47,6 +47,12 @@ typedef struct {
  * other Ampere chips (8.6, 8.7) on; 0 for a capability before 7.5. */
 int gpu_fp32_lanes_per_sm(int major, int minor);
 
+/* Results per SM per clock of the special-function unit (the exponential
+ * exp2f, the reciprocal, the square root, the sine): 16 on every compute
+ * capability from 7.5 to 12.x (the CUDA C++ Programming Guide's table of
+ * arithmetic instruction throughput); 0 before 7.5. */
+int gpu_sfu_per_sm_per_clock(int major, int minor);
+
 /* Dense TF32 tensor operations per SM per clock, 0 where there is no TF32
  * (Turing and older). `geforce` halves the data-center rate. */
 int gpu_tf32_per_sm_per_clock(int major, int minor, int geforce);

@@ -41,7 +41,8 @@ file == 1 {
 
 # A change (book:changes): a diff block or a note of unchanged lines names
 # the new lines first..last it stands for; the diff's kept and added lines
-# go back where its hunk headers say, its removed lines are the old file's.
+# go back where its hunk headers say (a marked change's, from its
+# startFrom on), its removed lines are the old file's.
 # Lines of that range it leaves out are the unchanged ones (suite 71 applies
 # each diff to the old function and compares).
 file == 2 && fence == "" && /[{ ]\.change[ }]/ && index($0, "source=\"" source "\"") {
@@ -53,6 +54,8 @@ file == 2 && fence == "" && /[{ ]\.change[ }]/ && index($0, "source=\"" source "
     if (from <= last_block_start) problem("line " FNR ": a change out of source order")
     last_block_start = from
     if (match($0, /^```+/)) { fence = substr($0, 1, RLENGTH); diff = 1; blocks++ }
+    # a marked change (the new function whole): its lines from startFrom on
+    if (match($0, /startFrom="[0-9]+"/)) at = substr($0, RSTART + 11, RLENGTH - 12) + 0
     next
 }
 

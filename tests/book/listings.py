@@ -17,7 +17,13 @@ bug of theirs cannot hide itself. It fails (exit 1, a line per problem) when
 - a change (a `.changed-from` note, then `diff` blocks and notes of
   unchanged lines) does not turn the earlier function, as its file has it,
   into the new one, as its file has it: every line kept, removed or left
-  out as unchanged is checked against the two files.
+  out as unchanged is checked against the two files;
+- a change's diff is longer than the function it shows: the reader would
+  read more than the new function to learn what changed; such a change is
+  shown marked instead (the note says `marked="N"`): the new function whole,
+  its added lines `+`, its kept ones ` `, the N removed lines counted; a
+  marked change must hold the new file's lines exactly, keep the old
+  function's lines in their order, and count the rest.
 
 Prints one line per file when all is well.
 """
@@ -115,6 +121,15 @@ def check_change(where, note, parts):
                        if int(note[2]['first']) <= n <= int(note[2]['last']))
     new_shown = shown_code(new_path)
     at = 0  # the next old line, an index into old_shown
+    function = [n for n in new_shown
+                if int(parts[0][2]['first']) <= n <= int(parts[-1][2]['last'])]
+    if 'marked' in note[2]:
+        return check_marked(where, note, parts, old_lines, old_shown, new_lines, new_shown,
+                            len(function))
+    diff = sum(len(body) for kind, classes, attrs, body, line in parts if kind == 'code')
+    if diff > len(function):
+        problem(where, f'a diff of {diff} lines for a function of {len(function)}: show it '
+                'marked (the function whole, its changes marked)')
 
     def keep(new_numbers, what):
         nonlocal at
@@ -151,6 +166,42 @@ def check_change(where, note, parts):
         keep([n for n in range(new_at, last + 1) if n in new_shown], 'left out as unchanged')
     if at != len(old_shown):
         problem(where, f'the change leaves out old line {old_shown[at]} of {old_path}')
+
+
+def check_marked(where, note, parts, old_lines, old_shown, new_lines, new_shown, length):
+    """A marked change: each marked block is the new file's shown lines of its
+    range, exactly, a ` ` or `+` before each; the kept lines (` `, and those of
+    a note of unchanged lines) are the old function's shown lines in their
+    order, with as many others between them as the note's marked="N" says."""
+    kept = []
+    for kind, classes, attrs, body, line in parts:
+        first, last = int(attrs['first']), int(attrs['last'])
+        numbers = [n for n in range(first, last + 1) if n in new_shown]
+        if kind != 'code':
+            kept += [new_lines[n - 1] for n in numbers]
+            continue
+        if 'marked' not in classes or attrs.get('startFrom') != str(first):
+            problem(f'{where}+{line}', 'a block of a marked change not marked and numbered '
+                    f'from its first line, {first}')
+        if len(body) != len(numbers):
+            problem(f'{where}+{line}', f'{len(body)} lines for the {len(numbers)} of lines '
+                    f'{first} to {last}')
+        for n, text in zip(numbers, body):
+            if text[:1] not in (' ', '+') or text[1:] != new_lines[n - 1]:
+                problem(f'{where}+{line}', f'line {n}: {text!r} is not a marked line of the file')
+            elif text[0] == ' ':
+                kept.append(text[1:])
+    at = 0
+    for text in kept:
+        while at < len(old_shown) and old_lines[old_shown[at] - 1] != text:
+            at += 1
+        if at == len(old_shown):
+            return problem(where, f'kept {text!r}: not a line of the old function, in its order')
+        at += 1
+    gone = len(old_shown) - len(kept)
+    if str(gone) != note[2]['marked']:
+        problem(where, f'marked="{note[2]["marked"]}", but {gone} lines of the old function '
+                'are gone')
 
 
 def check_file(path, seen):

@@ -138,6 +138,48 @@ expect_failure "openings.sh: prose between the title and the question fails" \
 expect_output "the real chapters: each opens with its question and ends with its measured answer (tests/book/openings.sh)" \
     "^checked $(ls -d chapters/[0-9][0-9]-*/ | wc -l) chapters, 0 faults\$" tests/book/openings.sh chapters
 
+# ------------------------------------------------------------ no typed figures
+# After make bench the book is the reader's card's: no prose types a time or a
+# rate (tests/book/typed_figures.py), first on sentences that did (a floor of
+# a part of the MSA layer, an intermediate's traffic at one card's bandwidth,
+# a data sheet's peak, the figures split over lines), then on the real prose.
+mkdir -p $scratch/typed
+printf '%s\n' '/*md' '# Typed' '' 'The projections alone take 0.32, 1.28 and 0.24 ms at the three' \
+    'shapes; the exponentials need at least 0.01, 0.13 and' '0.77 ms.' '' \
+    'Some 2 GB at $S = 512$, over 0.4 ms at the 4.8 TB/s of one card,' \
+    '0.48 ms instead of 0.16 at 535 TFLOP/s.' '' \
+    'Computed: {{part_ms|fp32|10*B*S*N*D*D|k|S}} ms at {{card_memory_tbs|k|S}} TB/s, `0.5 ms` in code,' \
+    '$10^{-3}$ ms in a formula, 8 `float4`s.' '*/' 'int x; /* 2.5 ms in code */' > $scratch/typed/typed.cu
+expect_failure "typed_figures.py: typed times and rates fail, a list of them as one" \
+    '^checked 1 files, 6 typed figures$' tests/book/typed_figures.py $scratch/typed/typed.cu
+expect_output "... each named with its paragraph's line" \
+    '^.*typed\.cu:4: typed "0\.01, 0\.13 and 0\.77 ms"$' tests/book/typed_figures.py $scratch/typed/typed.cu
+expect_output "... a data sheet's bandwidth and peak too" \
+    '^.*typed\.cu:8: typed "535 TFLOP/s"$' tests/book/typed_figures.py $scratch/typed/typed.cu
+expect_output "the real prose types no time or rate of a card (tests/book/typed_figures.py)" \
+    '^checked [0-9]+ files, 0 typed figures$' \
+    sh -c 'tests/book/typed_figures.py chapters/*/*.cu chapters/*/*.cuh chapters/*/tried/*.cu* book/front.md \
+        book/closing.md book/roads-not-taken.md book/all-results.md'
+
+# One baseline per race (tests/book/baselines.sh): a speedup over a champion
+# is over the race's baseline (`champion`, the triangle's `cublas-tf32`), never
+# over another champion; a step over a step, a champion over a champion pass.
+printf '%s\n' '/*md' '# Two baselines' '' \
+    'Fused is {{speedup|fused|unfused|S}} times the unfused layer and' \
+    '{{speedup|fused-tiled|torch-compile|S}} times PyTorch, {{speedup|fused+graph|unfused+graph|S}} as graphs;' \
+    'allowed: {{speedup|fused|champion|S}}, {{speedup|naive|cublas-tf32|T}},' \
+    '{{speedup|fused-tiled-tf32|fused-tiled|S}}, {{speedup|cublas-tf32|cublas-rows|T}}.' '*/' \
+    > $scratch/typed/baselines.cu
+expect_failure "baselines.sh: a speedup over another champion than the race's baseline fails" \
+    '^checked 1 files, 3 speedups over another champion$' \
+    tests/book/baselines.sh chapters/kernels.list $scratch/typed/baselines.cu
+expect_output "... naming it" '^.*baselines\.cu:5: fused-tiled is over torch-compile, not the race.s baseline$' \
+    tests/book/baselines.sh chapters/kernels.list $scratch/typed/baselines.cu
+expect_output "the real prose: every speedup over a champion is over the race's baseline (tests/book/baselines.sh)" \
+    '^checked [0-9]+ files, 0 speedups over another champion$' \
+    sh -c 'tests/book/baselines.sh chapters/kernels.list chapters/*/*.cu chapters/*/*.cuh chapters/*/tried/*.cu* \
+        book/front.md book/closing.md book/roads-not-taken.md book/all-results.md'
+
 # ------------------------------------------------------------ listings from other files
 # {{listing|FILE|FUNCTION}}: FUNCTION's definition (not its declaration), with
 # the template line and the comment above it, numbered as in FILE
@@ -626,6 +668,42 @@ printf '%s\n' '/*md' '# Cards' '' '{{median_ms|naive|B=8 T=1024 C=768 NH=12|card
 expect_failure "card= with no such card is an error, not another card's number" \
     "pinned\.cu:4: placeholder .*no card whose name holds \"Nowhere\"" \
     $weave --data $cards/full --kernels $fixture_kernels chapter $cards/chapters/01-cards/pinned.cu
+# A part of the work, its count a formula of the shape's sizes, on one pipe of
+# the card the prose shows (the RTX 4090: 82.6 TFLOP/s FP32, 1008 GB/s, 128
+# SMs x 16 special-function results a clock at 2.52 GHz): 2 B NH T^2 HS =
+# 12.9 GFLOP at the FP32 peak, the input's 75.5 MB at its bandwidth,
+# B NH T^2 = 1.01e8 exponentials at the special-function unit's rate.
+shape_1024='B=8 T=1024 C=768 NH=12'
+mkdir -p $cards/chapters/02-parts $cards/chapters/03-broken  # a chapter each: a folder weaves whole
+printf '%s\n' '/*md' '# Parts' '' \
+    "FP32 {{part_ms|fp32|2*B*NH*T*T*64|naive|$shape_1024}} ms, TF32 {{part_ms|tf32|2*B*NH*T*T*64|naive|$shape_1024}} ms," \
+    "memory {{part_ms|memory|4*B*T*3*C|naive|$shape_1024}} ms, SFU {{part_ms|sfu|B*NH*T*T|naive|$shape_1024}} ms" \
+    "at {{card_sfu_tops|naive|$shape_1024}} trillion a second," \
+    "counts {{count|B*NH*T*T|naive|$shape_1024}} and {{count_giga|2*B*NH*T*T*64|naive|$shape_1024}} G." \
+    "Baseline {{champion|naive|$shape_1024}}: {{speedup|naive|champion|$shape_1024}} = {{speedup|naive|cublas-tf32|$shape_1024}}." \
+    "At T=256 {{champion|naive|B=8 T=256 C=768 NH=12}}." '*/' \
+    > $cards/chapters/02-parts/parts.cu
+$weave --data $cards/full --kernels $fixture_kernels chapter $cards/chapters/02-parts/parts.cu > $cards/parts.md 2>&1
+expect_output "part_ms: a part of the work at the FP32 and dense TF32 peaks of the card the prose shows" \
+    "^FP32 0\.156 ms, TF32 0\.156 ms,$" cat $cards/parts.md
+expect_output "... bytes at its bandwidth, results at its special-function unit's rate" \
+    "^memory 0\.0749 ms, SFU 0\.0195 ms$" cat $cards/parts.md
+expect_output "... that rate a card fact (card_sfu_tops)" "^at 5\.16 trillion a second,$" cat $cards/parts.md
+expect_output "... and the counts themselves, typeset as a power of ten or in billions" \
+    '^counts \$1\.01 \\times 10\^\{8\}\$ and 12\.9 G\.$' cat $cards/parts.md
+expect_output "champion: the race's baseline, the fastest champion on that card (not the list's first), its speedup the same" \
+    '^Baseline cublas-tf32: ([0-9.]+) = \1\.$' cat $cards/parts.md
+expect_output "... from another card, with its footnote, where the book's card has no row there" \
+    '^At T=256 cublas-[a-z0-9]+\^\[Measured on the Fixture H200 \(invented numbers\); the NVIDIA GeForce RTX 4090' \
+    cat $cards/parts.md
+for broken in "part_ms|fp64|B*T|naive|$shape_1024:unknown pipe \"fp64\"" \
+              "part_ms|fp32|B*X|naive|$shape_1024:the count \"B\*X\": no such size in the shape: \"X\"" \
+              "part_ms|fp32|T-T|naive|$shape_1024:the count \"T-T\" is 0 at" \
+              "count|B*T|$shape_1024:expected \{\{FIELD\|COUNT\|KERNEL\|SHAPE\}\}"; do
+    printf '%s\n' '/*md' '# Parts' '' "{{${broken%%:*}}}" '*/' > $cards/chapters/03-broken/broken-part.cu
+    expect_failure "part_ms and count refuse: ${broken#*:}" "broken-part\.cu:4: placeholder .*${broken#*:}" \
+        $weave --data $cards/full --kernels $fixture_kernels chapter $cards/chapters/03-broken/broken-part.cu
+done
 
 # ------------------------------------------------------------ plots
 if ! tool_missing "plots from the fixtures" gnuplot; then
@@ -1082,6 +1160,13 @@ if ! tool_missing "make book" pandoc && ! tool_missing "make plots" gnuplot; the
     if [ -s book/out/workbook.epub ] && [ -s $site/index.html ] && ! tool_missing "the EPUB's chapters" unzip; then
         expect_output "the EPUB: a file per chapter and appendix" "^$((page_count - 1))\$" \
             sh -c "unzip -l book/out/workbook.epub | grep -c 'EPUB/text/ch[0-9]*\.xhtml'"
+    fi
+    # epubcheck (a jar; Debian's /usr/bin/epubcheck needs binfmt to run alone):
+    # the stylesheet, the SVGs (no external DTD, no id twice) and the pages
+    if [ -s book/out/workbook.epub ] && ! tool_missing "the EPUB: valid (epubcheck)" epubcheck &&
+       ! tool_missing "the EPUB: valid (epubcheck)" java; then
+        expect_output "the EPUB: epubcheck finds no error" "^Messages: 0 fatals / 0 errors" \
+            java -jar "$(command -v epubcheck)" book/out/workbook.epub
     fi
     # The PDF: each page's lines (tests/book/pages.awk); every <h1> of the HTML starts a page
     if [ -s book/out/workbook.pdf ] && [ -s $site/index.html ] && ! tool_missing "the PDF's pages" pdftotext; then
