@@ -463,10 +463,15 @@ ptxas:
 # Every tests/test_*.c is a cmocka program over the host code of common/;
 # every tests/test_*.cu a GPU test of common/'s device helpers.
 # The book's readers and the list's reader are host code the tests cover too.
+# Each of that code's files is compiled once, with the library's flags (common/'s
+# objects are the library's own), and every test links the objects: compiled
+# into each of the nine tests, the same 21 files took 40 s of CPU of the build.
 HOST_TEST_SOURCES := $(COMMON_C) book/csv_reader.c book/headline.c book/markdown.c book/shape_count.c book/plain_csv.c book/card_reader.c book/nsight_reader.c book/accuracy_reader.c tools/kernel_list.c
-$(BUILD)/tests/%: tests/%.c $(HOST_TEST_SOURCES) $(wildcard common/*/*.h book/*.h tools/*.h)
+HOST_TEST_OBJECTS := $(HOST_TEST_SOURCES:%.c=$(BUILD)/obj/%.o)
+$(BUILD)/obj/book/%.o $(BUILD)/obj/tools/%.o: CFLAGS += -Ibook -Itools
+$(BUILD)/tests/%: tests/%.c $(HOST_TEST_OBJECTS) $(wildcard common/*/*.h book/*.h tools/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Icommon -Ibook -Itools $< $(HOST_TEST_SOURCES) -lcmocka -lm -o $@
+	$(CC) $(CFLAGS) -Icommon -Ibook -Itools $< $(HOST_TEST_OBJECTS) -lcmocka -lm -o $@
 
 # (tests/test_*.cpp: host C++ over the library, with the CUDA headers)
 $(BUILD)/tests/%: tests/%.cpp $(LIBRARY)
