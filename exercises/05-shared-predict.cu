@@ -25,7 +25,7 @@ times:
 3. `predicted_ms(kernel, size, card)`: your prediction, in milliseconds,
    from those counts and the card's numbers, `card->fp32_peak_gflops` and
    `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
-   on, as `common/gpu_peaks.h` computes them; the H200's are 66.9 TFLOP/s
+   on, as `common/device/gpu_peaks.h` computes them; the H200's are 66.9 TFLOP/s
    and 4.8 TB/s), and whatever else you know about how close this kernel
    comes to its floor.
 

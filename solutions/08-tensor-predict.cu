@@ -24,7 +24,7 @@ and chapter 8's `tf32+rows`. Predict both, from counts:
 3. `predicted_ms(kernel, size, card)`: the prediction for each kernel,
    from those and the card's numbers, `card->tf32_peak_gflops` and
    `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
-   on, as `common/gpu_peaks.h` computes them; the H200's are 535 TFLOP/s
+   on, as `common/device/gpu_peaks.h` computes them; the H200's are 535 TFLOP/s
    and 4.8 TB/s).
 
 The grader checks the four counts on the CPU, at sizes drawn afresh each

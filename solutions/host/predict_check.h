@@ -8,7 +8,7 @@
  * its predicted_ms) and host_check.h.
  *
  * A prediction takes the card's peaks (gpu_info: fp32_peak_gflops,
- * tf32_peak_gflops, memory_gbps), those common/gpu_peaks.h computes: the
+ * tf32_peak_gflops, memory_gbps), those common/device/gpu_peaks.h computes: the
  * live card's on a GPU (gpu_query), a card of its table by name here. The
  * check asks it for the H200, whose times the chapters quote, and for
  * cards whose floors stand in other ratios (a T4, an A100, an RTX 4090):
@@ -26,7 +26,7 @@ static const char *const predict_cards[] = {"NVIDIA H200", "Tesla T4", "NVIDIA A
                                             "NVIDIA GeForce RTX 4090"};
 #define PREDICT_CARD_COUNT 4
 
-/* A card of common/gpu_peaks.c's table as gpu_query would describe it. */
+/* A card of common/device/gpu_peaks.c's table as gpu_query would describe it. */
 static gpu_info predict_card(const char *name)
 {
     gpu_info card;
@@ -101,7 +101,7 @@ static int predict_card_of(int argc, char **argv, gpu_info *card)
         return 0;
     }
     if (!gpu_card_find(name)) {
-        fprintf(stderr, "predict: --card %s: not a card of common/gpu_peaks.c's table\n", name);
+        fprintf(stderr, "predict: --card %s: not a card of common/device/gpu_peaks.c's table\n", name);
         return 1;
     }
     *card = predict_card(name);

@@ -2,7 +2,7 @@
 # copies, warp reductions, TF32 operands and mma.sync, the shared-memory
 # opt-in, the copy engine) on the GPU, one check each (tests/test_device.cu);
 # skipped without a GPU, the copy engine's without Hopper. Then the layout of
-# the repository the build relies on.
+# the repository the build relies on, and every file its text names.
 
 device_log=$(log_of "device helpers")
 build/tests/test_device > "$device_log" 2>&1
@@ -42,3 +42,11 @@ for patch in chapters/*/mutant*.patch; do
         fail "$name applies at zero offset and no fuzz" "$log"
     else pass "$name applies at zero offset and no fuzz"; fi
 done
+# Every file the reader's text names is there (tests/book/paths_named.sh):
+# the chapters, exercises, solutions, the book's Markdown, the README.
+expect_status "every file the chapters, exercises, solutions and READMEs name is there" 0 \
+    tests/book/paths_named.sh
+mkdir -p "$LOGS/paths" && printf '/* read common/gpu_peaks.h and tests/sizes.sh; chapters/NN-slug/slug.cu is a pattern */\n' \
+    > "$LOGS/paths/named.cu"
+expect_output "... a file named that is not there is caught, with its line (patterns are not)" \
+    "named.cu:1: common/gpu_peaks.h is not there" tests/book/paths_named.sh "$LOGS/paths/named.cu"
