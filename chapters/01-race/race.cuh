@@ -42,7 +42,7 @@ them into attention weights.)
 
 Our default size is GPT-2 small's: $B = 8$, $T = 1024$, $C = 768$,
 $NH = 12$, so $HS = 64$. Each kept score is a dot product of 64 pairs, and
-there are $B \cdot NH \cdot T(T+1)/2 \approx 50.4$ million of them: 6.45
+there are $B \cdot NH \cdot T(T+1)/2 \approx 50.4$ million of them: {{count_giga|B*C*T*(T+1)|cublas-permute|B=8 T=1024 C=768 NH=12}}
 GFLOP of useful work. That is the number every GFLOP/s in this book is
 computed from, whoever computes the rest.
 
@@ -56,7 +56,7 @@ moves about {{card_memory_tbs|cublas-permute|B=8 T=1024 C=768 NH=12}} TB/s, so m
 {{card_sms|cublas-permute|B=8 T=1024 C=768 NH=12}} multiprocessors do
 {{card_fp32_lanes|cublas-permute|B=8 T=1024 C=768 NH=12}} fused multiply-adds each per
 clock at up to {{card_clock_ghz|cublas-permute|B=8 T=1024 C=768 NH=12}} GHz,
-{{card_fp32_tflops|cublas-permute|B=8 T=1024 C=768 NH=12}} TFLOP/s in FP32, so 6.45 GFLOP
+{{card_fp32_tflops|cublas-permute|B=8 T=1024 C=768 NH=12}} TFLOP/s in FP32, so {{count_giga|B*C*T*(T+1)|cublas-permute|B=8 T=1024 C=768 NH=12}} GFLOP
 takes at least {{floor_fp32_ms|cublas-permute|B=8 T=1024 C=768 NH=12}} ms (these figures
 are derived from {{card_source|cublas-permute|B=8 T=1024 C=768 NH=12}}). On this card
 the floor of {{larger_floor|cublas-permute|B=8 T=1024 C=768 NH=12}} is the larger. On
@@ -82,7 +82,7 @@ replayed.
 
 cuBLAS multiplies matrices. To it our problem is $B \cdot NH$ independent
 products $Q_h K_h^\top$, each $T \times HS$ by $HS \times T$. It cannot skip
-the upper triangle, so it does twice the useful work: 12.9 GFLOP to our 6.45.
+the upper triangle, so it does twice the useful work: {{count_giga|2*B*C*T*T|cublas-permute|B=8 T=1024 C=768 NH=12}} GFLOP to our {{count_giga|B*C*T*(T+1)|cublas-permute|B=8 T=1024 C=768 NH=12}}.
 
 The textbook way to call it first rearranges `inp`, whose heads are
 interleaved token by token, into one contiguous $(T, HS)$ block per head,
@@ -265,7 +265,7 @@ On the {{gpu|cublas-rows|B=8 T=1024 C=768 NH=12}}, at the default size
 | `cublas-tf32` | `cublas-permute` on the tensor cores, in TF32 | {{median_ms|cublas-tf32|B=8 T=1024 C=768 NH=12}} | {{peak_pct|cublas-tf32|B=8 T=1024 C=768 NH=12}} % (TF32) |
 
 Every share of peak in this book is taken of the dense work the problem
-defines (the 6.45 GFLOP of the kept scores here, whatever a kernel
+defines (the {{count_giga|B*C*T*(T+1)|cublas-permute|B=8 T=1024 C=768 NH=12}} GFLOP of the kept scores here, whatever a kernel
 computes beside them) against the peak of the engine the kernel runs on:
 the FP32 lanes for FP32 kernels, the tensor cores' dense TF32 rate for
 TF32 ones. Knowing the mask is worth

@@ -857,7 +857,7 @@ kernel's output, then timed the same way), runs in
 `torch.compile` (FP32, TF32 off); allowed TF32, compiled,
 {{median_ms|torch-compile-tf32|B=2 S=8 N=32 D=64 H=4 mask=kept}} ms. At this size PyTorch's
 compiled layer is still a chain of kernels, each with its launch and its
-drain, on 22 MFLOP of work (the floors above). (The module adds one line
+drain, on {{count|10*B*S*N*D*D+4*B*N*S*S*D|fused|B=2 S=8 N=32 D=64 H=4 mask=kept}} floating-point operations (the floors above). (The module adds one line
 to the usual masked softmax, so that a column with no kept key gets
 $b_o$.)
 

@@ -162,9 +162,9 @@ kernel can beat:
 
 | shape | projections | attention | total | FP32 floor |
 |---|---|---|---|---|
-| B=1 S=128 N=256 D=256 H=8 | 21.5 GFLOP | 4.3 GFLOP | {{work_gflop|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
-| B=1 S=512 N=256 D=256 H=8 | 85.9 GFLOP | 68.7 GFLOP | {{work_gflop|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
-| B=1 S=1024 N=384 D=64 H=8 | 16.1 GFLOP | 103.1 GFLOP | {{work_gflop|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
+| B=1 S=128 N=256 D=256 H=8 | {{count_giga|10*B*S*N*D*D|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} GFLOP | {{count_giga|4*B*N*S*S*D|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} GFLOP | {{work_gflop|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=128 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=512 N=256 D=256 H=8 | {{count_giga|10*B*S*N*D*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP | {{count_giga|4*B*N*S*S*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP | {{work_gflop|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms |
+| B=1 S=1024 N=384 D=64 H=8 | {{count_giga|10*B*S*N*D*D|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} GFLOP | {{count_giga|4*B*N*S*S*D|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} GFLOP | {{work_gflop|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} GFLOP | {{floor_fp32_ms|fused-tiled|B=1 S=1024 N=384 D=64 H=8 mask=kept}} ms |
 
 The bytes are no obstacle by comparison: the input and the output of the
 second case are 134 MB each, {{floor_memory_ms|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} ms at the
@@ -560,8 +560,8 @@ section says how).
 Why are the projections not in the kernel, as in chapter 6? A block has a
 tile of queries, but they attend to every key of the column, so it needs
 $K$ and $V$ for all $S$ rows. Either every query tile computes them again,
-which multiplies that work by $S/64$ (at $S = 512$, 327 GFLOP of
-projections instead of 86), or one block keeps them, $2 S d$ floats: the
+which multiplies that work by $S/64$ (at $S = 512$, {{count_giga|(4*S/64+6)*B*S*N*D*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GFLOP of
+projections instead of {{count_giga|10*B*S*N*D*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}}), or one block keeps them, $2 S d$ floats: the
 size wall again. As GEMMs of their own they have the shape cuBLAS is tuned
 for. The price is the traffic of $P$, up to $4 R D$ floats
 ({{count_giga|16*B*S*N*D|fused-tiled|B=1 S=512 N=256 D=256 H=8 mask=kept}} GB at $S = 512$) written and

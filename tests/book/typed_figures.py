@@ -9,7 +9,7 @@ given (the /*md blocks of a .cu or .cuh file, the whole of a .md file), a
 paragraph at a time (a figure may be split over lines), drops the
 placeholders and code spans, and reports each number written before a unit
 of time or rate: "0.32, 1.28 and 0.24 ms", "over 0.4 ms", "4.8 TB/s",
-"535 TFLOP/s". Prints FILE:LINE: the figure for each, then how many it
+"535 TFLOP/s", and each count of work, "6.45 GFLOP". Prints FILE:LINE: the figure for each, then how many it
 found; exits 1 when it found one.
 
     typed_figures.py FILE...
@@ -17,7 +17,9 @@ found; exits 1 when it found one.
 import re
 import sys
 
-UNIT = r"(?:ms|µs|us|ns|TB/s|GB/s|MB/s|TFLOP/s|GFLOP/s|TOP/s|TOPS)"
+# times and rates, and counts of work ("6.45 GFLOP"): a count is the same on
+# every card, but written as a formula of the shape it cannot drift from it
+UNIT = r"(?:ms|µs|us|ns|TB/s|GB/s|MB/s|TFLOP/s|GFLOP/s|TOP/s|TOPS|kFLOP|MFLOP|GFLOP|TFLOP)"
 NUMBER = r"\d+(?:\.\d+)?"
 # a number, or a list of them ("0.32, 1.28 and 0.24"), then the unit
 FIGURE = re.compile(r"(?<![\w.{}\\^])" + NUMBER + r"(?:(?:,| and| or| to|,? and)\s+" + NUMBER +

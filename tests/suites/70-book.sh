@@ -147,16 +147,18 @@ mkdir -p $scratch/typed
 printf '%s\n' '/*md' '# Typed' '' 'The projections alone take 0.32, 1.28 and 0.24 ms at the three' \
     'shapes; the exponentials need at least 0.01, 0.13 and' '0.77 ms.' '' \
     'Some 2 GB at $S = 512$, over 0.4 ms at the 4.8 TB/s of one card,' \
-    '0.48 ms instead of 0.16 at 535 TFLOP/s.' '' \
+    '0.48 ms instead of 0.16 at 535 TFLOP/s, on 22 MFLOP of work.' '' \
     'Computed: {{part_ms|fp32|10*B*S*N*D*D|k|S}} ms at {{card_memory_tbs|k|S}} TB/s, `0.5 ms` in code,' \
     '$10^{-3}$ ms in a formula, 8 `float4`s.' '*/' 'int x; /* 2.5 ms in code */' > $scratch/typed/typed.cu
 expect_failure "typed_figures.py: typed times and rates fail, a list of them as one" \
-    '^checked 1 files, 6 typed figures$' tests/book/typed_figures.py $scratch/typed/typed.cu
+    '^checked 1 files, 7 typed figures$' tests/book/typed_figures.py $scratch/typed/typed.cu
 expect_output "... each named with its paragraph's line" \
     '^.*typed\.cu:4: typed "0\.01, 0\.13 and 0\.77 ms"$' tests/book/typed_figures.py $scratch/typed/typed.cu
 expect_output "... a data sheet's bandwidth and peak too" \
     '^.*typed\.cu:8: typed "535 TFLOP/s"$' tests/book/typed_figures.py $scratch/typed/typed.cu
-expect_output "the real prose types no time or rate of a card (tests/book/typed_figures.py)" \
+expect_output "... and a count of work, the same on every card but written as the shape's formula" \
+    '^.*typed\.cu:8: typed "22 MFLOP"$' tests/book/typed_figures.py $scratch/typed/typed.cu
+expect_output "the real prose types no time, rate or count of work (tests/book/typed_figures.py)" \
     '^checked [0-9]+ files, 0 typed figures$' \
     sh -c 'tests/book/typed_figures.py chapters/*/*.cu chapters/*/*.cuh chapters/*/tried/*.cu* book/front.md \
         book/closing.md book/roads-not-taken.md book/all-results.md'
