@@ -25,9 +25,9 @@ times:
 3. `predicted_ms(kernel, size, card)`: your prediction, in milliseconds,
    from those counts and the card's numbers, `card->fp32_peak_gflops` and
    `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
-   on, as `common/device/gpu_peaks.h` computes them; the H200's are 66.9 TFLOP/s
-   and 4.8 TB/s), and whatever else you know about how close this kernel
-   comes to its floor.
+   on, as `common/device/gpu_peaks.h` computes them; every chapter program
+   prints your card's in its first line: `make chapter5`), and whatever
+   else you know about how close this kernel comes to its floor.
 
 The grader checks the two counts on the CPU against an enumeration of the
 tiles, at sizes drawn afresh each time, prints your predictions, and

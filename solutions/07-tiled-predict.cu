@@ -22,9 +22,9 @@ from counts, as functions of the size:
 3. `predicted_ms(kernel, size, card)`: your prediction in milliseconds,
    from those and the card's numbers, `card->fp32_peak_gflops` and
    `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
-   on, as `common/device/gpu_peaks.h` computes them; the H200's are 66.9 TFLOP/s
-   and 4.8 TB/s), and what you know of how close the parts of this layer
-   come to their floor.
+   on, as `common/device/gpu_peaks.h` computes them; every chapter program
+   prints your card's in its first line: `make chapter7`), and what you
+   know of how close the parts of this layer come to their floor.
 
 The grader checks both counts on the CPU, at sizes drawn afresh each
 time, prints your predictions, and checks that they follow the floors of

@@ -24,8 +24,8 @@ and chapter 8's `tf32+rows`. Predict both, from counts:
 3. `predicted_ms(kernel, size, card)`: the prediction for each kernel,
    from those and the card's numbers, `card->tf32_peak_gflops` and
    `card->memory_gbps` (GFLOP/s and GB/s: the peaks of the card it runs
-   on, as `common/device/gpu_peaks.h` computes them; the H200's are 535 TFLOP/s
-   and 4.8 TB/s).
+   on, as `common/device/gpu_peaks.h` computes them; every chapter program
+   prints your card's in its first line: `make chapter8`).
 
 The grader checks the four counts on the CPU, at sizes drawn afresh each
 time, prints your predictions, and checks that they follow the floors of
