@@ -115,11 +115,12 @@ fi
 # figures numbered (crossref.lua), the first mention of an instruction linked
 # to NVIDIA's manual (manuals.lua), the formulas drawn once as SVG (math.lua,
 # into $BOOK_MATH), a paragraph that introduces a figure or a table kept with
-# it on paper (lead_ins.lua), the citations (--citeproc, references.bib).
+# it on paper (lead_ins.lua), a change's lines coloured as CUDA with their
+# bands (changes.lua), the citations (--citeproc, references.bib).
 common=(--from markdown --metadata-file=book/metadata.yaml --syntax-definition=book/cuda.xml
         --highlight-style=tango --number-sections --toc --toc-depth=2
         --lua-filter=book/crossref.lua --lua-filter=book/manuals.lua --lua-filter=book/math.lua
-        --lua-filter=book/lead_ins.lua
+        --lua-filter=book/lead_ins.lua --lua-filter=book/changes.lua
         --citeproc --bibliography=book/references.bib
         --columns=1000)  # tables as wide as their text, not squeezed to 72 columns
 if [ "$edition" = workbook-instructor ]; then

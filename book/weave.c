@@ -396,10 +396,12 @@ static void put_change_note(FILE *out, const char *path, const char *file, const
     }
     if (marked) { /* the new function whole: what it replaced is counted, not shown */
         snprintf(mark, sizeof mark, " marked=\"%d\"", removed);
-        snprintf(how, sizeof how, ", shown whole: `+` lines are new or rewritten, %d line%s of "
-                 "the old one gone", removed, removed == 1 ? "" : "s");
+        /* marked by a green band (book/changes.lua draws it; the woven
+         * Markdown marks the lines +) */
+        snprintf(how, sizeof how, ", shown whole: the lines on green are new or rewritten, %d "
+                 "line%s of the old one gone", removed, removed == 1 ? "" : "s");
     } else {
-        snprintf(how, sizeof how, ": `-` lines removed, `+` lines added");
+        snprintf(how, sizeof how, ": `-` lines removed (on red), `+` lines added (on green)");
     }
     fprintf(out, "\n::: {.changed-from source=\"%s\" first=\"%d\" last=\"%d\"%s%s}\n"
             "Changes `%s`%s (`%s`, lines %d to %d)%s%s.\n:::\n",

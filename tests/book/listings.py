@@ -23,7 +23,10 @@ bug of theirs cannot hide itself. It fails (exit 1, a line per problem) when
   shown marked instead (the note says `marked="N"`): the new function whole,
   its added lines `+`, its kept ones ` `, the N removed lines counted; a
   marked change must hold the new file's lines exactly, keep the old
-  function's lines in their order, and count the rest.
+  function's lines in their order, and count the rest;
+- a change splits a comment between two runs of lines of one kind (added,
+  removed, kept): book/changes.lua colours each run as CUDA on its own, so
+  the run that does not open the comment would colour it as code.
 
 Prints one line per file when all is well.
 """
@@ -204,6 +207,27 @@ def check_marked(where, note, parts, old_lines, old_shown, new_lines, new_shown,
                 'are gone')
 
 
+def check_runs(where, body):
+    """A change's lines in runs of one mark: each run opens and closes its
+    own block comments (strings and // comments aside)."""
+    runs = []
+    for text in body:
+        mark = text[:1] if text[:1] in '+-@' else ' '
+        if not runs or runs[-1][0] != mark:
+            runs.append((mark, []))
+        runs[-1][1].append(text[1:])
+    for mark, lines in runs:
+        code = re.sub(r'"(\\.|[^"\\])*"', '""', '\n'.join(lines))
+        depth = 0
+        for token in re.findall(r'/\*|\*/|//[^\n]*', code):
+            depth += 1 if token == '/*' else -1 if token == '*/' else 0
+            if depth < 0 or depth > 1:
+                break
+        if depth != 0:
+            problem(where, f'a comment split between runs of the change (the run of {mark!r} '
+                    f'lines from {lines[0].strip()!r}): book/changes.lua colours each run alone')
+
+
 def check_file(path, seen):
     named, change, count = set(), None, 0
     items = read_blocks(path)
@@ -232,6 +256,7 @@ def check_file(path, seen):
         if attrs.get('source') not in named:
             problem(where, f'a listing of {attrs.get("source")} under no note naming its file')
         if 'change' in classes:
+            check_runs(where, body)
             continue
         if all(not t.strip() or t.strip() == '#pragma once' or t.strip().startswith('#include')
                for t in body):
