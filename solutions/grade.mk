@@ -56,7 +56,10 @@ all: $(EXERCISE_PROGRAMS) $(SOLUTION_PROGRAMS)
 # A predict exercise takes the facts of the chapter's kernel it races from
 # the list, as the chapter programs do ("gen/kernel_facts.h", CONTENDER_OF).
 EXERCISE_HEADERS := $(wildcard common/*/*.h) $(wildcard solutions/*.cuh) $(BUILD)/gen/kernel_facts.h
-EXERCISE_FLAGS := $(NVCCFLAGS) -I. -I$(BUILD)
+# WORKBOOK_CUBLAS_HANDLE_ONLY: device/gpu.h declares cuBLAS's handle alone,
+# without cuBLAS's header, a third of each compile (an exercise that calls
+# cuBLAS includes <cublas_v2.h> itself).
+EXERCISE_FLAGS := $(NVCCFLAGS) -I. -I$(BUILD) -DWORKBOOK_CUBLAS_HANDLE_ONLY
 HOST_CHECK_HEADERS := $(wildcard solutions/host/*.h)
 GRADE_MAINS := $(BUILD)/obj/grade/main_program.o $(BUILD)/obj/grade/main_check.o
 exercise_of = $(firstword $(subst --, ,$(1)))
