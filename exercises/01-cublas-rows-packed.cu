@@ -47,6 +47,7 @@ falls outside the buffers and how much of the square your calls compute
 multiply nothing.
 */
 
+#include <cublas_v2.h> /* the calls (device/gpu.h may declare only the handle) */
 #include <math.h>
 
 #include "problems/triangle.h"

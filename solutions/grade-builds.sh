@@ -144,25 +144,34 @@ build_target() {
         return 0   # the program's compile left it
     fi
     key=$(cache_key "$name" "$target") entry=$cache/$key
-    if [ -f "$entry/ready" ]; then
+    # One build of a file and target at a time, under the lock of its entry
+    # (descriptor 5): a grading that needs what another is building waits,
+    # then takes it from the cache. (Suite 80 grades the untouched exercises
+    # while another grading builds the same files as its referees: without
+    # the lock both compiled them, 3 compiles of 89 there.)
+    {
+        flock 5
+        if [ -f "$entry/ready" ]; then
+            for file in "${files[@]}"; do
+                # (dated now, not as kept: newer than the submission's fresh
+                # copy, so that make links the host check from the program's
+                # object instead of compiling it again)
+                [ -e "$entry/$file" ] && cp "$entry/$file" "$scratch/build/submission/$file"
+            done
+            echo "== $program$suffix: the build of the same file from the cache ($key)" >> "$log"
+            return 0
+        fi
+        sandboxed_build "$log" "$program$suffix" || return
+        new=$(mktemp -d "$cache/.new.XXXXXX") || return 0
         for file in "${files[@]}"; do
-            # (dated now, not as kept: newer than the submission's fresh
-            # copy, so that make links the host check from the program's
-            # object instead of compiling it again)
-            [ -e "$entry/$file" ] && cp "$entry/$file" "$scratch/build/submission/$file"
+            [ -e "$scratch/build/submission/$file" ] && cp -p "$scratch/build/submission/$file" "$new/"
         done
-        echo "== $program$suffix: the build of the same file from the cache ($key)" >> "$log"
+        touch "$new/ready"
+        # (a grading of an older grader, which took no lock, may have kept
+        # the same build meanwhile: the first stays)
+        mv -T "$new" "$entry" 2>/dev/null || rm -rf "$new"
         return 0
-    fi
-    sandboxed_build "$log" "$program$suffix" || return
-    new=$(mktemp -d "$cache/.new.XXXXXX") || return 0
-    for file in "${files[@]}"; do
-        [ -e "$scratch/build/submission/$file" ] && cp -p "$scratch/build/submission/$file" "$new/"
-    done
-    touch "$new/ready"
-    # Another grading may have kept the same build meanwhile: the first stays.
-    mv -T "$new" "$entry" 2>/dev/null || rm -rf "$new"
-    return 0
+    } 5> "$cache/.$key.lock"
 }
 
 # ---------------------------------------------------------------- the sandbox
@@ -175,7 +184,7 @@ sandboxed_build() {
         --ro "$scratch/submission" "$tree/submission" --rw "$scratch/build" "$tree/build" \
         --cd "$tree" -- make -s --no-print-directory BUILD=build GRADE_DIR=submission \
         ${ARCH:+ARCH="$ARCH"} ${DEVICE_CODE:+DEVICE_CODE="$DEVICE_CODE"} ${NVCC:+NVCC="$NVCC"} \
-        "$@" < /dev/null >> "$log" 2>&1 3<&- 6>&- 8>&- 9>&-
+        "$@" < /dev/null >> "$log" 2>&1 3<&- 5>&- 6>&- 8>&- 9>&-
 }
 
 # ---------------------------------------------------------------- the referee
