@@ -71,6 +71,8 @@ piece.
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/numbers.h"
+
 /* What the descriptor of one step of a part carries, in bytes. */
 struct step_fields {
     int start;   /* the step's first core matrix, from the part's start */
@@ -103,23 +105,13 @@ __host__ __device__ step_fields step_descriptor(int step, int keys, int hs)
     return f;
 }
 
-/* KEY=VALUE from the command line, or fallback. */
-static int layout_argument(int argc, char **argv, const char *key, int fallback)
-{
-    const size_t length = strlen(key);
-    for (int i = 1; i < argc; i++)
-        if (strncmp(argv[i], key, length) == 0 && argv[i][length] == '=')
-            return atoi(argv[i] + length + 1);
-    return fallback;
-}
-
 /* Prints where your layout puts each key's values, and where wgmma reads
  * them through your descriptors, step by step. */
 int main(int argc, char **argv)
 {
-    const int keys = layout_argument(argc, argv, "KEYS", 16);
-    const int hs = layout_argument(argc, argv, "HS", 16);
-    if (keys < 8 || keys > 256 || keys % 8 || hs < 8 || hs > 128 || hs % 8) {
+    int keys = 16, hs = 16;
+    if (whole_number_argument(argc, argv, "KEYS", 8, 256, &keys) < 0 || keys % 8 ||
+        whole_number_argument(argc, argv, "HS", 8, 128, &hs) < 0 || hs % 8) {
         fprintf(stderr, "usage: %s [KEYS=16] [HS=16] (KEYS a multiple of 8 to 256, HS of 8 to "
                 "128)\n", argv[0]);
         return 2;

@@ -71,6 +71,8 @@ The untouched exercise's waits all name parity 0.
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/numbers.h"
+
 #define RING_WARPS 8 /* the multiplying warps: two warp groups, as in chapter 11's GEMM */
 
 /* Stage s lives in buffer ring_buffer(s, stages); the warps wait for the
@@ -115,24 +117,14 @@ __host__ __device__ int slack(int stages, int ahead)
     // TODO end
 }
 
-/* KEY=VALUE from the command line, or fallback. */
-static int ring_argument(int argc, char **argv, const char *key, int fallback)
-{
-    const size_t length = strlen(key);
-    for (int k = 1; k < argc; k++)
-        if (strncmp(argv[k], key, length) == 0 && argv[k][length] == '=')
-            return atoi(argv[k] + length + 1);
-    return fallback;
-}
-
 /* Prints the ring as your functions run it: who copies what, after which
  * wait, and what the warps wait on, stage by stage. */
 int main(int argc, char **argv)
 {
-    const int stages = ring_argument(argc, argv, "STAGES", 4);
-    const int ahead = ring_argument(argc, argv, "AHEAD", 2);
-    const int count = ring_argument(argc, argv, "COUNT", 10);
-    if (stages < 1 || stages > 64 || ahead < 0 || count < 1 || count > 10000) {
+    int stages = 4, ahead = 2, count = 10;
+    if (whole_number_argument(argc, argv, "STAGES", 1, 64, &stages) < 0 ||
+        whole_number_argument(argc, argv, "AHEAD", 0, 10000, &ahead) < 0 ||
+        whole_number_argument(argc, argv, "COUNT", 1, 10000, &count) < 0) {
         fprintf(stderr, "usage: %s [STAGES=4] [AHEAD=2] [COUNT=10] (1 <= STAGES <= 64)\n", argv[0]);
         return 2;
     }
@@ -141,7 +133,7 @@ int main(int argc, char **argv)
            stages, ahead, count, stages, largest_ahead(stages), stages, ahead,
            slack(stages, ahead));
     printf("%-9s %-45s %s\n", "", "thread 0 copies, after waiting on", "then the warps wait on");
-    char copy[64];
+    char copy[96]; /* four ints of 11 characters and the words */
     for (int c = 0; c < ahead && c < count; c++) { /* before the loop */
         snprintf(copy, sizeof copy, "stage %d into buffer %d, empty[%d] parity %d", c,
                  ring_buffer(c, stages), ring_buffer(c, stages), empty_parity(c, stages));

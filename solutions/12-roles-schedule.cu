@@ -77,6 +77,8 @@ schedule, whose middle rows are units of half the work.
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/numbers.h"
+
 /* A unit of the schedule: its rows in the order a block walks them, row k
  * (k < count) being tile row tile_row[k] of head head[k]. */
 struct schedule_unit {
@@ -131,36 +133,26 @@ __host__ __device__ schedule_unit unit_at(int unit, int heads, int rows)
     return u;
 }
 
-/* KEY=VALUE from the command line, or fallback. */
-static long schedule_argument(int argc, char **argv, const char *key, long fallback)
-{
-    const size_t length = strlen(key);
-    for (int k = 1; k < argc; k++)
-        if (strncmp(argv[k], key, length) == 0 && argv[k][length] == '=')
-            return strtol(argv[k] + length + 1, NULL, 10);
-    return fallback;
-}
-
 /* Deals your units out as the chapter's blocks take them (block k: units
  * k, k + BLOCKS, ...) and prints the first units and the blocks' work. */
 int main(int argc, char **argv)
 {
-    const long heads = schedule_argument(argc, argv, "HEADS", 96);
-    const long rows = schedule_argument(argc, argv, "ROWS", 7);
-    const long blocks = schedule_argument(argc, argv, "BLOCKS", 132);
-    const long shown = schedule_argument(argc, argv, "SHOW", 12);
-    if (heads < 1 || rows < 1 || heads * (rows + 1) > 100000000L || blocks < 1 ||
-        blocks > 100000 || shown < 0) {
+    int heads = 96, rows = 7, blocks = 132, shown = 12;
+    if (whole_number_argument(argc, argv, "HEADS", 1, 100000000, &heads) < 0 ||
+        whole_number_argument(argc, argv, "ROWS", 1, 100000000, &rows) < 0 ||
+        (long long)heads * (rows + 1) > 100000000 ||
+        whole_number_argument(argc, argv, "BLOCKS", 1, 100000, &blocks) < 0 ||
+        whole_number_argument(argc, argv, "SHOW", 0, 100000000, &shown) < 0) {
         fprintf(stderr, "usage: %s [HEADS=96] [ROWS=7] [BLOCKS=132] [SHOW=12] (HEADS*(ROWS+1) "
                 "at most 10^8 here)\n", argv[0]);
         return 2;
     }
-    const int units = schedule_units((int)heads, (int)rows);
-    printf("%ld heads of %ld rows of tiles: %d units (each of work %ld: the work of a row r is "
+    const int units = schedule_units(heads, rows);
+    printf("%d heads of %d rows of tiles: %d units (each of work %d: the work of a row r is "
            "r + 1)\n", heads, rows, units, rows + 1);
     long *work = (long *)calloc((size_t)blocks, sizeof(long));
     for (int unit = 0; unit < units; unit++) {
-        const schedule_unit u = unit_at(unit, (int)heads, (int)rows);
+        const schedule_unit u = unit_at(unit, heads, rows);
         long unit_work = 0;
         for (int k = 0; k < u.count && k < 2; k++)
             unit_work += u.tile_row[k] + 1;
@@ -177,7 +169,7 @@ int main(int argc, char **argv)
         most = work[b] > most ? work[b] : most;
         least = least < 0 || work[b] < least ? work[b] : least;
     }
-    printf("your schedule on %ld blocks: the busiest block has %ld tiles of work, the idlest "
+    printf("your schedule on %d blocks: the busiest block has %ld tiles of work, the idlest "
            "at work %ld\n", blocks, most, least);
     /* The chapter's: ceil(n / 2) units a head, the last of an odd n half. */
     const long pairs = (rows + 1) / 2, chapter_units = heads * pairs;

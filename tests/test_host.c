@@ -391,6 +391,25 @@ static void test_cli_size_limits_and_repeats(void **state)
     assert_non_null(strstr(message, "B is given twice"));
 }
 
+/* KEY=VALUE for a small program's own sizes: the value, the default where
+ * the key is absent, a refusal where it is malformed or out of range. */
+static void test_whole_number_argument(void **state)
+{
+    (void)state;
+    char *argv[] = {"prog", "KEYSX=3", "KEYS=64", "HS=16abc", "BIG=257", "NEG=-1", NULL};
+    const int argc = 6;
+    int value = 99;
+    assert_int_equal(whole_number_argument(argc, argv, "KEYS", 8, 256, &value), 1);
+    assert_true(value == 64); /* KEYSX=3 is another key */
+    value = 99;
+    assert_int_equal(whole_number_argument(argc, argv, "STAGES", 1, 64, &value), 0);
+    assert_true(value == 99); /* absent: the default stays */
+    assert_int_equal(whole_number_argument(argc, argv, "HS", 8, 128, &value), -1);
+    assert_int_equal(whole_number_argument(argc, argv, "BIG", 8, 256, &value), -1);
+    assert_int_equal(whole_number_argument(argc, argv, "NEG", 0, 10, &value), -1);
+    assert_true(value == 99); /* untouched by a refusal */
+}
+
 /* Every spelling a person might try for a number, and what each is: one
  * parser, strict, for the command line and the CSV files alike. */
 static void test_whole_number_spellings(void **state)
@@ -816,6 +835,7 @@ int main(void)
         cmocka_unit_test(test_cli_find_kernel),
         cmocka_unit_test(test_cli_size_limits_and_repeats),
         cmocka_unit_test(test_whole_number_spellings),
+        cmocka_unit_test(test_whole_number_argument),
         cmocka_unit_test(test_decimal_number_spellings),
         cmocka_unit_test(test_cli_refuses_loose_numbers),
         cmocka_unit_test(test_cli_refuses_a_repeated_option),

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The value of a run of decimal digits with no leading zero. A run too long
  * for 64 bits is out of range, but only once every character is known to be
@@ -72,6 +73,21 @@ static size_t digits_at(const char *text)
     while (text[length] >= '0' && text[length] <= '9')
         length++;
     return length;
+}
+
+int whole_number_argument(int argc, char **argv, const char *key, int min, int max, int *value)
+{
+    const size_t length = strlen(key);
+    long long parsed;
+    for (int k = 1; k < argc; k++) {
+        if (strncmp(argv[k], key, length) != 0 || argv[k][length] != '=')
+            continue;
+        if (whole_number_parse(argv[k] + length + 1, min, max, &parsed) != WHOLE_NUMBER_OK)
+            return -1;
+        *value = (int)parsed;
+        return 1;
+    }
+    return 0;
 }
 
 int decimal_number_parse(const char *text, double *value)

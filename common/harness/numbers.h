@@ -35,6 +35,13 @@ whole_number_status whole_number_parse(const char *text, long long min, long lon
 whole_number_status whole_number_parse_unsigned(const char *text, unsigned long long max,
                                                 unsigned long long *value);
 
+/* KEY=VALUE among argv[1] .. argv[argc - 1], a whole number in [min, max]:
+ * how a small program reads its own sizes (the host-graded exercises'
+ * mains: KEYS=16 HS=64). 1 with *value set where KEY is given, 0 where it
+ * is not (*value untouched: set the default first), -1 where it is given
+ * malformed or out of range. */
+int whole_number_argument(int argc, char **argv, const char *key, int min, int max, int *value);
+
 /* A decimal number as spelled above, finite as a double: 0 with *value set,
  * or -1 (malformed, or too large for a double). */
 int decimal_number_parse(const char *text, double *value);
